@@ -1,0 +1,141 @@
+"""The session's records as plain objects: entries, bodies, problems, and the state at a point.
+
+Entries are slotted dataclasses rather than pydantic models: a session holds 100,000 of them
+and their inputs are large, so they are checked by hand in `core.session` (the boundary).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+UNITS = ("mm", "cm", "m", "ft", "in")
+
+Id = str | int
+
+
+class _NoOutput:
+    """The marker for an entry with no recorded `output` (a recorded `null` is a real output)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_OUTPUT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+NO_OUTPUT: Any = _NoOutput()
+
+
+def id_key(value: Id | None) -> str | None:
+    """Ids are compared as strings (SPEC 2.3): `5` and `"5"` name the same record."""
+    return None if value is None else str(value)
+
+
+@dataclass(slots=True, eq=False)
+class Entry:
+    """One store entry: a module call a body made, or a person's canvas edit (`applied`)."""
+
+    id: Id
+    call: str
+    input: Any
+    unit: str | None = None
+    applied: bool = False
+    edit_of: Id | None = None
+    body: Id | None = None
+    output: Any = NO_OUTPUT
+    seq: int | None = None
+    at: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    where: str = ""  # JSON Pointer (`/store/3`) or JSON Lines line (`line 4`) of the record
+
+    @property
+    def key(self) -> str:
+        return str(self.id)
+
+    @property
+    def module(self) -> str:
+        return self.call.rsplit(".", 1)[0]
+
+    @property
+    def has_output(self) -> bool:
+        return self.output is not NO_OUTPUT
+
+    def editor_shape(self) -> dict[str, Any]:
+        """The entry exactly as the editor injects it: id, call, input, unit?, applied? (SPEC 3)."""
+        shaped: dict[str, Any] = {"id": self.id, "call": self.call, "input": self.input}
+        if self.unit is not None:
+            shaped["unit"] = self.unit
+        if self.applied:
+            shaped["applied"] = True
+        return shaped
+
+
+@dataclass(slots=True, eq=False)
+class Body:
+    """One recorded run_worker body, with what it returned and asked to keep."""
+
+    id: Id
+    code: str
+    lang: Literal["js", "ts"] = "js"
+    seq: int | None = None
+    at: str | None = None
+    result: dict[str, Any] | None = None
+    keep: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    where: str = ""
+
+    @property
+    def key(self) -> str:
+        return str(self.id)
+
+    @property
+    def failed(self) -> bool:
+        return self.result is not None and self.result.get("ok") is False
+
+
+@dataclass(slots=True, eq=False)
+class KeptSnapshot:
+    """A JSON Lines `{"kind": "kept"}` record: the kept set as it stood there; it replaces the set."""
+
+    kept: dict[str, Any]
+    where: str = ""
+
+
+TimelineItem = Entry | Body | KeptSnapshot
+
+
+@dataclass(slots=True, frozen=True)
+class Problem:
+    """One thing wrong with the file, and where: `line:column`, a JSON Pointer or `line N`."""
+
+    severity: Literal["error", "warning"]
+    where: str
+    message: str
+
+    def as_json(self) -> dict[str, str]:
+        return {"where": self.where, "message": self.message}
+
+
+@dataclass(slots=True, frozen=True)
+class KeepRefusal:
+    """A body's `keep` that validateKeep refused, with the InvalidKeepError message."""
+
+    body: Id
+    message: str
+
+
+@dataclass(slots=True)
+class State:
+    """What a body was handed at one point of the timeline: the store (oldest first) and the kept set.
+
+    `kept_by` names the body whose keep set each name (absent for names from a snapshot or the
+    file's final `kept`); `refused` lists the refused keeps seen before this point.
+    """
+
+    store: list[Entry]
+    kept: dict[str, Any]
+    kept_by: dict[str, Id] = field(default_factory=dict)
+    refused: list[KeepRefusal] = field(default_factory=list)
+    at_body: Id | None = None  # None: the end of the session
