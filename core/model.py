@@ -49,6 +49,7 @@ class Entry:
     at: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     where: str = ""  # JSON Pointer (`/store/3`) or JSON Lines line (`line 4`) of the record
+    input_bytes: int | None = field(default=None, repr=False)  # json_bytes(input), once computed
 
     @property
     def key(self) -> str:

@@ -1,0 +1,170 @@
+"""`wsi` headless: the commands of SPEC 6, each a module in `core.commands`, with shared helpers.
+
+Exit status: 0 done; 1 the file has errors, a run failed or a replay diverged; 2 bad usage or a
+file that cannot be opened. Errors go to stderr as one plain line each; never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from typing import Any
+
+import orjson
+
+from core.model import Problem, State
+from core.session import LoadError, Session, load
+
+COMMANDS = {
+    "manifest": "the inputs manifest at a point of the timeline",
+    "kept": "the kept manifest at a point of the timeline",
+    "trim": "what trimStore keeps at a byte cap",
+    "diff": "every canvas edit against its model call",
+    "validate": "every problem of the file",
+    "run": "run a body against the mock scene",
+    "replay": "re-run every recorded body and report where it diverges",
+}
+MAX_PROBLEM_LINES = 20
+
+
+class CliError(Exception):
+    """A usage or file error: its message is printed as one plain line, exit status 2."""
+
+
+class UsageParser(argparse.ArgumentParser):
+    """argparse that raises CliError instead of printing usage and exiting."""
+
+    def error(self, message: str) -> Any:  # noqa: D102 — argparse's hook
+        raise CliError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `wsi` parser with one sub-command per module of `core.commands`."""
+    parser = UsageParser(prog="wsi", description="Worker Session Inspector: look inside run_worker sessions.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=UsageParser)
+    sub.add_parser("gui", help="open the inspector window (the default)")
+    for name, summary in COMMANDS.items():
+        command = sub.add_parser(name, help=summary, description=summary)
+        module = _command_module(name)
+        if module is not None:
+            module.add_arguments(command)
+    return parser
+
+
+def _command_module(name: str) -> Any:
+    try:
+        return importlib.import_module(f"core.commands.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"core.commands.{name}":
+            return None
+        raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one headless command; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = build_parser().parse_args(argv)
+        module = _command_module(args.command) if args.command else None
+        if module is None:
+            raise CliError(f"wsi: no command {args.command!r} here (see wsi --help)")
+        return int(module.run(args))
+    except CliError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # the last guard: a user never sees a traceback
+        print(f"wsi: internal error: {type(exc).__name__}: {exc} (please report it with the file)", file=sys.stderr)
+        return 1
+
+
+def add_file_argument(parser: argparse.ArgumentParser, at: bool = True, json_flag: bool = True) -> None:
+    """FILE, and the usual --at B and --json."""
+    parser.add_argument("file", metavar="FILE", help="a session file: .json, .jsonl, optionally .gz")
+    if at:
+        parser.add_argument("--at", metavar="B", help="the state body B was handed (default: the end of the session)")
+    if json_flag:
+        parser.add_argument("--json", action="store_true", help="print one JSON document (SPEC 6)")
+
+
+def format_problem(name: str, problem: Problem) -> str:
+    """One plain line: `FILE:line:col: error: …` or `FILE: /store/3/call: error: …`."""
+    where = problem.where
+    place = f"{name}:{where}" if where[:1].isdigit() else (f"{name}: {where}" if where else name)
+    return f"{place}: {problem.severity}: {problem.message}"
+
+
+def open_session(args: argparse.Namespace, report: bool = True) -> Session:
+    """Load args.file; with `report`, say on stderr what did not load. CliError when it cannot be read."""
+    try:
+        session = load(args.file)
+    except LoadError as exc:
+        raise CliError(f"wsi: {exc}") from None
+    if report and session.errors:
+        report_errors(session)
+    return session
+
+
+def report_errors(session: Session) -> None:
+    """The file's errors on stderr, one line each (at most 20), then how many."""
+    errors = session.errors
+    for problem in errors[:MAX_PROBLEM_LINES]:
+        print(format_problem(session.name, problem), file=sys.stderr)
+    more = len(errors) - MAX_PROBLEM_LINES
+    tail = f" ({more} more not shown)" if more > 0 else ""
+    print(
+        f"{session.name}: {len(errors)} error{'s' if len(errors) != 1 else ''}{tail}; what loaded is shown "
+        f"(wsi validate {session.name} lists every problem)",
+        file=sys.stderr,
+    )
+
+
+def state_for(session: Session, args: argparse.Namespace) -> State:
+    """The state at `--at B`, or at the end of the session."""
+    at = getattr(args, "at", None)
+    if at is None:
+        return session.state_at(None)
+    try:
+        return session.state_at(at)
+    except KeyError:
+        known = ", ".join(b.key for b in session.bodies[:12]) or "none"
+        raise CliError(f"wsi: --at {at}: no body {at!r} in {session.name}; its bodies are: {known}") from None
+
+
+def exit_status(session: Session) -> int:
+    """1 when the file has errors (the command still showed what loaded), else 0."""
+    return 1 if session.errors else 0
+
+
+def dumps(obj: Any) -> bytes:
+    """JSON bytes; the standard library takes what orjson refuses (lone surrogates, huge integers)."""
+    try:
+        return orjson.dumps(obj)
+    except TypeError:
+        return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def print_json(obj: Any) -> None:
+    """Exactly one JSON document on stdout."""
+    out = sys.stdout.buffer
+    out.write(dumps(obj) + b"\n")
+    out.flush()
+
+
+def print_table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+    """A plain aligned table on stdout; columns in `right` are right-aligned (numbers)."""
+    widths = [len(h) for h in headers]
+    for row in rows:
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], len(cell))
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    out = [line(headers), line(["─" * w for w in widths])]
+    out.extend(line(row) for row in rows)
+    sys.stdout.write("\n".join(out) + "\n")

@@ -1,0 +1,26 @@
+"""`wsi kept FILE [--at B] [--json]`: the kept manifest at a point of the timeline."""
+from __future__ import annotations
+
+import argparse
+
+from core.cli import add_file_argument, exit_status, open_session, print_json, print_table, state_for
+from core.manifest import kept_document, shape_text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_file_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    session = open_session(args)
+    state = state_for(session, args)
+    document = kept_document(state)
+    if args.json:
+        print_json(document)
+    else:
+        rows = [[k["name"], shape_text(k), f"{k['bytes']:,}", str(state.kept_by.get(k["name"], ""))] for k in document["kept"]]
+        print_table(["name", "shape", "bytes", "kept by body"], rows, right={2})
+        for refusal in state.refused:
+            print(f"refused keep of body {refusal.body}: {refusal.message}")
+        print(f"{document['count']} kept")
+    return exit_status(session)

@@ -1,0 +1,26 @@
+"""`wsi manifest FILE [--at B] [--json]`: the inputs manifest at a point of the timeline."""
+from __future__ import annotations
+
+import argparse
+
+from core.cli import add_file_argument, exit_status, open_session, print_json, print_table, state_for
+from core.manifest import inputs_manifest, shape_text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_file_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    session = open_session(args)
+    document = inputs_manifest(state_for(session, args))
+    if args.json:
+        print_json(document)
+    else:
+        rows = [
+            [str(e["id"]), e["call"], e.get("unit", ""), "yes" if e.get("applied") else "", shape_text(e), f"{e['bytes']:,}"]
+            for e in document["entries"]
+        ]
+        print_table(["id", "call", "unit", "applied", "shape", "bytes"], rows, right={5})
+        print(f"{document['count']:,} entries, {document['bytes']:,} bytes")
+    return exit_status(session)

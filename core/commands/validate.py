@@ -1,0 +1,26 @@
+"""`wsi validate FILE [--json]`: every problem of the file, errors and warnings, each with its place."""
+from __future__ import annotations
+
+import argparse
+
+from core.cli import add_file_argument, format_problem, open_session, print_json
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_file_argument(parser, at=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    session = open_session(args, report=False)
+    if args.json:
+        print_json({
+            "errors": [p.as_json() for p in session.errors],
+            "warnings": [p.as_json() for p in session.warnings],
+        })
+    else:
+        for problem in session.problems:
+            print(format_problem(session.name, problem))
+        errors, warnings = len(session.errors), len(session.warnings)
+        verdict = "ok" if not session.problems else f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+        print(f"{session.name}: {verdict} ({len(session.entries):,} entries, {len(session.bodies):,} bodies loaded)")
+    return 1 if session.errors else 0

@@ -1,0 +1,43 @@
+"""The inputs and kept manifests as the CLI and the GUI show them (SPEC 6), built on run.inputs."""
+from __future__ import annotations
+
+from typing import Any
+
+from core.model import State
+from core.run_inputs import entry_bytes, kept_manifest, manifest_entry
+
+
+def inputs_manifest(state: State) -> dict[str, Any]:
+    """`{"count", "bytes", "entries"}`: the whole store at the state, untrimmed."""
+    entries = [manifest_entry(e) for e in state.store]
+    total = 2 + sum(entry_bytes(e) for e in state.store) + max(len(state.store) - 1, 0)
+    return {"count": len(entries), "bytes": total, "entries": entries}
+
+
+def kept_document(state: State) -> dict[str, Any]:
+    """`{"count", "kept"}`: the kept manifest at the state."""
+    lines = kept_manifest(state.kept)
+    return {"count": len(lines), "kept": lines}
+
+
+def shape_text(line: dict[str, Any], limit: int = 60) -> str:
+    """A manifest line's shape in a few words: `{spine, bandDepth}`, `[50]` or `number`."""
+    if "keys" in line:
+        text = "{" + ", ".join(line["keys"]) + "}"
+        return text if len(text) <= limit else text[: limit - 2] + "…}"
+    if "array" in line:
+        return f"[{line['array']}]"
+    return "value"
+
+
+def value_kind(value: Any) -> str:
+    """The JavaScript word for what a scalar is, for shape columns."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "value"

@@ -1,0 +1,152 @@
+"""Turn raw entry and body records into `Entry` and `Body`, listing what is wrong with each.
+
+A record with an error is not loaded (SPEC 2.4); a field with the wrong type that the record can
+do without is dropped with a warning, so one odd `seq` does not cost the whole entry.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.model import NO_OUTPUT, UNITS, Body, Entry, Problem
+
+IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
+CALL = re.compile(rf"^{IDENT}\.{IDENT}\.{IDENT}$")
+MODULE = re.compile(rf"^{IDENT}\.{IDENT}$")
+
+ENTRY_FIELDS = {"id", "call", "input", "unit", "applied", "editOf", "body", "output", "seq", "at"}
+BODY_FIELDS = {"id", "code", "lang", "seq", "at", "result", "keep"}
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
+def _pointer(where: str, field: str) -> str:
+    # JSON form: a pointer (`/store/3` + `/call`); JSON Lines: `line 4 /call`.
+    return f"{where}/{field}" if where.startswith("/") else f"{where} /{field}"
+
+
+class RecordChecker:
+    """Checks records one by one, collecting problems; remembers ids to refuse duplicates."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        self.entry_ids: set[str] = set()
+        self.body_ids: set[str] = set()
+
+    def _error(self, where: str, message: str) -> None:
+        self.problems.append(Problem("error", where, message))
+
+    def _warn(self, where: str, message: str) -> None:
+        self.problems.append(Problem("warning", where, message))
+
+    def entry(self, raw: Any, where: str, skip: str = "") -> Entry | None:
+        """An Entry, or None when the record has an error (listed)."""
+        if not isinstance(raw, dict):
+            self._error(where, "an entry must be an object with id, call and input")
+            return None
+        missing = [f for f in ("id", "call", "input") if f not in raw]
+        if missing:
+            self._error(where, f"entry without {', '.join(missing)}: every entry needs id, call and input")
+            return None
+        entry_id, call = raw["id"], raw["call"]
+        if not _is_id(entry_id):
+            self._error(_pointer(where, "id"), f"id must be a string or an integer, not {entry_id!r}")
+            return None
+        if not isinstance(call, str) or not CALL.match(call):
+            self._error(
+                _pointer(where, "call"),
+                f"call {call!r} is not three identifiers joined by dots, like pack.corridorRuns.corridorRuns",
+            )
+            return None
+        unit = raw.get("unit")
+        if unit is not None and unit not in UNITS:
+            self._error(_pointer(where, "unit"), f"unit {unit!r} is not one of {', '.join(UNITS)}")
+            return None
+        key = str(entry_id)
+        if key in self.entry_ids:
+            self._error(_pointer(where, "id"), f"duplicate entry id {entry_id!r}: an earlier entry has it; this one is not loaded")
+            return None
+        self.entry_ids.add(key)
+        applied = raw.get("applied", False)
+        if not isinstance(applied, bool):
+            self._warn(_pointer(where, "applied"), f"applied must be true or false, not {applied!r}; read as false")
+            applied = False
+        edit_of = self._optional_id(raw, "editOf", where)
+        body = self._optional_id(raw, "body", where)
+        return Entry(
+            id=entry_id,
+            call=call,
+            input=raw["input"],
+            unit=unit,
+            applied=applied,
+            edit_of=edit_of,
+            body=body,
+            output=raw.get("output", NO_OUTPUT),
+            seq=self._seq(raw, where),
+            at=self._text(raw, "at", where),
+            extra={k: v for k, v in raw.items() if k not in ENTRY_FIELDS and k != skip},
+            where=where,
+        )
+
+    def body(self, raw: Any, where: str, skip: str = "") -> Body | None:
+        """A Body, or None when the record has an error (listed)."""
+        if not isinstance(raw, dict):
+            self._error(where, "a body must be an object with id and code")
+            return None
+        if "id" not in raw or "code" not in raw:
+            self._error(where, "body without id or code: every body needs both")
+            return None
+        body_id, code = raw["id"], raw["code"]
+        if not _is_id(body_id):
+            self._error(_pointer(where, "id"), f"id must be a string or an integer, not {body_id!r}")
+            return None
+        if not isinstance(code, str):
+            self._error(_pointer(where, "code"), "code must be a string of JavaScript or TypeScript")
+            return None
+        key = str(body_id)
+        if key in self.body_ids:
+            self._error(_pointer(where, "id"), f"duplicate body id {body_id!r}: an earlier body has it; this one is not loaded")
+            return None
+        self.body_ids.add(key)
+        lang = raw.get("lang", "js")
+        if lang not in ("js", "ts"):
+            self._warn(_pointer(where, "lang"), f"lang {lang!r} is not js or ts; read as js")
+            lang = "js"
+        result = raw.get("result")
+        if result is not None and not (isinstance(result, dict) and isinstance(result.get("ok"), bool)):
+            self._warn(_pointer(where, "result"), "result must be an object with ok: true or false; ignored")
+            result = None
+        return Body(
+            id=body_id,
+            code=code,
+            lang=lang,
+            seq=self._seq(raw, where),
+            at=self._text(raw, "at", where),
+            result=result,
+            keep=raw.get("keep"),
+            extra={k: v for k, v in raw.items() if k not in BODY_FIELDS and k != skip},
+            where=where,
+        )
+
+    def _optional_id(self, raw: dict, field: str, where: str) -> Any:
+        value = raw.get(field)
+        if value is not None and not _is_id(value):
+            self._warn(_pointer(where, field), f"{field} must be an id (string or integer), not {value!r}; ignored")
+            return None
+        return value
+
+    def _seq(self, raw: dict, where: str) -> int | None:
+        seq = raw.get("seq")
+        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
+            self._warn(_pointer(where, "seq"), f"seq must be an integer, not {seq!r}; ignored")
+            return None
+        return seq
+
+    def _text(self, raw: dict, field: str, where: str) -> str | None:
+        value = raw.get(field)
+        if value is not None and not isinstance(value, str):
+            self._warn(_pointer(where, field), f"{field} must be an ISO-8601 string, not {value!r}; ignored")
+            return None
+        return value

@@ -1,0 +1,321 @@
+"""Load a recorded session (SPEC 2): JSON or JSON Lines, gzip, BOM; tolerant, every problem located.
+
+`load(path)` never writes to the file and never raises for bad content: the valid records load
+and `session.problems` lists the rest. Only a file that cannot be read at all raises LoadError.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from core.model import Body, Entry, Id, KeptSnapshot, Problem, State, TimelineItem, id_key
+from core.reading import (
+    JsonSyntaxError,
+    LoadError,
+    decode,
+    iter_lines,
+    looks_like_json_lines,
+    no_gc,
+    parse_json,
+    read_bytes,
+)
+from core.records import MODULE, RecordChecker
+from core.schema import Caps, Entity, Mock, ModuleInfo, SessionInfo, describe_error
+from core.timeline import StatePoint, build_states, order_timeline
+
+__all__ = ["LoadError", "Session", "load", "load_bytes"]
+
+FORMAT = "worker-session/1"
+HEADER_PARTS = ("format", "session", "caps", "scene", "modules")
+
+
+class Session:
+    """A loaded session: header, entries and bodies in timeline order, problems, states."""
+
+    def __init__(self, name: str, path: Path | None = None):
+        self.name = name
+        self.path = path
+        self.form = "json"  # or "jsonl"
+        self.format: str | None = None
+        self.info: dict[str, Any] = {}
+        self.caps = Caps()
+        self.scene: dict[str, Any] | None = None
+        self.modules: dict[str, dict[str, Any]] = {}
+        self.extra: dict[str, Any] = {}  # unknown top-level fields, kept
+        self.final_kept: dict[str, Any] | None = None  # the JSON form's `kept`, when given
+        self.timeline: list[TimelineItem] = []
+        self.entries: list[Entry] = []
+        self.bodies: list[Body] = []
+        self.problems: list[Problem] = []
+        self._entry_by_key: dict[str, Entry] = {}
+        self._body_by_key: dict[str, Body] = {}
+        self._points: dict[str | None, StatePoint] = {}
+
+    @property
+    def is_session(self) -> bool:
+        """True when the file is a worker-session/1 document (else it is not one to open)."""
+        return self.format == FORMAT
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    @property
+    def title(self) -> str:
+        return str(self.info.get("title") or self.info.get("id") or self.name)
+
+    def entry(self, entry_id: Id | None) -> Entry | None:
+        """The entry with that id (compared as strings), or None."""
+        return self._entry_by_key.get(id_key(entry_id))  # type: ignore[arg-type]
+
+    def body(self, body_id: Id | None) -> Body | None:
+        """The body with that id (compared as strings), or None."""
+        return self._body_by_key.get(id_key(body_id))  # type: ignore[arg-type]
+
+    def state_at(self, body_id: Id | None = None) -> State:
+        """What body B was handed (the entries and kept set before it); None: the end of the session."""
+        point = self._points.get(id_key(body_id))
+        if point is None:
+            raise KeyError(f"no body {body_id!r} in this session")
+        return point.state(self.entries)
+
+    def finish(self) -> None:
+        """Order the timeline, index the records, build every body's state, and check links."""
+        self.timeline = order_timeline(self.timeline, self.form)
+        self.entries = [i for i in self.timeline if isinstance(i, Entry)]
+        self.bodies = [i for i in self.timeline if isinstance(i, Body)]
+        self._entry_by_key = {e.key: e for e in self.entries}
+        self._body_by_key = {b.key: b for b in self.bodies}
+        self._check_edits()
+        self._points = build_states(self)
+        self._check_store_cap()
+
+    def _check_edits(self) -> None:
+        seen: dict[str, Entry] = {}
+        model_calls: set[str] = set()
+        for entry in self.entries:
+            if entry.applied:
+                if entry.edit_of is not None:
+                    base = seen.get(str(entry.edit_of))
+                    if base is None:
+                        later = str(entry.edit_of) in self._entry_by_key
+                        self.problems.append(Problem(
+                            "warning", _field(entry.where, "editOf"),
+                            f"editOf {entry.edit_of!r} names {'a later' if later else 'no'} entry; "
+                            "it must name the earlier model call the person edited",
+                        ))
+                elif entry.call not in model_calls:
+                    self.problems.append(Problem(
+                        "warning", entry.where,
+                        f"canvas edit {entry.id!r} of {entry.call} has no earlier model call to compare "
+                        "against; add editOf naming the call it edited",
+                    ))
+            else:
+                model_calls.add(entry.call)
+            seen[entry.key] = entry
+
+    def _check_store_cap(self) -> None:
+        from core.run_inputs import store_bytes
+
+        cap = self.caps.store_bytes
+        if cap is None or not self.entries:
+            return
+        size = store_bytes(self.entries)
+        if size > cap:
+            self.problems.append(Problem(
+                "warning", "/store" if self.form == "json" else "store",
+                f"the store is {size:,} bytes, over caps.storeBytes {cap:,}: the editor trims the oldest "
+                "entries before the next body (see wsi trim)",
+            ))
+
+
+def _field(where: str, name: str) -> str:
+    return f"{where}/{name}" if where.startswith("/") else f"{where} /{name}"
+
+
+def load(path: str | Path) -> Session:
+    """Load the session file at `path` (LoadError only when it cannot be read at all)."""
+    path = Path(path)
+    return load_bytes(read_bytes(path), path.name, path)
+
+
+def load_bytes(data: bytes, name: str = "<memory>", path: Path | None = None) -> Session:
+    """Load a session from the file's bytes; `name` decides JSON vs JSON Lines by its suffix."""
+    session = Session(name, path)
+    with no_gc():
+        try:
+            text = decode(data)
+        except JsonSyntaxError as exc:
+            session.problems.append(Problem("error", f"{exc.line}:{exc.column}", str(exc)))
+            return session
+        if looks_like_json_lines(name, text):
+            session.form = "jsonl"
+            _load_json_lines(session, text)
+        else:
+            _load_json(session, text)
+        session.finish()
+    return session
+
+
+def _load_json(session: Session, text: bytes) -> None:
+    try:
+        document = parse_json(text)
+    except JsonSyntaxError as exc:
+        session.problems.append(Problem("error", f"{exc.line}:{exc.column}", str(exc)))
+        return
+    if not isinstance(document, dict):
+        session.problems.append(Problem("error", "", "not a session: the file is JSON but not an object"))
+        return
+    _read_header(session, document, "")
+    checker = RecordChecker(session.problems)
+    store = document.get("store")
+    if store is None:
+        session.problems.append(Problem("error", "/store", "missing: a session needs store, an array of entries, oldest first"))
+    elif not isinstance(store, list):
+        session.problems.append(Problem("error", "/store", "store must be an array of entries, oldest first"))
+    else:
+        for index, raw in enumerate(store):
+            entry = checker.entry(raw, f"/store/{index}")
+            if entry is not None:
+                session.timeline.append(entry)
+    bodies = document.get("bodies", [])
+    if not isinstance(bodies, list):
+        session.problems.append(Problem("error", "/bodies", "bodies must be an array"))
+        bodies = []
+    for index, raw in enumerate(bodies):
+        body = checker.body(raw, f"/bodies/{index}")
+        if body is not None:
+            session.timeline.append(body)
+    kept = document.get("kept")
+    if kept is not None:
+        if isinstance(kept, dict):
+            session.final_kept = kept
+        else:
+            session.problems.append(Problem("error", "/kept", "kept must be an object of named values"))
+    known = {*HEADER_PARTS, "store", "bodies", "kept"}
+    session.extra = {k: v for k, v in document.items() if k not in known}
+
+
+def _load_json_lines(session: Session, text: bytes) -> None:
+    checker = RecordChecker(session.problems)
+    header_seen = False
+    for number, line, open_end in iter_lines(text):
+        where = f"line {number}"
+        try:
+            record = parse_json(line)
+        except JsonSyntaxError as exc:
+            if open_end:
+                session.problems.append(Problem(
+                    "warning", where,
+                    "the last line is incomplete (the file may still be being written); everything before it loaded",
+                ))
+            else:
+                session.problems.append(Problem("error", f"{number}:{exc.column}", str(exc)))
+            continue
+        if not isinstance(record, dict):
+            session.problems.append(Problem("error", where, "each line must be a JSON object"))
+            continue
+        if not header_seen:
+            header_seen = True
+            if "kind" in record:
+                session.problems.append(Problem(
+                    "error", where, "line 1 must be the header (format, session, …), not a record"))
+            else:
+                _read_header(session, record, where)
+                session.extra = {k: v for k, v in record.items() if k not in HEADER_PARTS}
+                continue
+        kind = record.get("kind")
+        if kind == "entry":
+            item: TimelineItem | None = checker.entry(record, where, skip="kind")
+        elif kind == "body":
+            item = checker.body(record, where, skip="kind")
+        elif kind == "kept":
+            kept = record.get("kept")
+            if isinstance(kept, dict):
+                item = KeptSnapshot(kept, where)
+            else:
+                session.problems.append(Problem("error", _field(where, "kept"), "kept must be an object of named values"))
+                item = None
+        else:
+            session.problems.append(Problem(
+                "error", _field(where, "kind"), f"kind {kind!r} is not entry, body or kept"))
+            item = None
+        if item is not None:
+            session.timeline.append(item)
+    if not header_seen:
+        session.problems.append(Problem("error", "line 1", "empty file: not a session"))
+
+
+def _read_header(session: Session, document: dict[str, Any], where: str) -> None:
+    """Read format, session, caps, scene and modules, each part on its own so one bad part costs only itself."""
+    def at(*parts: Any) -> str:
+        pointer = "".join(f"/{p}" for p in parts)
+        return f"{where} {pointer}".strip() if where else pointer
+
+    fmt = document.get("format")
+    if fmt is None:
+        session.problems.append(Problem("error", at("format"), f'missing: not a session (a session starts with "format": "{FORMAT}")'))
+    elif fmt != FORMAT:
+        newer = isinstance(fmt, str) and fmt.startswith("worker-session/")
+        hint = "written by a newer editor; update the inspector" if newer else f'expected "{FORMAT}"'
+        session.problems.append(Problem("error", at("format"), f"format {fmt!r} is not {FORMAT}: {hint}"))
+    else:
+        session.format = fmt
+
+    info = _model(session, SessionInfo, document.get("session"), at, "session", required=True)
+    if info is not None:
+        session.info = document["session"]
+    caps = _model(session, Caps, document.get("caps"), at, "caps")
+    if caps is not None:
+        session.caps = caps
+    modules = document.get("modules")
+    if isinstance(modules, dict):
+        for name, raw in modules.items():
+            if not MODULE.match(name):
+                session.problems.append(Problem("warning", at("modules", name), "a module name is group.module, two identifiers; ignored"))
+            elif _model(session, ModuleInfo, raw, at, "modules", name) is not None:
+                session.modules[name] = raw
+    elif modules is not None:
+        session.problems.append(Problem("error", at("modules"), "modules must be an object keyed by group.module"))
+    _read_scene(session, document.get("scene"), at)
+
+
+def _read_scene(session: Session, scene: Any, at: Any) -> None:
+    if scene is None:
+        return
+    if not isinstance(scene, dict):
+        session.problems.append(Problem("error", at("scene"), "scene must be an object with entities"))
+        return
+    unit = scene.get("unit")
+    if unit is not None and unit not in ("mm", "cm", "m", "ft", "in"):
+        session.problems.append(Problem("error", at("scene", "unit"), f"unit {unit!r} is not one of mm, cm, m, ft, in"))
+    entities = scene.get("entities", [])
+    if not isinstance(entities, list):
+        session.problems.append(Problem("error", at("scene", "entities"), "entities must be an array"))
+        entities = []
+    good = [raw for i, raw in enumerate(entities) if _model(session, Entity, raw, at, "scene", "entities", i) is not None]
+    mocks = scene.get("mocks", {})
+    if not isinstance(mocks, dict):
+        session.problems.append(Problem("error", at("scene", "mocks"), "mocks must be an object keyed by call"))
+        mocks = {}
+    good_mocks = {c: m for c, m in mocks.items() if _model(session, Mock, m, at, "scene", "mocks", c) is not None}
+    session.scene = {**scene, "entities": good, "mocks": good_mocks}
+
+
+def _model(session: Session, model: type[BaseModel], raw: Any, at: Any, *parts: Any, required: bool = False) -> Any:
+    if raw is None:
+        if required:
+            session.problems.append(Problem("error", at(*parts), "missing; this field is required"))
+        return None
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        for error in exc.errors():
+            session.problems.append(Problem("error", at(*parts, *error["loc"]), describe_error(error)))
+        return None

@@ -1,0 +1,129 @@
+"""The timeline (SPEC 2.3): one order for bodies and entries, and the state each body was handed.
+
+Without `seq`, the JSON form keeps store order for entries and puts each body just before the
+first entry it made (a body that made none goes after the previous body's last entry); JSON Lines
+keeps file order. Where `seq` is given it orders; an item without one stays right after the item
+before it, so a file that gives seq to only some records still reads in a sensible order.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from core.model import Body, Entry, KeepRefusal, KeptSnapshot, State, TimelineItem
+
+if TYPE_CHECKING:
+    from core.session import Session
+
+
+def order_timeline(items: list[TimelineItem], form: str) -> list[TimelineItem]:
+    """The items in timeline order."""
+    base = items if form == "jsonl" else _json_order(items)
+    if not any(getattr(i, "seq", None) is not None for i in base):
+        return base
+    keyed = []
+    current: float = float("-inf")
+    for position, item in enumerate(base):
+        seq = getattr(item, "seq", None)
+        if seq is not None:
+            current = seq
+        keyed.append(((current, position), item))
+    keyed.sort(key=lambda pair: pair[0])
+    return [item for _, item in keyed]
+
+
+def _json_order(items: list[TimelineItem]) -> list[TimelineItem]:
+    entries = [i for i in items if isinstance(i, Entry)]
+    bodies = [i for i in items if isinstance(i, Body)]
+    first_entry: dict[str, int] = {}
+    last_entry: dict[str, int] = {}
+    for index, entry in enumerate(entries):
+        if entry.body is not None:
+            first_entry.setdefault(str(entry.body), index)
+            last_entry[str(entry.body)] = index
+    # Sort keys: entry i is (i, 1); a body before entry i is (i, 0); one after entry j is (j, 2).
+    keyed: list[tuple[tuple[int, int, int], TimelineItem]] = [((i, 1, 0), e) for i, e in enumerate(entries)]
+    previous: tuple[int, int, int] = (-1, 2, 0)
+    for order, body in enumerate(bodies):
+        if body.key in first_entry:
+            key = (first_entry[body.key], 0, order)
+            after = last_entry[body.key]
+            previous = (after, 2, order)
+        else:
+            key = (previous[0], 2, order)
+            previous = key
+        keyed.append((key, body))
+    keyed.sort(key=lambda pair: pair[0])
+    return [item for _, item in keyed]
+
+
+def accepted_keep(body: Body, max_bytes: int) -> tuple[list[dict[str, Any]], str | None]:
+    """The keep requests a body's keep made (body.keep, else returned.keep), and the refusal if any."""
+    from core.run_inputs import InvalidKeepError, validate_keep
+
+    keep = body.keep
+    if keep is None and body.result and isinstance(body.result.get("returned"), dict):
+        keep = body.result["returned"].get("keep")
+    if keep is None:
+        return [], None
+    try:
+        requests = validate_keep(keep, max_bytes)
+    except InvalidKeepError as exc:
+        return [], str(exc)
+    # A run that failed kept nothing, whatever it asked for.
+    return ([] if body.failed else requests), None
+
+
+class StatePoint:
+    """What a State needs, without its store: how many entries came before, and the kept set."""
+
+    __slots__ = ("count", "kept", "kept_by", "refused", "body_id")
+
+    def __init__(self, count: int, kept: dict, kept_by: dict, refused: list, body_id: Any):
+        self.count, self.kept, self.kept_by, self.refused, self.body_id = count, kept, kept_by, refused, body_id
+
+    def state(self, entries: list[Entry]) -> State:
+        """The State over the session's entries (a prefix of them; the store is sliced only now)."""
+        store = entries if self.count == len(entries) else entries[: self.count]
+        return State(store, dict(self.kept), dict(self.kept_by), list(self.refused), self.body_id)
+
+
+def build_states(session: Session) -> dict[str | None, StatePoint]:
+    """The point of every body (keyed by body id as a string) and of the end (key None).
+
+    Stores are not sliced here: a session with thousands of bodies over 100,000 entries would hold
+    a copy of the store per body.
+    """
+    from core.model import Problem
+
+    states: dict[str | None, StatePoint] = {}
+    kept: dict[str, Any] = {}
+    kept_by: dict[str, Any] = {}
+    refused: list[KeepRefusal] = []
+    count = 0
+    max_bytes = session.caps.max_keep_bytes
+    for item in session.timeline:
+        if isinstance(item, Entry):
+            count += 1
+        elif isinstance(item, KeptSnapshot):
+            kept, kept_by = dict(item.kept), {}
+        else:
+            states[item.key] = StatePoint(count, dict(kept), dict(kept_by), list(refused), item.id)
+            requests, refusal = accepted_keep(item, max_bytes)
+            if refusal is not None:
+                refused.append(KeepRefusal(item.id, refusal))
+                session.problems.append(Problem("warning", _keep_where(item), f"keep refused: {refusal}"))
+            for request in requests:
+                kept[request["name"]] = request["value"]
+                kept_by[request["name"]] = item.id
+    if session.final_kept is not None:
+        # The file's own final set wins; a name still says which body kept it when the values agree.
+        kept_by = {k: v for k, v in kept_by.items() if k in session.final_kept and session.final_kept[k] == kept.get(k)}
+        kept = dict(session.final_kept)
+    states[None] = StatePoint(len(session.entries), kept, kept_by, refused, None)
+    return states
+
+
+def _keep_where(body: Body) -> str:
+    if body.keep is not None:
+        return f"{body.where}/keep" if body.where.startswith("/") else f"{body.where} /keep"
+    return f"{body.where}/result/returned/keep" if body.where.startswith("/") else f"{body.where} /result/returned/keep"

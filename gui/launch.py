@@ -1,0 +1,24 @@
+"""The `wsi` entry point: the window for `wsi` and `wsi gui …`, the headless commands for the rest.
+
+It lives in `gui` because opening the window imports Qt, which `core` never does; headless
+commands import no Qt at all.
+"""
+from __future__ import annotations
+
+import sys
+
+from core import cli
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Dispatch: no arguments or `gui` opens the window; anything else is a core command."""
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] == "gui":
+        from gui.app import run_app
+
+        return run_app(argv[1:])
+    return cli.main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
