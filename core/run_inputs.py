@@ -233,11 +233,11 @@ def _unkeepable_message(name: str, value: Any, path: str) -> str:
         inner = inner[int(part)] if isinstance(inner, list) else inner[part]
     if callable(inner):
         return (
-            f"{path} is a function, which does not survive the worker; "
+            f"keep.{path} is a function, which does not survive the worker; "
             "keep the data it computes instead (call it and keep the result)."
         )
     return (
-        f"{path} is a handle ({{__h: {inner['__h']!r}}}), which dies with the worker; "
+        f"keep.{path} is a handle ({{__h: {inner['__h']!r}}}), which dies with the worker; "
         "keep the entity id or the points it was built from instead, and get a fresh handle "
         "with scene.get(id) in the next body."
     )

@@ -67,6 +67,8 @@ def describe_error(error: dict[str, Any]) -> str:
     message = error["msg"]
     if error["type"] == "missing":
         message = "missing; this field is required"
+    elif error["type"] in ("greater_than_equal", "int_type", "int_parsing", "int_from_float"):
+        message = f"{error.get('input')!r} is not a whole number ≥ 0"
     elif error["type"] == "literal_error":
         message = f"{error.get('input')!r} is not one of mm, cm, m, ft, in"
     return message

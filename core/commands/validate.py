@@ -22,5 +22,7 @@ def run(args: argparse.Namespace) -> int:
             print(format_problem(session.name, problem))
         errors, warnings = len(session.errors), len(session.warnings)
         verdict = "ok" if not session.problems else f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
-        print(f"{session.name}: {verdict} ({len(session.entries):,} entries, {len(session.bodies):,} bodies loaded)")
+        entries, bodies = len(session.entries), len(session.bodies)
+        print(f"{session.name}: {verdict} ({entries:,} entr{'y' if entries == 1 else 'ies'}, "
+              f"{bodies:,} bod{'y' if bodies == 1 else 'ies'} loaded)")
     return 1 if session.errors else 0

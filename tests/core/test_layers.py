@@ -1,0 +1,43 @@
+"""`core` never imports Qt, pyqtgraph or `gui` (DESIGN 1): checked in the source and in a fresh interpreter."""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+CORE = Path(__file__).resolve().parents[2] / "core"
+FORBIDDEN = ("PySide6", "shiboken6", "pyqtgraph", "gui")
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_no_core_module_imports_qt_or_gui():
+    offenders = {
+        str(path.relative_to(CORE.parent)): sorted(n for n in imported_modules(path) if n.split(".")[0] in FORBIDDEN)
+        for path in CORE.rglob("*.py")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_importing_every_core_module_loads_no_qt():
+    modules = sorted(
+        ".".join(path.relative_to(CORE.parent).with_suffix("").parts)
+        for path in CORE.rglob("*.py")
+        if path.name != "__main__.py" and "guest" not in path.name
+    )
+    code = (
+        "import importlib, sys\n"
+        f"for m in {modules!r}: importlib.import_module(m)\n"
+        f"bad = [m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}]\n"
+        "print(bad); sys.exit(1 if bad else 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=CORE.parent)
+    assert done.returncode == 0, done.stdout + done.stderr
