@@ -10,12 +10,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from core.jsonsize import json_bytes
+from core.jsonsize import js_keys, json_bytes
 from core.model import Entry, id_key
 
 MAX_KEEP_BYTES = 65_536
 KEEP_NAME = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
-_ARRAY_INDEX_LIMIT = 2**32 - 1  # integer-like keys are the canonical forms of 0 … 2^32 − 2
 
 
 class InvalidKeepError(ValueError):
@@ -24,25 +23,6 @@ class InvalidKeepError(ValueError):
     def __init__(self, message: str, name: str | None = None):
         super().__init__(message)
         self.name = name
-
-
-def _is_array_index(key: str) -> bool:
-    # Canonical decimal only: "0", "17"; not "017", "-1", "1.0" or "4294967295".
-    if not key.isdigit() or not key.isascii():
-        return False
-    if len(key) > 1 and key[0] == "0":
-        return False
-    return int(key) < _ARRAY_INDEX_LIMIT
-
-
-def js_keys(obj: dict[str, Any]) -> list[str]:
-    """Object.keys order: integer-like keys ascending first, then the others in insertion order."""
-    keys = list(obj)
-    indices = [k for k in keys if _is_array_index(k)]
-    if not indices:
-        return keys
-    indices.sort(key=int)
-    return indices + [k for k in keys if not _is_array_index(k)]
 
 
 def describe_value(value: Any) -> dict[str, Any]:

@@ -1,0 +1,170 @@
+"""`json_bytes`: the UTF-8 length of JavaScript's `JSON.stringify(value)`, exactly and fast.
+
+The fast path lets orjson serialize and then corrects the few number tokens it prints differently
+from JavaScript, counting bytes instead of rebuilding text: `1.0` (JS `1`), `-0.0` (`0`),
+`1e+16`…`1e+20` (JS prints the integer digits) and `1e-6`…`9.9e-6` (JS `0.000001`). Corrections are
+counted outside string literals only, so a string holding "1.0," is never touched. What orjson
+refuses (integers beyond 2^53, lone surrogates, functions) takes the exact walker, `js_stringify`.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import orjson
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NEGATIVE_ZERO = re.compile(rb"(?:^|(?<=[\[,:]))-0\.0(?=[,\]}]|$)")
+_EXPONENT = re.compile(rb"-?[0-9][0-9.]*e[-+][0-9]+")
+_ARRAY_INDEX_LIMIT = 2**32 - 1
+
+
+def json_bytes(value: Any) -> int:
+    """UTF-8 length of `JSON.stringify(value)`; 0 when it gives undefined (a function)."""
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER)
+    except TypeError:  # orjson.JSONEncodeError: big integers, lone surrogates, functions
+        return _walker_bytes(value)
+    return len(text) + _number_corrections(text)
+
+
+def _number_corrections(text: bytes) -> int:
+    """Bytes JavaScript prints more (positive) or fewer (negative) than orjson for the numbers in `text`."""
+    if b'"' in text:
+        if b"\\" in text:
+            outside = _STRING.sub(b"", text)
+        else:
+            # Without escapes every quote delimits a string: the even pieces are outside strings.
+            outside = b"".join(text.split(b'"')[::2])
+    else:
+        outside = text
+    if b".0" not in outside and b"e" not in outside:
+        return 0
+    correction = -2 * (outside.count(b".0,") + outside.count(b".0]") + outside.count(b".0}") + outside.endswith(b".0"))
+    if b"-0.0" in outside:
+        correction -= len(_NEGATIVE_ZERO.findall(outside))
+    if b"e+1" in outside or b"e+2" in outside or b"e-6" in outside:
+        for token in _EXPONENT.findall(outside):
+            correction += len(js_number(float(token))) - len(token)
+    return correction
+
+
+def _walker_bytes(value: Any) -> int:
+    text = js_stringify(value)
+    return 0 if text is None else len(text.encode("utf-8"))
+
+
+def js_number(x: float | int) -> str:
+    """How JavaScript prints a number (Number.prototype.toString, radix 10)."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        if -(2**53) <= x <= 2**53:
+            return str(x)
+        try:
+            x = float(x)  # beyond 2^53 an integer prints as the nearest double
+        except OverflowError:
+            return "Infinity" if x > 0 else "-Infinity"
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    digits, exponent = _shortest_digits(abs(x))
+    k, n = len(digits), exponent  # value = 0.digits × 10^n
+    if k <= n <= 21:
+        body = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        body = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        body = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        mantissa = digits[0] + ("." + digits[1:] if k > 1 else "")
+        body = f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + body
+
+
+def _shortest_digits(x: float) -> tuple[str, int]:
+    """The shortest round-trip digits of x > 0 and n with x = 0.digits × 10^n (Python's repr is shortest too)."""
+    text = repr(x)
+    mantissa, _, exp = text.partition("e")
+    exponent = int(exp) if exp else 0
+    whole, _, fraction = mantissa.partition(".")
+    if fraction == "0":
+        fraction = ""
+    digits = (whole + fraction).lstrip("0")
+    leading_zeros = len(whole + fraction) - len((whole + fraction).lstrip("0"))
+    n = len(whole) + exponent - leading_zeros
+    stripped = digits.rstrip("0")
+    return stripped, n
+
+
+def js_keys(obj: dict[str, Any]) -> list[str]:
+    """Object.keys order: integer-like keys (canonical 0 … 2^32 − 2) ascending, then the rest in order."""
+    keys = list(obj)
+    for key in keys:  # the common case, no key starting with a digit, costs one pass and no calls
+        if key[:1].isdigit():
+            break
+    else:
+        return keys
+    indices = [k for k in keys if _is_array_index(k)]
+    if not indices:
+        return keys
+    indices.sort(key=int)
+    return indices + [k for k in keys if not _is_array_index(k)]
+
+
+def _is_array_index(key: str) -> bool:
+    if not key.isascii() or not key.isdigit() or (len(key) > 1 and key[0] == "0"):
+        return False
+    return int(key) < _ARRAY_INDEX_LIMIT
+
+
+def js_string(s: str) -> str:
+    """A string as JSON.stringify quotes it: only `"`, `\\`, controls and lone surrogates escaped."""
+    if not _NEEDS_ESCAPE.search(s):
+        return f'"{s}"'
+    if any("\ud800" <= ch <= "\udfff" for ch in s):
+        # Join valid surrogate pairs into one code point, as a JavaScript string holds them.
+        s = s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    out = []
+    for ch in s:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ch < " " or "\ud800" <= ch <= "\udfff":
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def js_stringify(value: Any) -> str | None:
+    """The exact text of `JSON.stringify(value)` (no spaces), or None for undefined (a function)."""
+    if callable(value):
+        return None
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        text = js_number(value)
+        return "null" if text in ("NaN", "Infinity", "-Infinity") else text
+    if isinstance(value, str):
+        return js_string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join("null" if (t := js_stringify(v)) is None else t for v in value) + "]"
+    if isinstance(value, dict):
+        parts = []
+        for key in js_keys(value):
+            item = js_stringify(value[key])
+            if item is not None:  # a function-valued key is left out, as JavaScript does
+                parts.append(js_string(key) + ":" + item)
+        return "{" + ",".join(parts) + "}"
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
+
