@@ -14,7 +14,7 @@ IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
 CALL = re.compile(rf"^{IDENT}\.{IDENT}\.{IDENT}$")
 MODULE = re.compile(rf"^{IDENT}\.{IDENT}$")
 
-ENTRY_FIELDS = {"id", "call", "input", "unit", "applied", "editOf", "body", "output", "seq", "at"}
+ENTRY_FIELDS = frozenset({"id", "call", "input", "unit", "applied", "editOf", "body", "output", "seq", "at"})
 BODY_FIELDS = {"id", "code", "lang", "seq", "at", "result", "keep"}
 
 
@@ -43,52 +43,58 @@ class RecordChecker:
 
     def entry(self, raw: Any, where: str, skip: str = "") -> Entry | None:
         """An Entry, or None when the record has an error (listed)."""
-        if not isinstance(raw, dict):
-            self._error(where, "an entry must be an object with id, call and input")
-            return None
-        missing = [f for f in ("id", "call", "input") if f not in raw]
-        if missing:
-            self._error(where, f"entry without {', '.join(missing)}: every entry needs id, call and input")
-            return None
-        entry_id, call = raw["id"], raw["call"]
-        if not _is_id(entry_id):
-            self._error(_pointer(where, "id"), f"id must be a string or an integer, not {entry_id!r}")
-            return None
-        if not isinstance(call, str) or not CALL.match(call):
-            self._error(
-                _pointer(where, "call"),
-                f"call {call!r} is not three identifiers joined by dots, like pack.corridorRuns.corridorRuns",
-            )
-            return None
-        unit = raw.get("unit")
+        # The common case, a well-formed entry, is checked with as few calls as possible: a
+        # session can hold 100,000 of them.
+        try:
+            entry_id, call, value = raw["id"], raw["call"], raw["input"]
+        except (KeyError, TypeError):
+            return self._entry_missing(raw, where)
+        if (type(entry_id) is not str and type(entry_id) is not int) or not isinstance(call, str) or not CALL.match(call):
+            return self._entry_bad_id_or_call(entry_id, call, where)
+        get = raw.get
+        unit = get("unit")
         if unit is not None and unit not in UNITS:
             self._error(_pointer(where, "unit"), f"unit {unit!r} is not one of {', '.join(UNITS)}")
             return None
-        key = str(entry_id)
+        key = entry_id if type(entry_id) is str else str(entry_id)
         if key in self.entry_ids:
             self._error(_pointer(where, "id"), f"duplicate entry id {entry_id!r}: an earlier entry has it; this one is not loaded")
             return None
         self.entry_ids.add(key)
-        applied = raw.get("applied", False)
-        if not isinstance(applied, bool):
+        applied = get("applied", False)
+        if applied is not False and applied is not True:
             self._warn(_pointer(where, "applied"), f"applied must be true or false, not {applied!r}; read as false")
             applied = False
-        edit_of = self._optional_id(raw, "editOf", where)
-        body = self._optional_id(raw, "body", where)
-        return Entry(
-            id=entry_id,
-            call=call,
-            input=raw["input"],
-            unit=unit,
-            applied=applied,
-            edit_of=edit_of,
-            body=body,
-            output=raw.get("output", NO_OUTPUT),
-            seq=self._seq(raw, where),
-            at=self._text(raw, "at", where),
-            extra={k: v for k, v in raw.items() if k not in ENTRY_FIELDS and k != skip},
-            where=where,
-        )
+        edit_of, body, seq, at = get("editOf"), get("body"), get("seq"), get("at")
+        if edit_of is not None:
+            edit_of = self._optional_id(raw, "editOf", where)
+        if body is not None:
+            body = self._optional_id(raw, "body", where)
+        if seq is not None:
+            seq = self._seq(raw, where)
+        if at is not None:
+            at = self._text(raw, "at", where)
+        known = ENTRY_FIELDS | {skip} if skip else ENTRY_FIELDS
+        extra = {} if known.issuperset(raw) else {k: v for k, v in raw.items() if k not in known}
+        return Entry(entry_id, call, value, unit, applied, edit_of, body, get("output", NO_OUTPUT), seq, at, extra, where)
+
+    def _entry_missing(self, raw: Any, where: str) -> None:
+        if not isinstance(raw, dict):
+            self._error(where, "an entry must be an object with id, call and input")
+        else:
+            missing = [f for f in ("id", "call", "input") if f not in raw]
+            self._error(where, f"entry without {', '.join(missing)}: every entry needs id, call and input")
+        return None
+
+    def _entry_bad_id_or_call(self, entry_id: Any, call: Any, where: str) -> None:
+        if not _is_id(entry_id):
+            self._error(_pointer(where, "id"), f"id must be a string or an integer, not {entry_id!r}")
+        else:
+            self._error(
+                _pointer(where, "call"),
+                f"call {call!r} is not three identifiers joined by dots, like pack.corridorRuns.corridorRuns",
+            )
+        return None
 
     def body(self, raw: Any, where: str, skip: str = "") -> Body | None:
         """A Body, or None when the record has an error (listed)."""

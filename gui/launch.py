@@ -5,6 +5,7 @@ commands import no Qt at all.
 """
 from __future__ import annotations
 
+import os
 import sys
 
 from core import cli
@@ -14,10 +15,18 @@ def main(argv: list[str] | None = None) -> int:
     """Dispatch: no arguments or `gui` opens the window; anything else is a core command."""
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] == "gui":
-        from gui.app import run_app
-
+        try:
+            from gui.app import run_app
+        except ImportError as exc:
+            print(f"wsi: the window cannot start: {exc} (run .ci/setup to install what it needs)", file=sys.stderr)
+            return 2
         return run_app(argv[1:])
-    return cli.main(argv)
+    code = cli.main(argv)
+    # A headless command is done once its output is out: exit without tearing down the loaded
+    # session object by object.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Generate a big float-heavy session for the benchmarks: 100,000 entries, ~150 MB, spines of 10–60 points.
+"""Generate a big float-heavy session for the benchmarks: 100,000 entries, ~150 MB, spines of 10–60 points
+with 6–12 significant digits.
 
 `python tests/bench/make_big.py OUT.json [ENTRIES]`; `make_big(path, entries)` from code. The same
 seed gives the same file, so figures from two runs compare.
@@ -14,18 +15,24 @@ import orjson
 CALLS = ["pack.corridorRuns.corridorRuns", "pack.corridorRuns.score", "pack.rooms.place", "dept.zones.zones", "mep.risers.risers"]
 
 
+def _coordinate(rng: random.Random, value: float) -> float:
+    """A CAD coordinate in mm with 6 to 12 significant digits, as real spines carry them."""
+    digits = rng.randint(6, 12)
+    return float(f"{value:.{digits}g}")
+
+
 def _entry(rng: random.Random, index: int, body: str) -> dict:
     points = rng.randint(10, 60)
-    x, y = rng.uniform(0, 60000), rng.uniform(0, 36000)
+    x, y = rng.uniform(1000, 59000), rng.uniform(1000, 35000)
     spine = []
     for _ in range(points):
         x += rng.uniform(-900.0, 900.0)
         y += rng.uniform(-900.0, 900.0)
-        spine.append([round(x, rng.randint(2, 7)), round(y, rng.randint(2, 7))])
+        spine.append([_coordinate(rng, x), _coordinate(rng, y)])
     entry = {"id": f"c{index}", "call": CALLS[index % len(CALLS)], "unit": "mm", "body": body,
-             "input": {"level": index % 6, "spine": spine, "bandDepth": rng.uniform(28, 40),
+             "input": {"level": index % 6, "spine": spine, "bandDepth": _coordinate(rng, rng.uniform(28, 40)),
                        "clearWidth": rng.choice([2400, 2600, 3000]), "label": f"run {index} — ward {index % 7}",
-                       "weights": [rng.random() for _ in range(rng.randint(10, 36))]}}
+                       "offsets": [_coordinate(rng, rng.uniform(-3000, 3000)) for _ in range(rng.randint(10, 40))]}}
     if index % 97 == 5:
         entry["applied"] = True
         entry.pop("body")
