@@ -1,0 +1,84 @@
+"""Filtering and sorting manifest rows over indices (core.filtering), on a real loaded session."""
+import orjson
+import pytest
+
+from core.filtering import FilterSpec, ManifestIndex, filter_hint, natural_key, shape_of
+from core.session import load_bytes
+
+
+def _session(entries):
+    return load_bytes(orjson.dumps({"format": "worker-session/1", "session": {"id": "t"}, "store": entries}), "t.json")
+
+
+@pytest.fixture
+def index():
+    session = _session([
+        {"id": "c1", "call": "pack.corridorRuns.corridorRuns", "input": {"spine": [[0, 0], [10, 0]], "label": "Ward North"}},
+        {"id": "c2", "call": "pack.corridorRuns.score", "input": {"runs": 3}},
+        {"id": "c10", "call": "pack.rooms.place", "input": [1, 2, 3], "unit": "mm"},
+        {"id": "e1", "call": "pack.corridorRuns.corridorRuns", "input": {"spine": [[0, 0]], "label": 'say "hi"'}, "applied": True},
+        {"id": "c11", "call": "dept.zones.zones", "input": 7},
+    ])
+    return ManifestIndex(session.entries)
+
+
+def test_module_filter_shows_every_fn_of_the_module(index):
+    assert index.matching("pack.corridorRuns", 5) == [0, 1, 3]
+
+
+def test_full_call_filter_shows_just_that_call(index):
+    assert index.matching("pack.corridorRuns.score", 5) == [1]
+
+
+def test_group_alone_and_partial_segment_match_nothing(index):
+    assert index.matching("pack", 5) == []
+    assert index.matching("pack.corridor", 5) == []
+
+
+def test_filter_only_looks_below_the_state_count(index):
+    assert index.matching("pack.corridorRuns", 2) == [0, 1]
+    assert index.matching("", 3) == [0, 1, 2]
+
+
+def test_text_search_finds_text_inside_input_values_case_insensitively(index):
+    assert index.containing(range(5), "ward north") == [0]
+    assert index.containing(range(5), 'say "hi"') == [3]
+    assert index.containing(range(5), "nowhere") == []
+
+
+def test_sort_by_id_is_natural_and_bytes_numeric(index):
+    assert [str(index.entries[i].id) for i in index.sorted(range(5), "id")] == ["c1", "c2", "c10", "c11", "e1"]
+    by_bytes = index.sorted(range(5), "bytes", descending=True)
+    sizes = [index.entries[i].input_bytes for i in by_bytes]
+    assert sizes == sorted(sizes, reverse=True)
+
+
+def test_rows_filters_then_sorts(index):
+    spec = FilterSpec(wanted="pack.corridorRuns", text="spine", sort_column="id", descending=True)
+    assert [index.entries[i].id for i in index.rows(spec, 5)] == ["e1", "c1"]
+
+
+def test_unknown_column_is_refused_with_the_list(index):
+    with pytest.raises(ValueError, match="the columns are id, call"):
+        index.sorted([0], "colour")
+
+
+def test_store_bytes_equals_the_editor_array_size(index):
+    from core.run_inputs import store_bytes
+
+    assert index.store_bytes(3) == store_bytes(index.entries[:3])
+    assert index.store_bytes(0) == 2
+
+
+def test_filter_hint_explains_a_group_and_a_partial_segment():
+    calls = ["pack.corridorRuns.score", "pack.rooms.place"]
+    assert "is a group" in filter_hint("pack", calls)
+    assert "did you mean pack.corridorRuns" in filter_hint("pack.corridor", calls)
+    assert filter_hint("pack.rooms", calls) is None
+
+
+def test_shape_and_natural_key():
+    assert shape_of({"b": 1, "2": 0, "a": 1}) == "{2, b, a}"
+    assert shape_of([1, 2]) == "[2]"
+    assert shape_of(3) == "value"
+    assert natural_key("c2") < natural_key("c10")

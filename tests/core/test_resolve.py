@@ -1,0 +1,75 @@
+"""The resolver (core.resolve): which entry inputs.last / inputs.at returns at a state, and why."""
+import orjson
+import pytest
+
+from core.resolve import parse_expression, resolve
+from core.run_inputs import make_inputs
+from core.session import load, load_bytes
+
+STORE = [
+    {"id": "c1", "call": "pack.corridorRuns.corridorRuns", "input": {"spine": [1]}, "body": "b1"},
+    {"id": "c2", "call": "pack.corridorRuns.score", "input": {"s": 1}, "body": "b1"},
+    {"id": "e1", "call": "pack.corridorRuns.corridorRuns", "input": {"spine": [2]}, "applied": True, "editOf": "c1"},
+    {"id": 5, "call": "pack.rooms.place", "input": [1], "body": "b2"},
+    {"id": "c6", "call": "pack.corridorRuns.corridorRuns", "input": {"spine": [3]}, "body": "b3"},
+]
+
+
+@pytest.fixture
+def session():
+    document = {"format": "worker-session/1", "session": {"id": "t"}, "store": STORE,
+                "bodies": [{"id": "b1", "code": ""}, {"id": "b2", "code": ""}, {"id": "b3", "code": ""}]}
+    return load_bytes(orjson.dumps(document), "t.json")
+
+
+def test_last_of_a_module_is_the_newest_matching_entry(session):
+    result = resolve(session.state_at("b2").store, 'inputs.last("pack.corridorRuns")')
+    assert result.entry.id == "e1"
+    assert result.matches == [0, 1, 2]
+    assert "person's canvas edit of c1" in result.reason
+
+
+def test_the_resolver_returns_exactly_what_make_inputs_returns(session):
+    store = session.state_at(None).store
+    for wanted in ["pack.corridorRuns", "pack.corridorRuns.score", "pack.rooms", "pack"]:
+        result = resolve(store, f"last({wanted})")
+        assert (result.entry.input if result.entry else None) is make_inputs(store).last(wanted)
+
+
+def test_a_newer_model_call_shadows_an_older_edit(session):
+    result = resolve(session.state_at(None).store, "pack.corridorRuns")
+    assert result.entry.id == "c6"
+    assert "edit e1 is older" in result.reason
+
+
+def test_no_match_says_undefined_and_hints(session):
+    result = resolve(session.state_at(None).store, "pack.corridor")
+    assert result.entry is None
+    assert "undefined" in result.reason and "did you mean pack.corridorRuns" in result.reason
+
+
+def test_at_compares_ids_as_strings(session):
+    store = session.state_at(None).store
+    for typed in ["inputs.at(5)", 'at("5")', "5"]:
+        result = resolve(store, typed)
+        assert result.entry is not None and result.entry.id == 5 and result.index == 3
+
+
+def test_at_of_a_later_entry_says_it_comes_later(session):
+    result = resolve(session.state_at("b2").store, "at(c6)", later=session.entries)
+    assert result.entry is None
+    assert "recorded later by body b3" in result.reason
+
+
+def test_unreadable_expression_says_how_to_write_it():
+    assert "write inputs.last" in parse_expression("last(a.b")
+    assert parse_expression("inputs.last('a.b')") == ("last", "a.b")
+    assert parse_expression("c5") == ("at", "c5")
+
+
+def test_on_the_demo_last_corridor_runs_at_the_end_is_the_newest(demo_path):
+    session = load(demo_path)
+    store = session.state_at(None).store
+    result = resolve(store, "pack.corridorRuns")
+    assert result.entry is make_inputs(store).last_entry("pack.corridorRuns")
+    assert result.expression == 'inputs.last("pack.corridorRuns")'
