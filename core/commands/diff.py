@@ -1,0 +1,78 @@
+"""`wsi diff FILE [--edit ID] [--blame ID] [--json]`: every canvas edit against its model call (SPEC 4, 6)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from core.cli import CliError, add_file_argument, exit_status, open_session, print_json, print_table
+from core.edits import EditDiff, canvas_edits, change_text, diff_document, diff_edits, signed, summary_line, value_text
+from core.provenance import blame, blame_document
+from core.session import Session
+
+MAX_IDS = 12
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_file_argument(parser, at=False)
+    parser.add_argument("--edit", metavar="ID", help="only the canvas edit with this entry id, with every change listed")
+    parser.add_argument("--blame", metavar="ID", help="instead: which earlier entry set each leaf of entry ID's input")
+
+
+def run(args: argparse.Namespace) -> int:
+    session = open_session(args)
+    if args.blame is not None:
+        return _blame(session, args)
+    try:
+        edit_diffs = diff_edits(session, args.edit)
+    except KeyError:
+        raise CliError(f"wsi: --edit {args.edit}: {_not_an_edit(session, args.edit)}") from None
+    if args.json:
+        print_json(diff_document(edit_diffs))
+    else:
+        _print_edits(edit_diffs, detailed=args.edit is not None)
+    _report_notes(session, edit_diffs)
+    return exit_status(session)
+
+
+def _not_an_edit(session: Session, edit_id: str) -> str:
+    edits = ", ".join(str(e.id) for e in canvas_edits(session)[:MAX_IDS]) or "none"
+    entry = session.entry(edit_id)
+    what = f"{edit_id!r} is a model call ({entry.call}), not a canvas edit" if entry else f"no entry {edit_id!r} in {session.name}"
+    return f"{what}; the canvas edits are: {edits}"
+
+
+def _print_edits(edit_diffs: list[EditDiff], detailed: bool) -> None:
+    for edit_diff in edit_diffs:
+        print(summary_line(edit_diff))
+        if edit_diff.unit_note:
+            print(f"  {edit_diff.unit_note}")
+        if detailed:
+            for step in edit_diff.steps:
+                words = "; ".join(change_text(c, step.after.unit) for c in step.changes) or "no change"
+                print(f"  step {step.before.id} → {step.after.id}: {words}")
+            rows = [[c["op"], c["path"] or '""', value_text(c["from"]) if "from" in c else "",
+                     value_text(c["to"]) if "to" in c else "", signed(c["delta"]) if "delta" in c else ""]
+                    for c in edit_diff.changes]
+            if rows:
+                print_table(["op", "path", "before", "after", "Δ"], rows, right={4})
+    if not edit_diffs:
+        print("no canvas edits in this session")
+
+
+def _report_notes(session: Session, edit_diffs: list[EditDiff]) -> None:
+    for edit_diff in edit_diffs:
+        for note in edit_diff.pairing.notes:
+            print(f"{session.name}: {edit_diff.edit.where}: warning: edit {edit_diff.edit.id!r}: {note}", file=sys.stderr)
+
+
+def _blame(session: Session, args: argparse.Namespace) -> int:
+    try:
+        origins = blame(session, args.blame)
+    except KeyError:
+        raise CliError(f"wsi: --blame {args.blame}: no entry {args.blame!r} in {session.name} (see wsi manifest)") from None
+    if args.json:
+        print_json(blame_document(session, args.blame))
+    else:
+        rows = [[o.path or '""', value_text(o.value), o.text()] for o in origins]
+        print_table(["path", "value", "origin"], rows)
+    return exit_status(session)

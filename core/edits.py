@@ -1,0 +1,301 @@
+"""Canvas edits (SPEC 4): each applied entry paired with the model call it edited, its chain, its diff.
+
+Pairing: an applied entry's *predecessor* is the entry its `editOf` names (when that is an earlier
+entry), else the newest earlier entry of exactly the same call. Predecessors are followed while
+they are applied (the person edited their own edit), so the chain runs from the model call (the
+base) through each of the person's steps to the edit. With no editOf this is exactly "the newest
+earlier non-applied entry of the same call". A broken `editOf` (unknown or later) falls back to the
+same-call rule and says so; an edit whose chain reaches no model call has base None and a warning.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from core.diff import Change, diff, is_number, is_point, parse_pointer, with_conversion
+from core.model import Entry, Id
+from core.session import Session
+
+IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+SUMMARY_ITEMS = 8
+VALUE_TEXT = 40
+
+
+@dataclass(slots=True)
+class Pairing:
+    """A canvas edit, the model call it is compared with (None: none found), and the chain between."""
+
+    edit: Entry
+    base: Entry | None
+    chain: list[Entry]  # base (when found) … edit, oldest first; each step is one person's edit
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Step:
+    """One step of a chain: the changes from one entry's input to the next's."""
+
+    before: Entry
+    after: Entry
+    changes: list[Change]
+
+
+@dataclass(slots=True)
+class EditDiff:
+    """An edit against its model call: the changes, each chain step, and the unit difference if any."""
+
+    pairing: Pairing
+    changes: list[Change]
+    steps: list[Step]
+    unit_note: str | None = None
+
+    @property
+    def edit(self) -> Entry:
+        return self.pairing.edit
+
+    @property
+    def base(self) -> Entry | None:
+        return self.pairing.base
+
+
+def canvas_edits(session: Session) -> list[Entry]:
+    """The applied entries, in timeline order."""
+    return [e for e in session.entries if e.applied]
+
+
+def predecessors(session: Session) -> dict[str, tuple[Entry | None, str | None]]:
+    """For each entry (by key): the entry it was made from, and a note when its editOf was broken.
+
+    An applied entry was made from what its editOf names, when that is earlier; every other entry
+    (and an applied one without a usable editOf) from the newest earlier entry of the same call.
+    """
+    newest_of_call: dict[str, Entry] = {}
+    earlier: dict[str, Entry] = {}
+    found: dict[str, tuple[Entry | None, str | None]] = {}
+    for entry in session.entries:
+        fallback = newest_of_call.get(entry.call)
+        if not entry.applied or entry.edit_of is None:
+            found[entry.key] = (fallback, None)
+        elif str(entry.edit_of) in earlier:
+            found[entry.key] = (earlier[str(entry.edit_of)], None)
+        else:
+            which = "a later" if session.entry(entry.edit_of) is not None else "no"
+            instead = f"compared with {fallback.id!r}, the newest earlier {entry.call}" if fallback else "nothing to compare with"
+            found[entry.key] = (fallback, f"editOf {entry.edit_of!r} names {which} entry; {instead}")
+        newest_of_call[entry.call] = entry
+        earlier[entry.key] = entry
+    return found
+
+
+def pair_edits(session: Session) -> list[Pairing]:
+    """Every canvas edit paired with its model call, chains followed back (timeline order)."""
+    made_from = predecessors(session)
+    pairings = []
+    for edit in canvas_edits(session):
+        chain, notes = [edit], []
+        node = edit
+        while node.applied:
+            previous, note = made_from[node.key]
+            if note and node is edit:  # an earlier step's broken editOf is reported on that edit itself
+                notes.append(note)
+            if previous is None:
+                break
+            chain.append(previous)
+            node = previous
+        chain.reverse()
+        base = chain[0] if not chain[0].applied else None
+        if base is None:
+            notes.append(
+                f"no model call of {edit.call} before {chain[0].id!r} to compare against; "
+                "add editOf naming the call the person edited"
+            )
+        pairings.append(Pairing(edit, base, chain, notes))
+    return pairings
+
+
+def diff_edit(pairing: Pairing) -> EditDiff:
+    """The changes from the base's input to the edit's, each chain step's, and the unit note."""
+    steps = []
+    if len(pairing.chain) > 2 or pairing.base is None:
+        steps = [Step(x, y, diff(x.input, y.input)) for x, y in zip(pairing.chain, pairing.chain[1:])]
+    base, edit = pairing.base, pairing.edit
+    if base is None:
+        return EditDiff(pairing, [], steps)
+    changes = diff(base.input, edit.input)
+    note = None
+    if base.unit != edit.unit:
+        if base.unit and edit.unit:
+            changes = with_conversion(changes, edit.unit, base.unit)
+            note = (f"units differ: the model's call {base.id!r} is in {base.unit}, the edit in {edit.unit}; "
+                    f"numbers are also shown converted to {base.unit}")
+        else:
+            note = (f"units differ: the model's call {base.id!r} is in {base.unit or 'no unit'}, "
+                    f"the edit in {edit.unit or 'no unit'}; nothing could be converted")
+    return EditDiff(pairing, changes, steps, note)
+
+
+def diff_edits(session: Session, edit_id: Id | None = None) -> list[EditDiff]:
+    """Every canvas edit's diff, or only edit `edit_id`'s (KeyError when it is not a canvas edit)."""
+    pairings = pair_edits(session)
+    if edit_id is not None:
+        pairings = [p for p in pairings if p.edit.key == str(edit_id)]
+        if not pairings:
+            raise KeyError(edit_id)
+    return [diff_edit(p) for p in pairings]
+
+
+def edit_document(edit_diff: EditDiff) -> dict[str, Any]:
+    """One edit as SPEC 6 has it (`edit`, `base`, `call`, `changes`), then chain, steps, units, notes."""
+    pairing = edit_diff.pairing
+    document: dict[str, Any] = {
+        "edit": pairing.edit.id,
+        "base": pairing.base.id if pairing.base else None,
+        "call": pairing.edit.call,
+        "changes": edit_diff.changes,
+        "chain": [e.id for e in pairing.chain],
+    }
+    if edit_diff.steps:
+        document["steps"] = [{"from": s.before.id, "to": s.after.id, "changes": s.changes} for s in edit_diff.steps]
+    if pairing.edit.unit:
+        document["unit"] = pairing.edit.unit
+    if pairing.base and pairing.base.unit != pairing.edit.unit:
+        document["baseUnit"] = pairing.base.unit
+    if edit_diff.unit_note:
+        document["unitNote"] = edit_diff.unit_note
+    if pairing.notes:
+        document["notes"] = pairing.notes
+    return document
+
+
+def diff_document(edit_diffs: list[EditDiff]) -> dict[str, Any]:
+    """`{"edits": [...]}` of SPEC 6."""
+    return {"edits": [edit_document(d) for d in edit_diffs]}
+
+
+def value_text(value: Any, limit: int = VALUE_TEXT) -> str:
+    """A value as short JSON for one line of text (`[1500,18000]`, `"north"`, `{…}` cut with `…`)."""
+    if is_number(value) and float(value).is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def signed(number: int | float) -> str:
+    """`+2`, `-0.5`: a delta as a designer reads it."""
+    text = value_text(number)
+    return text if text.startswith("-") else "+" + text
+
+
+def display_path(path: str) -> str:
+    """A pointer as shown in text: `spine/3` (the root is `(whole input)`)."""
+    return path[1:] if path else "(whole input)"
+
+
+def change_text(change: Change, unit: str | None) -> str:
+    """One change in words: `bandDepth 32 → 34 mm (+2)`, `notes added: "x"`, `tags/2 removed (was 1)`."""
+    where = display_path(change["path"])
+    if change["op"] == "add":
+        return f"{where} added: {value_text(change['to'])}"
+    if change["op"] == "remove":
+        return f"{where} removed (was {value_text(change['from'])})"
+    suffix = f" {unit}" if unit and (is_number(change["to"]) or is_point(change["to"])) else ""
+    text = f"{where} {value_text(change['from'])} → {value_text(change['to'])}{suffix}"
+    if "delta" in change:
+        text += f" ({signed(change['delta'])})"
+    converted = change.get("converted")
+    if converted:
+        text += f" [= {value_text(converted['to'])} {converted['unit']}"
+        text += f", {signed(converted['delta'])}]" if "delta" in converted else "]"
+    return text
+
+
+def _indices(indices: list[str]) -> str:
+    shown = ", ".join(indices[:3])
+    return shown + (", …" if len(indices) > 3 else "")
+
+
+def summary_items(changes: list[Change], unit: str | None) -> list[str]:
+    """The changes in words; changes to the points of one array read `spine: 1 point added at 12, 3 moved`."""
+    items: list[str] = []
+    groups: dict[str, dict[str, list[str]]] = {}
+    for change in changes:
+        parent, _, last = change["path"].rpartition("/")
+        value = change.get("to", change.get("from"))
+        if last.isdigit() and is_point(value) and (change["op"] != "replace" or is_point(change["from"])):
+            if parent not in groups:
+                groups[parent] = {"add": [], "remove": [], "replace": []}
+                items.append(parent)  # placeholder, filled in below so the group keeps its place
+            groups[parent][change["op"]].append(last)
+        else:
+            items.append(change_text(change, unit))
+    return [_group_text(item, groups[item]) if item in groups else item for item in items]
+
+
+def _group_text(parent: str, ops: dict[str, list[str]]) -> str:
+    parts = []
+    if ops["add"]:
+        parts.append(f"{len(ops['add'])} point{'s' if len(ops['add']) > 1 else ''} added at {_indices(ops['add'])}")
+    if ops["remove"]:
+        parts.append(f"{len(ops['remove'])} removed at {_indices(ops['remove'])}")
+    if ops["replace"]:
+        parts.append(f"{len(ops['replace'])} moved")
+    return f"{display_path(parent)}: {', '.join(parts)}"
+
+
+def summary_line(edit_diff: EditDiff) -> str:
+    """The edit in one line: `call  c7 → c9 (the person's edit)  bandDepth 32 → 34 mm (+2)  spine: …`."""
+    pairing = edit_diff.pairing
+    edit = pairing.edit
+    if pairing.base is None:
+        return f"{edit.call}  (no model call) → {edit.id} (the person's edit)  not compared"
+    steps = len(pairing.chain) - 1
+    chain = f", {steps} steps: " + " → ".join(str(e.id) for e in pairing.chain) if steps > 1 else ""
+    head = f"{edit.call}  {pairing.base.id} → {edit.id} (the person's edit{chain})"
+    items = summary_items(edit_diff.changes, edit.unit)
+    if not items:
+        return f"{head}  no change"
+    more = len(items) - SUMMARY_ITEMS
+    shown = items[:SUMMARY_ITEMS] + ([f"… {more} more"] if more > 0 else [])
+    return "  ".join([head, *shown])
+
+
+def copy_as_body(edit_diff: EditDiff, session: Session) -> str:
+    """A body that rebuilds the edit from the model's call: spread its input, set the changed top-level fields.
+
+    It names the module as `inputs.last("<module>")` asks, unless another fn of that module was
+    called in the session: then `last(module)` could hand back that fn's input, so the full call is named.
+    """
+    edit, base = edit_diff.edit, edit_diff.base
+    if base is None or not isinstance(base.input, dict) or not isinstance(edit.input, dict):
+        return f"return {_js(edit.input)};\n"
+    siblings = {e.call for e in session.entries if e.module == edit.module}
+    wanted = edit.module if siblings == {edit.call} else edit.call
+    fields = []
+    changed = _top_level_keys(edit_diff.changes)
+    for key in [k for k in edit.input if k in changed] + [k for k in changed if k not in edit.input]:
+        name = key if IDENTIFIER.match(key) else _js(key)
+        fields.append(f"  {name}: {_js(edit.input[key]) if key in edit.input else 'undefined'},")
+    return "return {\n" + f"  ...inputs.last({_js(wanted)}),\n" + "\n".join(fields) + ("\n" if fields else "") + "};\n"
+
+
+def _top_level_keys(changes: list[Change]) -> list[str]:
+    keys: list[str] = []
+    for change in changes:
+        tokens = parse_pointer(change["path"])
+        if tokens and tokens[0] not in keys:
+            keys.append(tokens[0])
+    return keys
+
+
+def _js(value: Any) -> str:
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
