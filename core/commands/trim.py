@@ -1,0 +1,79 @@
+"""`wsi trim FILE --cap SIZE [--at B] [--compare SIZE] [--json]`: what trimStore keeps at a byte cap.
+
+Without `--cap` the session's own `caps.storeBytes` is the cap. `--json` prints SPEC 6's
+`{"cap", "fell", "bytes", "kept"}`; with `--compare` it adds `"compare"`: the entries that fall at
+the smaller cap but are kept at the larger. Without `--json` it prints the summary and warnings
+that the Trim view shows.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from core.cli import CliError, add_file_argument, exit_status, open_session, print_json, state_for
+from core.sizes import size_argument
+from core.trim_preview import StoreIndex, TrimPreview
+
+LISTED_IDS = 12  # ids named in the readable output before "…"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_file_argument(parser)
+    parser.add_argument(
+        "--cap", metavar="SIZE", type=size_argument,
+        help="the store cap: bytes, or with KB MB (×1000) KiB MiB (×1024); default: the session's caps.storeBytes",
+    )
+    parser.add_argument("--compare", metavar="SIZE", type=size_argument, help="a second cap: what falls between the two")
+
+
+def run(args: argparse.Namespace) -> int:
+    session = open_session(args)
+    cap = args.cap if args.cap is not None else session.caps.store_bytes
+    if cap is None:
+        raise CliError(f"wsi trim: {session.name} sets no caps.storeBytes; give one with --cap SIZE (e.g. --cap 64KiB)")
+    state = state_for(session, args)
+    preview = StoreIndex(session.entries).preview_of(state.store)
+    if args.json:
+        print_json(_document(preview, cap, args.compare))
+    else:
+        _print_readable(preview, cap, args.compare, session.name, state.at_body)
+    return exit_status(session)
+
+
+def _document(preview: TrimPreview, cap: int, compare: int | None) -> dict[str, Any]:
+    fell = preview.fell_at(cap)
+    document: dict[str, Any] = {
+        "cap": cap,
+        "fell": fell,
+        "bytes": preview.kept_from_cap(fell),
+        "kept": [preview.entry(i).id for i in range(fell, preview.count)],
+    }
+    if compare is not None:
+        between = preview.compare(cap, compare)
+        document["compare"] = {
+            "low": between.low, "high": between.high,
+            "fell": [e.id for e in between.entries],
+            "edits": between.edits,
+        }
+    return document
+
+
+def _print_readable(preview: TrimPreview, cap: int, compare: int | None, name: str, at_body: Any) -> None:
+    where = "at the end of the session" if at_body is None else f"as body {at_body} was handed it"
+    print(f"{name}: the store {where}: {preview.count:,} entries, {preview.total_bytes:,} B")
+    summary = preview.summary(cap)
+    print(summary.words())
+    if summary.kept:
+        ids = _ids([preview.entry(i).id for i in range(summary.fell, preview.count)])
+        print(f"kept {summary.kept:,} ({summary.bytes:,} B): {ids}")
+    for warning in summary.warnings():
+        print(f"warning: {warning}")
+    if compare is not None:
+        print(preview.compare(cap, compare).words())
+
+
+def _ids(ids: list[Any]) -> str:
+    if len(ids) <= LISTED_IDS + 2:  # "… (1 more) …" would say less than the id itself
+        return ", ".join(map(str, ids))
+    half = LISTED_IDS // 2
+    return ", ".join(map(str, ids[:half])) + f", … ({len(ids) - LISTED_IDS:,} more) …, " + ", ".join(map(str, ids[-half:]))

@@ -1,0 +1,67 @@
+"""Byte sizes as people write them (SPEC 6 SIZE) and as the inspector shows them.
+
+`parse_size` reads a whole number of bytes, optionally followed by a suffix written exactly as in
+SPEC 6: `KB` `MB` (×1000, ×1000²) or `KiB` `MiB` (×1024, ×1024²); `B` is accepted too. A decimal
+number is allowed before a suffix when it comes to a whole number of bytes (`1.5 MiB`), and one
+space may stand between number and suffix. `format_size` is for display: `812 B`, `64 KiB`, `1.5 MiB`.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from decimal import Decimal, InvalidOperation
+
+SUFFIXES = {"": 1, "B": 1, "KB": 1000, "MB": 1000**2, "KiB": 1024, "MiB": 1024**2}
+_SIZE = re.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s?([A-Za-z]*)\s*$")
+
+
+class SizeError(ValueError):
+    """A SIZE that cannot be read; the message says what was wrong and how to write it."""
+
+
+def parse_size(text: str) -> int:
+    """The number of bytes `text` names: `4096`, `64KiB`, `1.5 MiB`, `20 KB`."""
+    match = _SIZE.match(text)
+    if match is None and text.strip().startswith("-"):
+        raise SizeError(f"{text!r}: a size cannot be negative; give 0 or more bytes")
+    if match is None:
+        raise SizeError(
+            f"{text!r} is not a size: write a whole number of bytes, or a number with KB, MB, KiB or MiB "
+            "(e.g. 65536, 64KiB, 1.5MiB)"
+        )
+    number, suffix = match.groups()
+    if suffix not in SUFFIXES:
+        wanted = next((s for s in SUFFIXES if s and s.lower() == suffix.lower()), None)
+        hint = f"did you mean {wanted}? (" if wanted else "("
+        raise SizeError(
+            f"{text!r}: unknown size suffix {suffix!r}; {hint}suffixes are KB, MB (×1000) and KiB, MiB (×1024), "
+            "written as shown)"
+        )
+    try:
+        value = Decimal(number.replace("_", "").replace(",", "")) * SUFFIXES[suffix]
+    except InvalidOperation:
+        raise SizeError(f"{text!r} is not a size: {number!r} is not a number") from None
+    if value != value.to_integral_value():
+        raise SizeError(f"{text!r} is {value} bytes, not a whole number of bytes; give whole bytes, e.g. {int(value)}")
+    return int(value)
+
+
+def size_argument(text: str) -> int:
+    """`parse_size` for argparse: a bad SIZE becomes a usage error naming the argument."""
+    try:
+        return parse_size(text)
+    except SizeError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def format_size(n: int) -> str:
+    """A size for display: bytes below 1 KiB (`812 B`), else KiB, MiB or GiB with at most one decimal."""
+    if n < 1024:
+        return f"{n:,} B"
+    value, unit = n / 1024, "KiB"
+    for bigger in ("MiB", "GiB"):
+        # 1,023.96 KiB would print as "1,024 KiB": that is 1 MiB.
+        if round(value, 1) < 1024:
+            break
+        value, unit = value / 1024, bigger
+    return f"{value:,.1f}".removesuffix(".0") + " " + unit

@@ -1,0 +1,90 @@
+"""Benchmark: the trim preview on a 1,000,000-entry store, against trim_store's linear scan on the same store.
+
+Run: `.venv/bin/python tests/bench/bench_trim.py [ENTRIES]`. Targets (issue 5): one cap query
+at most 50 µs; a slider move repaints the Trim view in at most 30 ms.
+The baseline is `trim_store(store, cap, sizes)` with the sizes already measured: what answering a
+cap costs without the preview's running sums.
+"""
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from core.model import Entry  # noqa: E402
+from core.run_inputs import trim_store  # noqa: E402
+from core.trim_preview import StoreIndex  # noqa: E402
+
+CALLS = ["pack.corridorRuns.corridorRuns", "pack.corridorRuns.score", "pack.rooms.place", "dept.zones.zones", "mep.risers.risers"]
+
+
+def make_store(count: int, seed: int = 5) -> list[Entry]:
+    """`count` entries with small varied inputs; one in 97 a canvas edit."""
+    rng = random.Random(seed)
+    store = []
+    for i in range(count):
+        points = [[round(rng.uniform(0, 6e4), 3), round(rng.uniform(0, 3.6e4), 3)] for _ in range(rng.randint(1, 6))]
+        store.append(Entry(f"c{i}", CALLS[i % len(CALLS)], {"level": i % 6, "spine": points, "w": rng.random()},
+                           unit="mm", applied=i % 97 == 5))
+    return store
+
+
+def per_call(fn: Callable[[int], object], caps: list[int]) -> float:
+    """Mean seconds of fn(cap) over the caps, best of three passes."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for cap in caps:
+            fn(cap)
+        best = min(best, (time.perf_counter() - start) / len(caps))
+    return best
+
+
+def bench_core(count: int) -> StoreIndex:
+    gc.disable()
+    store = make_store(count)
+    start = time.perf_counter()
+    index = StoreIndex(store)
+    build = time.perf_counter() - start
+    start = time.perf_counter()
+    index = StoreIndex(store)
+    rebuild = time.perf_counter() - start
+    preview = index.preview()
+    total = preview.total_bytes
+    rng = random.Random(1)
+    caps = [rng.randrange(0, total + 1) for _ in range(2000)]
+    fell = per_call(preview.fell_at, caps)
+    tail_bytes = per_call(preview.tail_bytes, caps)
+    summary = per_call(preview.summary, caps[:500])
+    sizes = index.sizes
+    baseline_caps = caps[:5]
+    start = time.perf_counter()
+    for cap in baseline_caps:
+        trim_store(store, cap, sizes)
+    baseline = (time.perf_counter() - start) / len(baseline_caps)
+    assert all(preview.fell_at(c) == trim_store(store, c, sizes)[1] for c in baseline_caps)
+    gc.enable()
+    print(f"store: {count:,} entries, {total / 1e6:.1f} MB as the editor injects it")
+    print(f"index build, measuring every input: {build:.2f} s, once per session; "
+          f"again with inputs measured: {rebuild:.2f} s; a cursor move: no rebuild")
+    print(f"fell_at(cap):     {fell * 1e6:6.2f} µs per query (target ≤ 50 µs)")
+    print(f"tail_bytes(cap):  {tail_bytes * 1e6:6.2f} µs per query")
+    print(f"summary(cap):     {summary * 1e6:6.2f} µs per query (words + warnings input)")
+    print(f"baseline trim_store scan: {baseline * 1e3:.1f} ms per cap; "
+          f"ratio fell_at / baseline = {fell / baseline:.2e} ({baseline / fell:,.0f}× faster)")
+    return index
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    count = int(args[0]) if args else 1_000_000
+    bench_core(count)
+
+
+if __name__ == "__main__":
+    main()
