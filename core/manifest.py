@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.model import State
-from core.run_inputs import entry_bytes, kept_manifest, manifest_entry
+from core.run_inputs import entry_bytes, js_type, kept_manifest, manifest_entry
 
 
 def inputs_manifest(state: State) -> dict[str, Any]:
@@ -20,24 +20,12 @@ def kept_document(state: State) -> dict[str, Any]:
     return {"count": len(lines), "kept": lines}
 
 
-def shape_text(line: dict[str, Any], limit: int = 60) -> str:
-    """A manifest line's shape in a few words: `{spine, bandDepth}`, `[50]` or `number`."""
+def shape_text(line: dict[str, Any], limit: int = 60, value: Any = None) -> str:
+    """A manifest line's shape in a few words: `{spine, bandDepth}`, `[50]`, or the value's kind."""
     if "keys" in line:
         text = "{" + ", ".join(line["keys"]) + "}"
         return text if len(text) <= limit else text[: limit - 2] + "…}"
     if "array" in line:
         return f"[{line['array']}]"
-    return "value"
+    return js_type(value)
 
-
-def value_kind(value: Any) -> str:
-    """The JavaScript word for what a scalar is, for shape columns."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "value"

@@ -240,21 +240,27 @@ def suggest_name(name: str) -> str:
     return "_" + cleaned if cleaned[0].isdigit() else cleaned
 
 
-def type_name(value: Any) -> str:
-    """The JavaScript word for a value's type, for messages."""
+def js_type(value: Any) -> str:
+    """The JSON/JavaScript word for a value's kind: null, boolean, number, string, array, function, object."""
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "a boolean"
+        return "boolean"
     if isinstance(value, (int, float)):
-        return "a number"
+        return "number"
     if isinstance(value, str):
-        return "a string"
+        return "string"
     if isinstance(value, list):
-        return "an array"
+        return "array"
     if callable(value):
-        return "a function"
-    return "an object"
+        return "function"
+    return "object"
+
+
+def type_name(value: Any) -> str:
+    """The kind with its article, for messages: "a number", "an array", "null"."""
+    kind = js_type(value)
+    return kind if kind == "null" else ("an " if kind[0] in "aeiou" else "a ") + kind
 
 
 def _utf16_key(name: str) -> list[int]:

@@ -18,7 +18,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(document)
     else:
-        rows = [[k["name"], shape_text(k), f"{k['bytes']:,}", str(state.kept_by.get(k["name"], ""))] for k in document["kept"]]
+        rows = [[k["name"], shape_text(k, value=state.kept[k["name"]]), f"{k['bytes']:,}", str(state.kept_by.get(k["name"], ""))] for k in document["kept"]]
         print_table(["name", "shape", "bytes", "kept by body"], rows, right={2})
         for refusal in state.refused:
             print(f"refused keep of body {refusal.body}: {refusal.message}")

@@ -13,13 +13,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     session = open_session(args)
-    document = inputs_manifest(state_for(session, args))
+    state = state_for(session, args)
+    document = inputs_manifest(state)
     if args.json:
         print_json(document)
     else:
         rows = [
-            [str(e["id"]), e["call"], e.get("unit", ""), "yes" if e.get("applied") else "", shape_text(e), f"{e['bytes']:,}"]
-            for e in document["entries"]
+            [str(e["id"]), e["call"], e.get("unit", ""), "yes" if e.get("applied") else "",
+             shape_text(e, value=entry.input), f"{e['bytes']:,}"]
+            for e, entry in zip(document["entries"], state.store)
         ]
         print_table(["id", "call", "unit", "applied", "shape", "bytes"], rows, right={5})
         print(f"{document['count']:,} entries, {document['bytes']:,} bytes")
