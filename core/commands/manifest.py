@@ -24,5 +24,6 @@ def run(args: argparse.Namespace) -> int:
             for e, entry in zip(document["entries"], state.store)
         ]
         print_table(["id", "call", "unit", "applied", "shape", "bytes"], rows, right={5})
-        print(f"{document['count']:,} entries, {document['bytes']:,} bytes")
+        count = document["count"]
+        print(f"{count:,} entr{'y' if count == 1 else 'ies'}, {document['bytes']:,} bytes")
     return exit_status(session)
