@@ -151,6 +151,42 @@ def js_stringify(value: Any) -> str | None:
     """The exact text of `JSON.stringify(value)` (no spaces), or None for undefined (a function)."""
     if callable(value):
         return None
+    out: list[str] = []
+    # An explicit stack instead of recursion: orjson.loads accepts nesting 1,024 deep, Python's stack less.
+    todo: list[tuple[bool, Any]] = [(False, value)]  # (is literal text, item)
+    while todo:
+        is_text, item = todo.pop()
+        if is_text:
+            out.append(item)
+        elif isinstance(item, (list, tuple, dict)):
+            todo.extend(reversed(_container_steps(item)))
+        else:
+            out.append(_scalar_text(item))
+    return "".join(out)
+
+
+def _container_steps(value: list | tuple | dict) -> list[tuple[bool, Any]]:
+    """The texts and member values of one array or object, in printing order."""
+    if isinstance(value, dict):
+        steps: list[tuple[bool, Any]] = [(True, "{")]
+        for key in js_keys(value):
+            member = value[key]
+            if callable(member):
+                continue  # a function-valued key is left out, as JavaScript does
+            steps.append((True, ("," if len(steps) > 1 else "") + js_string(key) + ":"))
+            steps.append((False, member))
+        steps.append((True, "}"))
+        return steps
+    steps = [(True, "[")]
+    for index, member in enumerate(value):
+        if index:
+            steps.append((True, ","))
+        steps.append((True, "null") if callable(member) else (False, member))
+    steps.append((True, "]"))
+    return steps
+
+
+def _scalar_text(value: Any) -> str:
     if value is None:
         return "null"
     if value is True:
@@ -162,14 +198,4 @@ def js_stringify(value: Any) -> str | None:
         return "null" if text in ("NaN", "Infinity", "-Infinity") else text
     if isinstance(value, str):
         return js_string(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join("null" if (t := js_stringify(v)) is None else t for v in value) + "]"
-    if isinstance(value, dict):
-        parts = []
-        for key in js_keys(value):
-            item = js_stringify(value[key])
-            if item is not None:  # a function-valued key is left out, as JavaScript does
-                parts.append(js_string(key) + ":" + item)
-        return "{" + ",".join(parts) + "}"
     raise TypeError(f"{type(value).__name__} is not a JSON value")
-

@@ -71,6 +71,26 @@ def test_number_like_text_inside_strings_is_not_corrected():
     assert json_bytes(value) == len(js_stringify(value).encode())
 
 
+def test_negative_zero_prints_0_wherever_it_stands(v8):
+    values = [-0.0, [-0.0], [1, -0.0, 2], {"a": -0.0, "b": [-0.0, -10.0, -0.5]}, [-0.0, 0.0, -100.0]]
+    assert [json_bytes(v) for v in values] == v8_sizes(v8, values)
+    assert js_stringify(values[3]) == '{"a":0,"b":[0,-10,-0.5]}'
+
+
+def test_number_like_keys_and_strings_with_escapes_keep_their_length(v8):
+    values = [["1.0,", 'x"1.0]', "tab\t1e-6,", "-0.0}"], {"e+16": 1e16, "a\\b": "-0.0}", "2.0]": 2.0},
+              {"q\"": [3.0, "e-6,", 1.5e-6], "z": "\u00001e+17,"}]
+    assert [json_bytes(v) for v in values] == v8_sizes(v8, values)
+
+
+def test_nesting_deeper_than_orjson_writes_is_still_measured(v8):
+    value = [10**30, 1.0]
+    for _ in range(600):  # orjson writes at most 254 levels; Python's own json module stops near 1,000
+        value = [value, {"k": -0.0}]
+    assert json_bytes(value) == v8_sizes(v8, [value])[0]
+    assert json_bytes(value) == len(js_stringify(value))
+
+
 def test_functions_are_undefined():
     assert json_bytes(print) == 0
     assert js_stringify([print, 1]) == "[null,1]"
@@ -99,19 +119,19 @@ texts_ = st.text(alphabet=st.characters(blacklist_categories=()), max_size=12)
 keys = st.one_of(texts_, st.integers(min_value=0, max_value=2**33).map(str), st.sampled_from(["1.0,", "e+16", "-0.0"]))
 json_values = st.recursive(
     st.one_of(st.none(), st.booleans(), numbers, texts_),
-    lambda children: st.one_of(st.lists(children, max_size=6), st.dictionaries(keys, children, max_size=6)),
-    max_leaves=25,
+    lambda children: st.one_of(st.lists(children, max_size=5), st.dictionaries(keys, children, max_size=4)),
+    max_leaves=10,
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(st.lists(json_values, min_size=20, max_size=20))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(json_values, min_size=1, max_size=10))
 def test_json_bytes_matches_v8_on_generated_values(v8, values):
     assert [json_bytes(v) for v in values] == v8_sizes(v8, values)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(st.lists(json_values, min_size=20, max_size=20))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(json_values, min_size=1, max_size=10))
 def test_js_stringify_matches_v8_text(v8, values):
     assert [js_stringify(v) for v in values] == v8_texts(v8, values)
 
@@ -147,3 +167,12 @@ def test_json_bytes_matches_v8_on_ten_thousand_random_values(v8):
     values = [random_value(rng) for _ in range(10_000)]
     mismatches = [(v, mine, theirs) for v, mine, theirs in zip(values, map(json_bytes, values), v8_sizes(v8, values)) if mine != theirs]
     assert mismatches == []
+
+
+def test_json_bytes_matches_v8_on_the_benchmarked_float_heavy_inputs(v8):
+    from tests.bench.bench_jsonsize import store_input
+
+    rng = random.Random(7)
+    values = [store_input(rng, index) for index in range(300)]
+    values += [[[float(i), -float(i)], [i + 0.5, 1e-6 * i]] for i in range(100)]
+    assert [json_bytes(v) for v in values] == v8_sizes(v8, values)

@@ -1,0 +1,70 @@
+"""Benchmark: `json_bytes` on ~50 MB of float-heavy store inputs, against `len(orjson.dumps(v))` on the same data.
+
+Run: `.venv/bin/python tests/bench/bench_jsonsize.py [MEGABYTES]`. Target: ≥ 300 MB/s of JSON text counted.
+"""
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from core.jsonsize import json_bytes  # noqa: E402
+
+
+def store_input(rng: random.Random, index: int) -> dict[str, Any]:
+    """One input like the big session's: a spine of 10–60 [x, y] points with 6–12 significant digits, some strings and ints."""
+    x, y = rng.uniform(0, 60000), rng.uniform(0, 36000)
+    spine = []
+    for _ in range(rng.randint(10, 60)):
+        x += rng.uniform(-900.0, 900.0)
+        y += rng.uniform(-900.0, 900.0)
+        spine.append([round(x, rng.randint(2, 7)), round(y, rng.randint(2, 7))])
+    return {"level": index % 6, "spine": spine, "bandDepth": rng.uniform(28, 40),
+            "clearWidth": rng.choice([2400, 2600, 3000]), "label": f"run {index} — ward {index % 7}",
+            "weights": [rng.random() for _ in range(rng.randint(10, 36))]}
+
+
+def make_values(megabytes: float, seed: int = 7) -> list[dict[str, Any]]:
+    """Inputs until their JSON text reaches `megabytes`."""
+    rng = random.Random(seed)
+    values, total = [], 0
+    while total < megabytes * 1e6:
+        value = store_input(rng, len(values) + 1)
+        values.append(value)
+        total += len(orjson.dumps(value))
+    return values
+
+
+def best_seconds(runs: int, measure: Callable[[], int]) -> tuple[float, int]:
+    """The fastest of `runs` timings of `measure()`, and what it returned."""
+    best, result = float("inf"), 0
+    for _ in range(runs):
+        gc.collect()
+        start = time.perf_counter()
+        result = measure()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def main() -> None:
+    megabytes = float(sys.argv[1]) if len(sys.argv) > 1 else 50.0
+    values = make_values(megabytes)
+    gc.disable()
+    base_s, base_total = best_seconds(7, lambda: sum(len(orjson.dumps(v)) for v in values))
+    mine_s, mine_total = best_seconds(7, lambda: sum(map(json_bytes, values)))
+    gc.enable()
+    print(f"data: {len(values):,} values, {base_total / 1e6:.1f} MB as orjson text, {mine_total / 1e6:.1f} MB as JSON.stringify text")
+    print(f"len(orjson.dumps(v)) baseline: {base_s:.3f} s, {base_total / 1e6 / base_s:.0f} MB/s")
+    print(f"json_bytes(v):                 {mine_s:.3f} s, {mine_total / 1e6 / mine_s:.0f} MB/s")
+    print(f"ratio: {mine_s / base_s:.2f}× the orjson baseline (target ≥ 300 MB/s)")
+
+
+if __name__ == "__main__":
+    main()
