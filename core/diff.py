@@ -20,7 +20,6 @@ Rules, chosen so a designer sees one change per thing they did:
 from __future__ import annotations
 
 import json
-from collections import Counter
 from decimal import Decimal
 from difflib import SequenceMatcher
 from itertools import chain
@@ -132,23 +131,24 @@ def element_key(value: Any) -> Any:
     return canonical(value)
 
 
-def element_keys(values: list[Any]) -> list[Any]:
-    """`element_key` of each element; an array made only of `[x, y(, z)]` points is keyed in one C-speed pass."""
-    if values and set(map(type, values)) == {list} and set(map(len, values)) <= {2, 3}:
-        if set(map(type, chain.from_iterable(values))) <= {int, float}:
-            return list(map(tuple, values))
-    return [element_key(v) for v in values]
+def _all_points(values: list[Any]) -> bool:
+    """Only `[x, y(, z)]` lists of numbers (checked in C-speed passes): then the elements are their own keys."""
+    return (bool(values) and set(map(type, values)) == {list} and set(map(len, values)) <= {2, 3}
+            and set(map(type, chain.from_iterable(values))) <= {int, float})
 
 
 def array_opcodes(a: list[Any], b: list[Any]) -> list[tuple[str, int, int, int, int]]:
     """Opcodes (as `SequenceMatcher.get_opcodes`) aligning two arrays element by element.
 
-    Common runs are found from anchors, elements that occur once on each side (as patience diff
-    does), each grown both ways with slice comparisons that run in C; a stretch with no anchor
-    goes to `difflib.SequenceMatcher(autojunk=False)`. So a 50,000-point polyline with a few
-    edits costs a few dozen Python steps beyond building the keys.
+    Common runs grow from anchors, elements found once on each side of the stretch (as patience
+    diff does), with slice comparisons that run in C; a stretch with no anchor goes to
+    `difflib.SequenceMatcher(autojunk=False)`. So a 50,000-point polyline with a few edits costs
+    a few dozen Python steps, and arrays of points are compared as they are, without keys.
     """
-    keys_a, keys_b = element_keys(a), element_keys(b)
+    if _all_points(a) and _all_points(b):
+        keys_a, keys_b = a, b  # list == list is JSON equality here: every element is numbers only
+    else:
+        keys_a, keys_b = [element_key(v) for v in a], [element_key(v) for v in b]
     aligner = _Aligner(keys_a, keys_b)
     aligner.match(0, len(a), 0, len(b))
     return _opcodes(sorted(aligner.blocks), len(a), len(b))
@@ -162,13 +162,6 @@ class _Aligner:
     def __init__(self, keys_a: list[Any], keys_b: list[Any]):
         self.a, self.b = keys_a, keys_b
         self.blocks: list[tuple[int, int, int]] = []
-        self._count_a: Counter[Any] | None = None
-
-    def _anchors(self) -> tuple[Counter[Any], Counter[Any], dict[Any, int]]:
-        if self._count_a is None:
-            self._count_a, self._count_b = Counter(self.a), Counter(self.b)
-            self._where_a = dict(zip(self.a, range(len(self.a))))  # right for the keys counted once
-        return self._count_a, self._count_b, self._where_a
 
     def match(self, alo: int, ahi: int, blo: int, bhi: int) -> None:
         stack = [(alo, ahi, blo, bhi)]
@@ -197,38 +190,54 @@ class _Aligner:
             stack.append((i + size, ahi, j + size, bhi))
 
     def _anchor(self, alo: int, ahi: int, blo: int, bhi: int) -> tuple[int, int] | None:
-        count_a, count_b, where_a = self._anchors()
-        span = bhi - blo
-        for probe in range(min(self.PROBES, span)):
-            j = blo + (span * (2 * probe + 1)) // (2 * min(self.PROBES, span))
+        probes = min(self.PROBES, bhi - blo)
+        for probe in range(probes):
+            j = blo + ((bhi - blo) * (2 * probe + 1)) // (2 * probes)
             key = self.b[j]
-            if count_b[key] == 1 and count_a.get(key) == 1 and alo <= where_a[key] < ahi:
-                return where_a[key], j
+            i = _only(self.a, key, alo, ahi)
+            if i is not None and _only(self.b, key, blo, bhi) == j:
+                return i, j
         return None
 
     def _fallback(self, alo: int, ahi: int, blo: int, bhi: int) -> None:
-        matcher = SequenceMatcher(None, self.a[alo:ahi], self.b[blo:bhi], autojunk=False)
+        def hashable(keys: list[Any]) -> list[Any]:
+            return [tuple(k) if type(k) is list else k for k in keys]
+
+        matcher = SequenceMatcher(None, hashable(self.a[alo:ahi]), hashable(self.b[blo:bhi]), autojunk=False)
         for i, j, size in matcher.get_matching_blocks():
             if size:
                 self.blocks.append((alo + i, blo + j, size))
 
 
+def _only(keys: list[Any], key: Any, lo: int, hi: int) -> int | None:
+    """The index of `key` in keys[lo:hi] when it occurs there exactly once, else None."""
+    try:
+        first = keys.index(key, lo, hi)
+    except ValueError:
+        return None
+    try:
+        keys.index(key, first + 1, hi)
+    except ValueError:
+        return first
+    return None
+
+
 def _common_run(a: list[Any], i: int, b: list[Any], j: int, limit: int, step: int) -> int:
     """How many elements match from a[i], b[j] on, going forward (step 1) or backward (-1), at most `limit`."""
-    def same(n: int) -> bool:  # do the first n elements match?
+    def same(lo: int, hi: int) -> bool:  # do the elements at offsets lo … hi-1 match?
         if step == 1:
-            return a[i:i + n] == b[j:j + n]
-        return a[i - n + 1:i + 1] == b[j - n + 1:j + 1]
+            return a[i + lo:i + hi] == b[j + lo:j + hi]
+        return a[i - hi + 1:i - lo + 1] == b[j - hi + 1:j - lo + 1]
 
     if limit <= 0:
         return 0
     good, size = 0, 1
-    while size <= limit and same(size):  # gallop, then bisect between the last good and first bad size
+    while size <= limit and same(good, size):  # gallop, then bisect between the last good and first bad size
         good, size = size, size * 2
     bad = min(size, limit + 1)
     while bad - good > 1:
         middle = (good + bad) // 2
-        if same(middle):
+        if same(good, middle):
             good = middle
         else:
             bad = middle

@@ -175,3 +175,11 @@ def test_changes_applied_as_json_patch_rebuild_the_edit_exactly(pair):
 def test_unrelated_pairs_rebuild_too_and_equal_values_have_no_changes(before, after):
     assert_rebuilds(before, after, diff(before, after))
     assert diff(before, copy.deepcopy(before)) == []
+
+
+def test_repeated_elements_fall_back_to_sequence_matcher_and_still_give_one_add():
+    before = [[0, 0]] * 300 + [[1, 1]] * 300
+    after = [[0, 0]] * 150 + [[5, 5]] + [[0, 0]] * 150 + [[1, 1]] * 300
+    changes = diff(before, after)
+    assert changes == [{"op": "add", "path": "/150", "to": [5, 5]}]
+    assert_rebuilds(before, after, changes)
