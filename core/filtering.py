@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from core.jsonsize import js_keys
+from core.manifest import shape_text
 from core.model import Entry
 from core.run_inputs import call_matches, entry_bytes, input_bytes, store_bytes
 
@@ -24,13 +25,12 @@ _DIGITS = re.compile(r"(\d+)")
 
 
 def shape_of(value: Any, limit: int = 60) -> str:
-    """An input's shape as the manifest describes it: `{spine, bandDepth}`, `[50]` or `value`."""
+    """An input's shape as the manifest describes it: `{spine, bandDepth}`, `[50]` or the value's kind."""
     if isinstance(value, dict):
-        text = "{" + ", ".join(js_keys(value)) + "}"
-        return text if len(text) <= limit else text[: limit - 2] + "…}"
+        return shape_text({"keys": js_keys(value)}, limit)
     if isinstance(value, list):
-        return f"[{len(value)}]"
-    return "value"
+        return shape_text({"array": len(value)}, limit)
+    return shape_text({}, limit, value)
 
 
 def natural_key(text: str) -> tuple:

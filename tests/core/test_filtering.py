@@ -80,5 +80,5 @@ def test_filter_hint_explains_a_group_and_a_partial_segment():
 def test_shape_and_natural_key():
     assert shape_of({"b": 1, "2": 0, "a": 1}) == "{2, b, a}"
     assert shape_of([1, 2]) == "[2]"
-    assert shape_of(3) == "value"
+    assert shape_of(3) == "number"
     assert natural_key("c2") < natural_key("c10")

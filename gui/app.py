@@ -1,0 +1,108 @@
+"""`wsi` / `wsi gui [FILE] [--screenshot OUT.png] [--tab NAME]`: start the inspector window.
+
+With no FILE it opens the bundled demo session. `--screenshot` renders the window offscreen at
+1400×900 once the file has loaded, writes the PNG and exits (for bug reports and for checking views).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "resources" / "sessions" / "demo.json"
+SCREENSHOT_SIZE = (1400, 900)
+STYLE_SHEET = """
+QTabBar::tab { padding: 6px 14px; }
+QTableView, QTreeView { gridline-color: #e5e7eb; selection-background-color: #cfe0fc; selection-color: #111827; }
+QHeaderView::section { padding: 3px 6px; background: #f3f4f6; border: none; border-right: 1px solid #e5e7eb;
+                       border-bottom: 1px solid #d1d5db; color: #374151; }
+QLineEdit { padding: 3px 5px; }
+QStatusBar QLabel { color: #374151; }
+"""
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    """The arguments of `wsi gui`."""
+    from gui.main_window import TABS
+
+    parser = argparse.ArgumentParser(prog="wsi gui", description="open the Worker Session Inspector window")
+    parser.add_argument("file", nargs="?", help="a session file (.json, .jsonl, optionally .gz); default: the demo")
+    parser.add_argument("--screenshot", metavar="OUT.png", help="render the window at 1400×900 into OUT.png and exit")
+    parser.add_argument("--tab", choices=[name for name, _t, _s in TABS], help="the tab to show first")
+    return parser.parse_args(argv)
+
+
+def make_application(argv: list[str]) -> object:
+    """The QApplication with the inspector's calm light look (Fusion, a few style rules)."""
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0], *argv])
+    app.setApplicationName("wsi")
+    app.setOrganizationName("worker-session-inspector")
+    app.setStyle("Fusion")
+    palette = app.style().standardPalette()
+    palette.setColor(QPalette.ColorRole.Window, QColor("#f7f7f8"))
+    palette.setColor(QPalette.ColorRole.AlternateBase, QColor("#f7f9fc"))
+    palette.setColor(QPalette.ColorRole.Highlight, QColor("#2563eb"))
+    palette.setColor(QPalette.ColorRole.ToolTipBase, QColor("#ffffff"))
+    palette.setColor(QPalette.ColorRole.ToolTipText, QColor("#111827"))
+    app.setPalette(palette)
+    app.setStyleSheet(STYLE_SHEET)
+    return app
+
+
+def run_app(argv: list[str]) -> int:
+    """Start the window (or take a screenshot); returns the exit status."""
+    try:
+        args = parse_arguments(argv)
+    except SystemExit as exc:  # argparse printed its usage line
+        return int(exc.code or 0)
+    path = Path(args.file) if args.file else DEMO
+    if args.screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+
+    from gui import errors
+    from gui.main_window import MainWindow
+
+    app = make_application(argv)
+    if args.screenshot:
+        return _screenshot(path, Path(args.screenshot), args.tab or "inputs")
+    errors.install()
+    window = MainWindow(QSettings("worker-session-inspector", "wsi"))
+    window.show()
+    if args.tab:
+        window.show_tab(args.tab)
+    window.open_file(path)
+    return app.exec()  # type: ignore[attr-defined]
+
+
+def _screenshot(path: Path, out: Path, tab: str) -> int:
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from gui.main_window import MainWindow
+
+    with tempfile.TemporaryDirectory() as folder:  # a screenshot neither reads nor changes the person's settings
+        window = MainWindow(QSettings(str(Path(folder) / "wsi.ini"), QSettings.Format.IniFormat))
+        window.resize(*SCREENSHOT_SIZE)
+        window.show()
+        window.show_tab(tab)
+        loop = QEventLoop()
+        window.load_finished.connect(loop.quit)
+        window.open_file(path)
+        loop.exec()
+        QTimer.singleShot(300, loop.quit)  # let views that lay out after the load settle
+        loop.exec()
+        QApplication.processEvents()
+        written = window.screenshot(out)
+        window.close()
+    if not written:
+        print(f"wsi gui: cannot write the screenshot to {out}; choose a folder you can write to", file=sys.stderr)
+        return 2
+    print(f"wrote {out} ({SCREENSHOT_SIZE[0]}×{SCREENSHOT_SIZE[1]}, tab {tab}, {path.name})")
+    return 0

@@ -1,0 +1,89 @@
+"""The one object every view shares: the open session, the timeline cursor and the state there."""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from core.filtering import ManifestIndex
+from core.model import Body, Entry, Id, State, id_key
+from core.session import Session
+
+
+def empty_state() -> State:
+    """The state of no session at all: nothing stored, nothing kept."""
+    return State([], {})
+
+
+class InspectorContext(QObject):
+    """The open session, the cursor (a body id, or None for the end of session) and its state.
+
+    Views take it in `__init__`, subscribe to its signals, and must handle `session is None`.
+    `index` is the session's `ManifestIndex` (entry sizes, filter and sort keys), built once.
+    """
+
+    session_changed = Signal()
+    cursor_changed = Signal()
+    entry_chosen = Signal(object)  # an Entry chosen anywhere (timeline, problems, resolver)
+    body_chosen = Signal(object)  # a Body chosen anywhere
+    badges_changed = Signal()
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.session: Session | None = None
+        self.index: ManifestIndex = ManifestIndex([])
+        self.cursor: Id | None = None
+        self.state: State = empty_state()
+        self.badges: dict[str, str] = {}  # body key → "same" | "diverged" | "failed" (Run view's replay)
+
+    def set_session(self, session: Session | None, index: ManifestIndex | None = None, cursor: Any = None) -> None:
+        """Open `session` (None closes it); the cursor goes to `cursor` if that body exists, else the end."""
+        self.session = session
+        self.index = index if index is not None else ManifestIndex(session.entries if session else [])
+        self.badges = {}
+        self.cursor = cursor if session is not None and session.body(cursor) is not None else None
+        self.state = session.state_at(self.cursor) if session is not None else empty_state()
+        self.session_changed.emit()
+        self.cursor_changed.emit()
+        self.badges_changed.emit()
+
+    def set_cursor(self, body_id: Id | None) -> None:
+        """Move the cursor to the state handed to body `body_id` (None: the end of the session)."""
+        if self.session is None:
+            return
+        if body_id is not None and self.session.body(body_id) is None:
+            raise KeyError(f"no body {body_id!r} in this session")
+        if id_key(body_id) == id_key(self.cursor):
+            return
+        self.cursor = body_id
+        self.state = self.session.state_at(body_id)
+        self.cursor_changed.emit()
+
+    def cursor_for_entry(self, entry: Entry) -> Id | None:
+        """The first body handed `entry` (the body after it on the timeline); None: the end."""
+        timeline = self.session.timeline if self.session is not None else []
+        position = next((i for i, item in enumerate(timeline) if item is entry), None)
+        if position is None:
+            return self.cursor
+        return next((item.id for item in timeline[position + 1 :] if isinstance(item, Body)), None)
+
+    def choose_entry(self, entry: Entry) -> None:
+        """Choose an entry everywhere: move the cursor to a state that holds it if this one does not."""
+        if not any(e is entry for e in self.state.store):
+            self.set_cursor(self.cursor_for_entry(entry))
+        self.entry_chosen.emit(entry)
+
+    def choose_body(self, body: Body) -> None:
+        """Choose a body everywhere: the cursor moves to the state it was handed."""
+        self.set_cursor(body.id)
+        self.body_chosen.emit(body)
+
+    def set_badges(self, badges: dict[str, str]) -> None:
+        """Replay verdicts per body key ("same", "diverged", "failed") for the timeline to show."""
+        self.badges = {str(k): v for k, v in badges.items()}
+        self.badges_changed.emit()
+
+    @property
+    def cursor_text(self) -> str:
+        """Where the cursor is, in words: `at body b3` or `at the end of the session`."""
+        return "at the end of the session" if self.cursor is None else f"at body {self.cursor}"

@@ -1,0 +1,251 @@
+"""The Inputs tab: the manifest at the cursor, a callMatches filter, a value search, the chosen
+entry's input as a JSON tree, and the resolver line (what `inputs.last(x)` / `inputs.at(id)` returns)."""
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QStringListModel, Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCompleter,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.filtering import FilterSpec, filter_hint
+from core.model import Entry
+from core.resolve import Resolution, resolve
+from gui.context import InspectorContext
+from gui.json_tree import JsonTreeView
+from gui.models import PERSON, ManifestModel, monospace
+
+FILTER_DELAY_MS = 120
+SEARCH_DELAY_MS = 250
+
+
+class InputsView(QWidget):
+    """The store at the cursor as a sortable table, filtered in core, with the resolver above it."""
+
+    def __init__(self, context: InspectorContext, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.context = context
+        self.model = ManifestModel(self)
+        self.filter_edit = _line("call or module, e.g. pack.corridorRuns (callMatches)", "inputsFilter")
+        self.search_edit = _line("find text inside input values", "inputsSearch")
+        self.resolver_edit = _line('inputs.last("pack.corridorRuns")  or  inputs.at("c4")', "inputsResolver")
+        self.count_label = QLabel(self)
+        self.hint_label = QLabel(self)
+        self.hint_label.setObjectName("inputsHint")
+        self.hint_label.setStyleSheet("color: #b45309;")
+        self.resolver_label = QLabel(self)
+        self.resolver_label.setObjectName("resolverResult")
+        self.resolver_label.setWordWrap(True)
+        self.resolver_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table = QTableView(self)
+        self.table.setObjectName("inputsTable")
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for column, width in enumerate((54, 224, 40, 74, 150, 72)):
+            self.table.setColumnWidth(column, width)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)  # shape takes what is left; bytes stays in view
+        self.entry_label = QLabel("Choose an entry to see its input.", self)
+        self.entry_label.setObjectName("inputsEntryTitle")
+        self.entry_label.setWordWrap(True)
+        self.tree = JsonTreeView(self)
+        self.tree.setObjectName("inputsJson")
+        self._build_layout()
+        self.completer_model = QStringListModel(self)
+        completer = QCompleter(self.completer_model, self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.filter_edit.setCompleter(completer)
+        self._filter_timer = _timer(self, FILTER_DELAY_MS, self.refresh)
+        self._search_timer = _timer(self, SEARCH_DELAY_MS, self.refresh)
+        self.filter_edit.textChanged.connect(lambda _: self._filter_timer.start())
+        self.search_edit.textChanged.connect(lambda _: self._search_timer.start())
+        self.resolver_edit.textChanged.connect(lambda _: self.resolve_now())
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.resolution: Resolution | None = None
+        self.shown_entry: Entry | None = None
+        context.session_changed.connect(self._session_changed)
+        context.cursor_changed.connect(self.refresh)
+        context.entry_chosen.connect(self.show_entry)
+        self._session_changed()
+
+    def _build_layout(self) -> None:
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("Filter", self))
+        controls.addWidget(self.filter_edit, 3)
+        controls.addWidget(QLabel("Search", self))
+        controls.addWidget(self.search_edit, 2)
+        controls.addWidget(self.count_label)
+        resolver = QHBoxLayout()
+        resolver.addWidget(QLabel("Resolve", self))
+        resolver.addWidget(self.resolver_edit, 1)
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.hint_label)
+        left_layout.addWidget(self.table)
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.entry_label)
+        right_layout.addWidget(self.tree)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("inputsSplitter")
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([640, 380])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(controls)
+        layout.addLayout(resolver)
+        layout.addWidget(self.resolver_label)
+        layout.addWidget(self.splitter, 1)
+
+    # --- following the context --------------------------------------------------------------------
+    def _session_changed(self) -> None:
+        session = self.context.session
+        calls = self.context.index.distinct_calls()
+        modules = sorted({c.rsplit(".", 1)[0] for c in calls})
+        self.completer_model.setStringList(modules + calls)
+        self.shown_entry = None
+        self.tree.set_value(None, present=False)
+        self.entry_label.setText("Choose an entry to see its input." if session else "No session open.")
+        self.refresh()
+
+    def spec(self) -> FilterSpec:
+        """The filter the controls ask for, with the table's current sort."""
+        return FilterSpec(self.filter_edit.text().strip(), self.search_edit.text(), self.model.spec.sort_column, self.model.spec.descending)
+
+    def refresh(self) -> None:
+        """Re-run the filter in core for the state at the cursor; keep the chosen entry if still shown."""
+        self._filter_timer.stop()
+        self._search_timer.stop()
+        count = len(self.context.state.store)
+        self.model.set_query(self.context.index, count, self.spec())
+        shown, total = self.model.rowCount(), count
+        self.count_label.setText(f"{shown:,} of {total:,} entries {self.context.cursor_text}")
+        wanted = self.filter_edit.text().strip()
+        hint = filter_hint(wanted, self.context.index.distinct_calls(count)) if wanted else None
+        self.hint_label.setText(hint or "")
+        self.hint_label.setVisible(bool(hint))
+        self.resolve_now(select=False)
+        if self.shown_entry is None and self.model.rowCount():
+            # Nothing chosen yet: show the newest entry rather than an empty pane.
+            newest = max(range(self.model.rowCount()), key=lambda row: self.model.rows[row])
+            self.shown_entry = self.model.entry_at_row(newest)
+            self._show_json(self.shown_entry)  # type: ignore[arg-type]
+        if self.shown_entry is not None:
+            self._select_entry(self.shown_entry)
+
+    def resolve_now(self, select: bool = True) -> Resolution | None:
+        """Answer the resolver line at the cursor, highlight its entry, and say why."""
+        text = self.resolver_edit.text().strip()
+        if not text or self.context.session is None:
+            self.resolution = None
+            self.model.set_highlighted(None)
+            self.resolver_label.setText('<span style="color:#6b7280">Type a call or module to see what '
+                                        "inputs.last() returns here, or an id for inputs.at().</span>")
+            return None
+        where = "at this point" if self.context.cursor is None else f"in the store handed to body {self.context.cursor}"
+        result = resolve(self.context.state.store, text, self.context.session.entries, where)
+        self.resolution = result
+        self.model.set_highlighted(result.index)
+        self.resolver_label.setText(_resolution_html(result))
+        if select and result.entry is not None:
+            self.show_entry(result.entry)
+        return result
+
+    def show_entry(self, entry: Any) -> None:
+        """Show an entry's input; select its row when the filter shows it at this state."""
+        if not isinstance(entry, Entry):
+            return
+        self.shown_entry = entry
+        self._show_json(entry)
+        self._select_entry(entry)
+
+    def _select_entry(self, entry: Entry) -> None:
+        position = _position(self.context.state.store, entry)
+        row = self.model.row_of(position) if position is not None else None
+        selection = self.table.selectionModel()
+        if row is None:
+            selection.clearSelection()
+            return
+        index = self.model.index(row, 0)
+        if selection.currentIndex().row() != row:
+            selection.blockSignals(True)
+            selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            selection.blockSignals(False)
+            self.table.viewport().update()
+        self.table.scrollTo(index)
+
+    def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        entry = self.model.entry_at_row(current.row())
+        if entry is not None:
+            self.shown_entry = entry
+            self._show_json(entry)
+
+    def _show_json(self, entry: Entry) -> None:
+        tag = f' <span style="color:{PERSON.name()}; font-weight:600">✎ person</span>' if entry.applied else ""
+        of = f" · canvas edit of {html.escape(str(entry.edit_of))}" if entry.edit_of is not None else ""
+        unit = f" · {html.escape(entry.unit)}" if entry.unit else ""
+        by = f" · made by body {html.escape(str(entry.body))}" if entry.body is not None else ""
+        self.entry_label.setText(f"<b><tt>{html.escape(str(entry.id))}</tt></b> <tt>{html.escape(entry.call)}</tt>"
+                                 f"{tag}{unit}{of}{by}")
+        self.tree.set_value(entry.input, "input")
+
+
+def _position(store: list[Entry], entry: Entry) -> int | None:
+    """The index of `entry` in the store (the store is a prefix of the session's entries)."""
+    for i in range(len(store) - 1, -1, -1):
+        if store[i] is entry:
+            return i
+    return None
+
+
+def _resolution_html(result: Resolution) -> str:
+    if result.error:
+        return f'<span style="color:#b45309">{html.escape(result.error)}</span>'
+    expression = html.escape(result.expression)
+    if result.entry is None:
+        return f"<tt>{expression}</tt> → <b>undefined</b>: {html.escape(result.reason)}"
+    entry = result.entry
+    tag = f' <span style="color:{PERSON.name()}; font-weight:600">✎ person</span>' if entry.applied else ""
+    return (f'<tt>{expression}</tt> → <span style="background:#fff5b8"><b><tt>{html.escape(str(entry.id))}</tt></b>'
+            f" <tt>{html.escape(entry.call)}</tt></span>{tag}: {html.escape(result.reason)}")
+
+
+def _line(placeholder: str, name: str) -> QLineEdit:
+    edit = QLineEdit()
+    edit.setPlaceholderText(placeholder)
+    edit.setObjectName(name)
+    edit.setClearButtonEnabled(True)
+    edit.setFont(monospace())
+    return edit
+
+
+def _timer(parent: QWidget, delay: int, slot: Any) -> QTimer:
+    timer = QTimer(parent)
+    timer.setSingleShot(True)
+    timer.setInterval(delay)
+    timer.timeout.connect(slot)
+    return timer

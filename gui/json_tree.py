@@ -1,0 +1,367 @@
+"""A lazy JSON tree: expand and collapse, copy value / JSON Pointer / JSON, and annotation hooks.
+
+Children are made only when a node is expanded, in batches (`fetchMore`), so a 50,000-point
+polyline opens at once. Other views annotate nodes through `JsonTreeModel.set_annotations`: an
+extra column, a tooltip and a background colour computed from each node's JSON Pointer and value
+(the Edits view shows provenance that way).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QHeaderView, QMenu, QTreeView, QWidget
+
+from core.jsonsize import js_keys, js_number, json_bytes
+from gui.models import monospace
+
+BATCH = 500
+PREVIEW_CHARS = 120
+Annotation = Callable[[str, Any], Any]
+Index = QModelIndex | QPersistentModelIndex
+
+
+def escape_token(token: str | int) -> str:
+    """One RFC 6901 reference token: `~` as `~0`, `/` as `~1`."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def kind_of(value: Any) -> str:
+    """The JSON type name of a value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "function" if callable(value) else type(value).__name__
+
+
+def compact_json(value: Any) -> str:
+    """The value as one line of JSON, as JavaScript would print its numbers."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return js_number(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ",".join(compact_json(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + compact_json(value[k]) for k in js_keys(value)) + "}"
+    return "undefined"
+
+
+def pretty_json(value: Any) -> str:
+    """The value as indented JSON for the clipboard."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8")
+    except TypeError:  # big integers, lone surrogates: the standard library can write them
+        return json.dumps(value, indent=2, ensure_ascii=False, default=lambda _: None)
+
+
+def preview(value: Any) -> str:
+    """What the value column shows: scalars as JSON, short containers inline, long ones by size."""
+    if isinstance(value, (dict, list)):
+        size = f"{len(value):,} key{'s' if len(value) != 1 else ''}" if isinstance(value, dict) else f"{len(value):,} item{'s' if len(value) != 1 else ''}"
+        if len(value) <= 12:
+            text = compact_json(value) if len(value) < 40 else ""
+            if text and len(text) <= PREVIEW_CHARS:
+                return text
+        return ("{…} " if isinstance(value, dict) else "[…] ") + size
+    text = compact_json(value)
+    return text if len(text) <= PREVIEW_CHARS * 4 else text[: PREVIEW_CHARS * 4] + "…"
+
+
+class JsonNode:
+    """One value in the tree; its children are made when first asked for."""
+
+    __slots__ = ("parent", "row", "key", "value", "children", "_child_keys")
+
+    def __init__(self, parent: JsonNode | None, row: int, key: str | int, value: Any):
+        self.parent, self.row, self.key, self.value = parent, row, key, value
+        self.children: list[JsonNode] = []
+        self._child_keys: list[str | int] | None = None
+
+    @property
+    def child_keys(self) -> list[str | int]:
+        if self._child_keys is None:
+            if isinstance(self.value, dict):
+                self._child_keys = list(js_keys(self.value))
+            elif isinstance(self.value, list):
+                self._child_keys = list(range(len(self.value)))
+            else:
+                self._child_keys = []
+        return self._child_keys
+
+    @property
+    def total(self) -> int:
+        return len(self.value) if isinstance(self.value, (dict, list)) else 0
+
+    @property
+    def pointer(self) -> str:
+        """This node's JSON Pointer from the tree's root value (`""` for the root)."""
+        tokens: list[str] = []
+        node: JsonNode | None = self
+        while node is not None and node.parent is not None:
+            tokens.append(escape_token(node.key))
+            node = node.parent
+        return "".join("/" + t for t in reversed(tokens))
+
+    def fetch(self, count: int) -> list[JsonNode]:
+        """Make up to `count` more children and return them."""
+        keys = self.child_keys
+        start = len(self.children)
+        made = [JsonNode(self, start + i, key, self.value[key]) for i, key in enumerate(keys[start : start + count])]
+        self.children.extend(made)
+        return made
+
+
+class JsonTreeModel(QAbstractItemModel):
+    """A JSON value as a tree model: key, value, type, and an optional annotation column."""
+
+    HEADERS = ("key", "value", "type")
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self._root: JsonNode | None = None  # holds the one visible top row
+        self._holder = JsonNode(None, 0, "", None)
+        self._extra_title: str | None = None
+        self._extra: Annotation | None = None
+        self._tooltip: Annotation | None = None
+        self._colour: Annotation | None = None
+
+    # --- what other views use -------------------------------------------------------------------
+    def set_value(self, value: Any, label: str = "value", present: bool = True) -> None:
+        """Show `value` under one top row named `label`; `present=False` shows nothing."""
+        self.beginResetModel()
+        self._holder = JsonNode(None, 0, "", None)
+        self._root = JsonNode(None, 0, label, value) if present else None
+        self._holder.children = [self._root] if self._root is not None else []
+        self.endResetModel()
+
+    def set_annotations(self, title: str | None = None, column: Annotation | None = None,
+                        tooltip: Annotation | None = None, colour: Annotation | None = None) -> None:
+        """Hooks called with (JSON Pointer, value): an extra column titled `title`, a tooltip, a QColor."""
+        self.beginResetModel()
+        self._extra_title, self._extra, self._tooltip, self._colour = title, column, tooltip, colour
+        self.endResetModel()
+
+    def node(self, index: Index) -> JsonNode | None:
+        """The node behind an index (None for the invisible root)."""
+        if not index.isValid():
+            return None
+        return index.internalPointer()
+
+    def root_index(self) -> QModelIndex:
+        """The index of the top row (invalid when nothing is shown)."""
+        return self.index(0, 0) if self._root is not None else QModelIndex()
+
+    # --- QAbstractItemModel ---------------------------------------------------------------------
+    def _node_or_holder(self, index: Index) -> JsonNode:
+        return index.internalPointer() if index.isValid() else self._holder
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return len(self.HEADERS) + (1 if self._extra is not None else 0)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._node_or_holder(parent).children)
+
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        return self.createIndex(row, column, self._node_or_holder(parent).children[row])
+
+    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid():
+            return QModelIndex()
+        node: JsonNode = index.internalPointer()
+        if node.parent is None:
+            return QModelIndex()
+        return self.createIndex(node.parent.row, 0, node.parent)
+
+    def hasChildren(self, parent: Index = QModelIndex()) -> bool:
+        if not parent.isValid():
+            return bool(self._holder.children)
+        if parent.column() != 0:
+            return False
+        return self._node_or_holder(parent).total > 0
+
+    def canFetchMore(self, parent: Index) -> bool:
+        if not parent.isValid() or parent.column() != 0:
+            return False
+        node = self._node_or_holder(parent)
+        return len(node.children) < node.total
+
+    def fetchMore(self, parent: Index) -> None:
+        if not parent.isValid():
+            return
+        node = self._node_or_holder(parent)
+        start = len(node.children)
+        count = min(BATCH, node.total - start)
+        if count <= 0:
+            return
+        self.beginInsertRows(parent, start, start + count - 1)
+        node.fetch(count)
+        self.endInsertRows()
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return self._extra_title or ""
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        node: JsonNode = index.internalPointer()
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return str(node.key)
+            if column == 1:
+                return preview(node.value)
+            if column == 2:
+                kind = kind_of(node.value)
+                return f"{kind} · {len(node.value):,}" if kind in ("array", "object") else kind
+            if self._extra is not None:
+                text = self._extra(node.pointer, node.value)
+                return None if text is None else str(text)
+        elif role == Qt.ItemDataRole.ToolTipRole:
+            parts = [node.pointer or "(root)"]
+            if column == 1 and isinstance(node.value, str) and len(node.value) > 60:
+                parts.append(node.value[:2000])
+            if isinstance(node.value, (dict, list)):
+                parts.append(f"{json_bytes(node.value):,} bytes as JSON")
+            if self._tooltip is not None:
+                extra = self._tooltip(node.pointer, node.value)
+                if extra:
+                    parts.append(str(extra))
+            return "\n".join(parts)
+        elif role == Qt.ItemDataRole.FontRole:
+            return monospace()
+        elif role == Qt.ItemDataRole.ForegroundRole and column == 1:
+            return _VALUE_COLOURS.get(kind_of(node.value))
+        elif role == Qt.ItemDataRole.BackgroundRole and self._colour is not None:
+            colour = self._colour(node.pointer, node.value)
+            return colour
+        return None
+
+
+_VALUE_COLOURS = {
+    "string": QColor("#0b7a4b"),
+    "number": QColor("#1f4fb8"),
+    "boolean": QColor("#9c3d9a"),
+    "null": QColor("#7a7a7a"),
+    "array": QColor("#555555"),
+    "object": QColor("#555555"),
+}
+
+
+class JsonTreeView(QTreeView):
+    """A tree view over a `JsonTreeModel` with Copy value / Copy JSON Pointer / Copy as JSON."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.json_model = JsonTreeModel(self)
+        self.setModel(self.json_model)
+        self.setUniformRowHeights(True)
+        self.setAlternatingRowColors(True)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._menu)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the value takes the room; type stays in view
+        self.setColumnWidth(0, 150)
+        self.setColumnWidth(2, 90)
+        self.copy_value_action = self._action("Copy value", self.copy_value, QKeySequence.StandardKey.Copy)
+        self.copy_pointer_action = self._action("Copy JSON Pointer", self.copy_pointer, "Ctrl+Shift+C")
+        self.copy_json_action = self._action("Copy as JSON", self.copy_json, "Ctrl+Alt+C")
+        self.expand_action = self._action("Expand children", self.expand_current, None)
+        self.collapse_action = self._action("Collapse all", self.collapseAll, None)
+
+    def _action(self, text: str, slot: Callable[[], Any], shortcut: Any) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def set_value(self, value: Any, label: str = "value", present: bool = True) -> None:
+        """Show `value` with its top row expanded."""
+        self.json_model.set_value(value, label, present)
+        root = self.json_model.root_index()
+        if root.isValid():
+            self.expand(root)
+            self.setCurrentIndex(root)
+
+    def current_node(self) -> JsonNode | None:
+        """The node of the current row."""
+        return self.json_model.node(self.currentIndex())
+
+    def copy_value(self) -> str | None:
+        """Put the current value on the clipboard: a string as its text, anything else as JSON."""
+        node = self.current_node()
+        if node is None:
+            return None
+        text = node.value if isinstance(node.value, str) else compact_json(node.value)
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def copy_pointer(self) -> str | None:
+        """Put the current node's JSON Pointer on the clipboard."""
+        node = self.current_node()
+        if node is None:
+            return None
+        QGuiApplication.clipboard().setText(node.pointer)
+        return node.pointer
+
+    def copy_json(self) -> str | None:
+        """Put the current value on the clipboard as indented JSON."""
+        node = self.current_node()
+        if node is None:
+            return None
+        text = pretty_json(node.value)
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def expand_current(self) -> None:
+        """Expand the current node and its children one level down (bounded, for big arrays)."""
+        index = self.currentIndex().siblingAtColumn(0)
+        if not index.isValid():
+            return
+        self.expand(index)
+        model = self.json_model
+        for row in range(min(model.rowCount(index), BATCH)):
+            self.expand(model.index(row, 0, index))
+
+    def _menu(self, position: Any) -> None:
+        menu = QMenu(self)
+        for action in (self.copy_value_action, self.copy_pointer_action, self.copy_json_action, None,
+                       self.expand_action, self.collapse_action):
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+        menu.exec(self.viewport().mapToGlobal(position))

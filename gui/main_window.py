@@ -1,0 +1,420 @@
+"""The inspector window: the tabs of TABS, the timeline dock, the status bar, opening and following files.
+
+Opening never takes the window down: a file that is not a session gets a notice and the open
+session stays; a partly valid one opens with its problems listed; a view that fails to build shows
+its error in its tab. Geometry, dock and splitter positions, the last folder and recent files are
+kept in QSettings.
+"""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShowEvent
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QPlainTextEdit,
+    QProgressDialog,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.context import InspectorContext
+from gui.errors import log_exception
+from gui.follow import FileFollower
+from gui.loader import LoadedSession, SessionLoader
+from gui.models import monospace
+from gui.status import InspectorStatusBar
+from gui.timeline_view import TimelineView
+
+TABS = [  # (name for --tab, title, "module:Class")
+    ("inputs", "Inputs", "gui.inputs_view:InputsView"),
+    ("kept", "Kept", "gui.kept_view:KeptView"),
+    ("edits", "Edits", "gui.edits_view:EditsView"),
+    ("trim", "Trim", "gui.trim_view:TrimView"),
+    ("run", "Run", "gui.run_view:RunView"),
+    ("problems", "Problems", "gui.problems_view:ProblemsView"),
+]
+FILE_FILTER = "Sessions (*.json *.jsonl *.json.gz *.jsonl.gz *.gz);;All files (*)"
+MAX_RECENT = 10
+APP_TITLE = "Worker Session Inspector"
+
+
+def build_view(title: str, spec: str, context: InspectorContext) -> QWidget:
+    """The view a TABS line names; a placeholder when its module is not written yet; its error if it fails."""
+    module_name, _, class_name = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            return _placeholder(f"{title}: not built yet")
+        return _failed_view(title, exc)
+    except Exception as exc:  # a view's module that fails to import must not take the window down
+        return _failed_view(title, exc)
+    try:
+        return getattr(module, class_name)(context)
+    except Exception as exc:
+        return _failed_view(title, exc)
+
+
+def _placeholder(text: str) -> QWidget:
+    label = QLabel(text)
+    label.setObjectName("placeholder")
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    label.setStyleSheet("color: #6b7280; font-size: 15px;")
+    return label
+
+
+def _failed_view(title: str, exc: BaseException) -> QWidget:
+    details = log_exception(exc)
+    widget = QWidget()
+    widget.setObjectName("failedView")
+    layout = QVBoxLayout(widget)
+    message = QLabel(f"<b>The {title} view could not be built</b>: {type(exc).__name__}: {exc}<br>"
+                     "The rest of the window works; the details below are in the log too.")
+    message.setWordWrap(True)
+    message.setStyleSheet("color: #c62828;")
+    text = QPlainTextEdit(details)
+    text.setReadOnly(True)
+    text.setFont(monospace())
+    layout.addWidget(message)
+    layout.addWidget(text, 1)
+    return widget
+
+
+class NoticeBar(QWidget):
+    """A one-line notice above the tabs: a bad file, problems to look at; with an optional action."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("noticeBar")
+        self.label = QLabel(self)
+        self.label.setObjectName("noticeText")
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.action_button = QPushButton(self)
+        self.close_button = QPushButton("✕", self)
+        self.close_button.setFlat(True)
+        self.close_button.setFixedWidth(28)
+        self.close_button.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 4, 6, 4)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.action_button)
+        layout.addWidget(self.close_button)
+        self._action: Any = None
+        self.action_button.clicked.connect(lambda: self._action and self._action())
+        self.setAutoFillBackground(True)
+        self.hide()
+
+    def show_notice(self, text: str, level: str = "error", action: tuple[str, Any] | None = None) -> None:
+        """Show `text`; level "error" (red) or "warning" (amber)."""
+        colour = {"error": ("#fde8e8", "#9b1c1c"), "warning": ("#fff4e0", "#8a4b00")}.get(level, ("#e8f0fe", "#1e3a8a"))
+        self.setStyleSheet(f"#noticeBar {{ background: {colour[0]}; }} #noticeText {{ color: {colour[1]}; }}")
+        self.label.setText(text)
+        self.action_button.setVisible(action is not None)
+        if action is not None:
+            self.action_button.setText(action[0])
+            self._action = action[1]
+        self.show()
+
+
+class MainWindow(QMainWindow):
+    """The inspector: timeline dock on the left, the tabs, the status bar."""
+
+    load_finished = Signal()  # any end of a load (opened, refused, failed or cancelled)
+
+    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("inspectorWindow")
+        self.settings = settings if settings is not None else QSettings("worker-session-inspector", "wsi")
+        self.context = InspectorContext(self)
+        self.loader = SessionLoader(self)
+        self.follower = FileFollower(self)
+        self.current_path: Path | None = None
+        self._pending_path: Path | None = None
+        self._quiet_load = False
+        self._follow_again = False
+        self.progress: QProgressDialog | None = None
+        self.setWindowTitle(APP_TITLE)
+        self.setAcceptDrops(True)
+        self.notice = NoticeBar(self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("tabs")
+        self.tabs.setDocumentMode(True)
+        self.views: dict[str, QWidget] = {}
+        for name, title, spec in TABS:
+            view = build_view(title, spec, self.context)
+            self.views[name] = view
+            self.tabs.addTab(view, title)
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.notice)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+        self.timeline = TimelineView(self.context, self)
+        self.timeline_dock = QDockWidget("Timeline", self)
+        self.timeline_dock.setObjectName("timelineDock")
+        self.timeline_dock.setWidget(self.timeline)
+        self.timeline_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                                       | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.timeline_dock)
+        self.status = InspectorStatusBar(self.context, self)
+        self.status.problems_clicked.connect(lambda: self.show_tab("problems"))
+        self.setStatusBar(self.status)
+        self._build_menus()
+        self.loader.progress.connect(self._progress)
+        self.loader.loaded.connect(self._loaded)
+        self.loader.failed.connect(self._failed)
+        self.loader.cancelled.connect(self._cancelled)
+        self.follower.grew.connect(self._file_grew)
+        self.resize(1400, 900)
+        self.resizeDocks([self.timeline_dock], [430], Qt.Orientation.Horizontal)
+        self.restore_settings()
+
+    # --- menus ------------------------------------------------------------------------------------
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self.open_action = _action(self, "&Open…", self.choose_file, QKeySequence.StandardKey.Open)
+        file_menu.addAction(self.open_action)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.reload_action = _action(self, "&Reload", self.reload, "F5")
+        file_menu.addAction(self.reload_action)
+        self.follow_action = _action(self, "&Follow (re-read as the file grows)", self.set_follow, "Ctrl+Shift+F")
+        self.follow_action.setCheckable(True)
+        file_menu.addAction(self.follow_action)
+        file_menu.addSeparator()
+        file_menu.addAction(_action(self, "Save &Screenshot…", self._choose_screenshot, None))
+        file_menu.addSeparator()
+        file_menu.addAction(_action(self, "&Quit", self.close, QKeySequence.StandardKey.Quit))
+        view_menu = self.menuBar().addMenu("&View")
+        view_menu.addAction(self.timeline_dock.toggleViewAction())
+        view_menu.addSeparator()
+        for number, (name, title, _spec) in enumerate(TABS, start=1):
+            view_menu.addAction(_action(self, title, lambda _=False, n=name: self.show_tab(n), f"Ctrl+{number}"))
+        view_menu.addSeparator()
+        view_menu.addAction(_action(self, "End of session", lambda: self.context.set_cursor(None), "Ctrl+End"))
+        self._fill_recent()
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        for path in recent:
+            self.recent_menu.addAction(_action(self, path, lambda _=False, p=path: self.open_file(p), None))
+        if not recent:
+            empty = self.recent_menu.addAction("(none yet)")
+            empty.setEnabled(False)
+
+    # --- opening ----------------------------------------------------------------------------------
+    def choose_file(self) -> None:
+        """File ▸ Open: pick a session file, starting in the last folder."""
+        folder = str(self.settings.value("lastFolder", str(Path.home())))
+        path, _ = QFileDialog.getOpenFileName(self, "Open a worker session", folder, FILE_FILTER)
+        if path:
+            self.open_file(path)
+
+    def open_file(self, path: str | Path, quiet: bool = False) -> None:
+        """Load `path` off the GUI thread; the open session stays until the new one is ready."""
+        path = Path(path)
+        self._pending_path = path
+        self._quiet_load = quiet
+        if not quiet:
+            self.settings.setValue("lastFolder", str(path.resolve().parent))
+            self._show_progress(path)
+        self.loader.start(path)
+
+    def reload(self) -> None:
+        """Re-read the open file, keeping the cursor where it is when that body still exists."""
+        if self.current_path is not None:
+            self.open_file(self.current_path)
+
+    def set_follow(self, on: bool) -> None:
+        """Follow the open file: re-read it whenever it grows (a JSON Lines session being written)."""
+        self.follow_action.setChecked(on)
+        if on and self.current_path is not None:
+            self.follower.follow(self.current_path)
+        else:
+            self.follower.stop()
+
+    def _file_grew(self) -> None:
+        if self.loader.busy:
+            self._follow_again = True  # re-read once the load running now is in
+            return
+        if self.current_path is not None:
+            self.open_file(self.current_path, quiet=True)
+
+    def _show_progress(self, path: Path) -> None:
+        if self.progress is None:
+            self.progress = QProgressDialog(self)
+            self.progress.setObjectName("loadProgress")
+            self.progress.setWindowTitle("Opening")
+            self.progress.setMinimumDuration(400)
+            self.progress.setAutoClose(False)
+            self.progress.setAutoReset(False)
+            self.progress.canceled.connect(self.loader.cancel)
+        self.progress.setLabelText(f"Opening {path.name} …")
+        self.progress.setRange(0, 100)
+        self.progress.setValue(0)
+
+    def _close_progress(self) -> None:
+        if self.progress is not None:
+            self.progress.reset()
+            self.progress.hide()
+
+    def _progress(self, percent: int, text: str) -> None:
+        if self.progress is not None and not self._quiet_load:
+            self.progress.setLabelText(text)
+            self.progress.setValue(percent)
+
+    def _loaded(self, result: LoadedSession) -> None:
+        self._close_progress()
+        session = result.session
+        if not session.is_session:
+            first = session.errors[0] if session.errors else None
+            why = f"{first.where + ': ' if first and first.where else ''}{first.message}" if first else "it is not a worker-session/1 file"
+            stays = "The open session stays." if self.context.session is not None else "Open a session file (.json, .jsonl, .gz)."
+            self.notice.show_notice(f"<b>{result.path.name} is not a session</b>: {why}. {stays}")
+            self._end_load()
+            return
+        same_file = self.current_path is not None and result.path.resolve() == self.current_path.resolve()
+        cursor = self.context.cursor if same_file else None
+        tab = self.tabs.currentIndex()
+        self.current_path = result.path
+        self.context.set_session(session, result.index, cursor)
+        self.tabs.setCurrentIndex(tab)
+        self.setWindowTitle(f"{session.title} — {result.path.name} — {APP_TITLE}")
+        self._add_recent(result.path)
+        errors, warnings = len(session.errors), len(session.warnings)
+        if errors:
+            self.notice.show_notice(
+                f"<b>{result.path.name}</b> opened with {errors} error{'s' if errors != 1 else ''} (records not loaded) "
+                f"and {warnings} warning{'s' if warnings != 1 else ''}.", "warning", ("Show problems", lambda: self.show_tab("problems")))
+        elif not self._quiet_load:
+            self.notice.hide()
+        if self.follow_action.isChecked():
+            if self.follower.path is None or self.follower.path.resolve() != result.path.resolve():
+                self.follower.follow(result.path)
+            else:
+                self.follower.mark_read()
+        self.status.showMessage(f"opened {result.path.name} in {result.seconds:.2f} s", 5000)
+        self._end_load()
+
+    def _failed(self, message: str) -> None:
+        self._close_progress()
+        stays = " The open session stays." if self.context.session is not None else ""
+        self.notice.show_notice(f"<b>Cannot open the file</b>: {message}.{stays}")
+        self._end_load()
+
+    def _cancelled(self) -> None:
+        self._close_progress()
+        self.status.showMessage("opening cancelled; the open session stays", 5000)
+        self._end_load()
+
+    def _end_load(self) -> None:
+        self._quiet_load = False
+        self.load_finished.emit()
+        if self._follow_again:
+            self._follow_again = False
+            QTimer.singleShot(0, self._file_grew)
+
+    # --- recent files and settings ----------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        """Recently opened files, newest first."""
+        value = self.settings.value("recentFiles", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _add_recent(self, path: Path) -> None:
+        text = str(path.resolve())
+        recent = [text] + [p for p in self.recent_files() if p != text]
+        self.settings.setValue("recentFiles", recent[:MAX_RECENT])
+        self._fill_recent()
+
+    def splitters(self) -> list[QSplitter]:
+        """Every named splitter in the window, whose position is remembered."""
+        return [s for s in self.findChildren(QSplitter) if s.objectName()]
+
+    def save_settings(self) -> None:
+        """Remember geometry, dock layout and splitter positions."""
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("windowState", self.saveState())
+        for splitter in self.splitters():
+            self.settings.setValue(f"splitters/{splitter.objectName()}", splitter.saveState())
+        self.settings.sync()
+
+    def restore_settings(self) -> None:
+        """Put geometry, docks and splitters back where they were."""
+        geometry = self.settings.value("geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value("windowState")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        self._splitters_restored = False
+
+    def restore_splitters(self) -> None:
+        """Put splitters back; done once the window is laid out, so sizes come back as they were."""
+        self._splitters_restored = True
+        for splitter in self.splitters():
+            saved = self.settings.value(f"splitters/{splitter.objectName()}")
+            if isinstance(saved, QByteArray):
+                splitter.restoreState(saved)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
+        super().showEvent(event)
+        if not self._splitters_restored:
+            QTimer.singleShot(0, self.restore_splitters)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 — Qt's hook
+        self.save_settings()
+        self.follower.stop()
+        self.loader.cancel(quiet=True)
+        self.loader.wait()
+        super().closeEvent(event)
+
+    # --- tabs, drops, screenshots -------------------------------------------------------------------
+    def show_tab(self, name: str) -> None:
+        """Bring the tab `name` (as in TABS) to the front."""
+        names = [n for n, _t, _s in TABS]
+        if name not in names:
+            raise ValueError(f"no tab {name!r}; the tabs are {', '.join(names)}")
+        self.tabs.setCurrentIndex(names.index(name))
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 — Qt's hook
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 — Qt's hook
+        files = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if files:
+            event.acceptProposedAction()
+            self.open_file(files[0])
+
+    def screenshot(self, out: str | Path) -> bool:
+        """Render the window into a PNG; True when written."""
+        return self.grab().save(str(out), "PNG")
+
+    def _choose_screenshot(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save a screenshot", str(Path.home() / "wsi.png"), "PNG (*.png)")
+        if path and not self.screenshot(path):
+            self.notice.show_notice(f"<b>Cannot write {path}</b>: choose a folder you can write to.")
+
+
+def _action(parent: QWidget, text: str, slot: Any, shortcut: Any) -> QAction:
+    action = QAction(text, parent)
+    if shortcut is not None:
+        action.setShortcut(QKeySequence(shortcut))
+    action.triggered.connect(slot)
+    return action

@@ -1,0 +1,576 @@
+"""Qt table and tree models over core data: manifest, kept, refused keeps, problems, timeline.
+
+They format only the cells asked for and never copy rows into widgets; filtering and sorting are
+`core.filtering` over indices. Shared looks (monospace font, status icons, colours) live here too.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPainter, QPixmap
+
+from core.filtering import COLUMNS, FilterSpec, ManifestIndex, shape_of
+from core.manifest import shape_text
+from core.model import Body, Entry, KeepRefusal, KeptSnapshot, Problem, State, id_key
+from core.run_inputs import input_bytes, kept_manifest
+from core.session import Session
+from core.sizes import format_size
+
+Index = QModelIndex | QPersistentModelIndex
+DISPLAY, TOOLTIP, FONT = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole
+FOREGROUND, BACKGROUND = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.BackgroundRole
+DECORATION, ALIGN, USER = Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.UserRole
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+PERSON = QColor("#b25b00")  # the person's-edit marker, on every view
+PERSON_BACKGROUND = QColor("#fff1de")
+HIGHLIGHT = QColor("#fff5b8")  # the resolver's answer
+CURSOR_BACKGROUND = QColor("#dbe9ff")
+MUTED = QColor("#6b7280")
+STATUS_COLOURS = {"ok": "#1a8f4c", "failed": "#c62828", "refused": "#d97706", "none": "#9ca3af",
+                  "error": "#c62828", "warning": "#d97706", "person": "#b25b00", "end": "#2563eb",
+                  "kept": "#7c3aed", "same": "#1a8f4c", "diverged": "#c62828"}
+STATUS_GLYPHS = {"ok": "✓", "failed": "✗", "refused": "!", "none": "·", "error": "✗", "warning": "!",
+                 "person": "✎", "end": "■", "kept": "K", "same": "=", "diverged": "≠"}
+PERSON_TAG = "✎ person"
+
+
+@cache
+def monospace() -> QFont:
+    """The font for ids, calls, sizes and JSON."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font.setPointSizeF(max(font.pointSizeF(), 9.5))
+    return font
+
+
+@cache
+def bold_monospace() -> QFont:
+    """The monospace font, bold: the row the cursor is on."""
+    font = QFont(monospace())
+    font.setBold(True)
+    return font
+
+
+@cache
+def status_icon(kind: str) -> QIcon:
+    """A small round icon with a glyph: ok ✓, failed ✗, refused keep !, person ✎, …"""
+    pixmap = QPixmap(32, 32)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(STATUS_COLOURS.get(kind, "#9ca3af")))
+    painter.drawEllipse(QRectF(2, 2, 28, 28))
+    painter.setPen(QColor("white"))
+    font = QFont()
+    font.setPixelSize(19)
+    font.setBold(True)
+    painter.setFont(font)
+    painter.drawText(QRectF(0, 0, 32, 32), Qt.AlignmentFlag.AlignCenter, STATUS_GLYPHS.get(kind, "?"))
+    painter.end()
+    return QIcon(pixmap)
+
+
+def size_tooltip(n: int) -> str:
+    """Exact bytes, for the tooltip of a size shown in KiB/MiB."""
+    return f"{n:,} bytes"
+
+
+class ManifestModel(QAbstractTableModel):
+    """The inputs manifest at a state: one row per store entry index, filtered and sorted in core."""
+
+    HEADERS = {"id": "id", "call": "call", "unit": "unit", "applied": "applied", "shape": "shape", "bytes": "bytes"}
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.index_data = ManifestIndex([])
+        self.count = 0
+        self.spec = FilterSpec()
+        self.rows: list[int] = []
+        self.highlighted: int | None = None  # entry index the resolver answered
+
+    def set_query(self, index: ManifestIndex, count: int, spec: FilterSpec) -> None:
+        """Show the first `count` entries of `index` that `spec` keeps, in its order."""
+        self.beginResetModel()
+        self.index_data, self.count, self.spec = index, count, spec
+        self.rows = index.rows(spec, count)
+        self.endResetModel()
+
+    def entry_at_row(self, row: int) -> Entry | None:
+        """The entry shown in `row`."""
+        return self.index_data.entries[self.rows[row]] if 0 <= row < len(self.rows) else None
+
+    def row_of(self, entry_index: int) -> int | None:
+        """The row showing entry `entry_index`, or None when it is filtered out."""
+        try:
+            return self.rows.index(entry_index)
+        except ValueError:
+            return None
+
+    def set_highlighted(self, entry_index: int | None) -> None:
+        """Mark the resolver's answer."""
+        old, self.highlighted = self.highlighted, entry_index
+        for changed in {old, entry_index} - {None}:
+            row = self.row_of(changed)  # type: ignore[arg-type]
+            if row is not None:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role != DISPLAY:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[COLUMNS[section]] if 0 <= section < len(COLUMNS) else None
+        return str(section + 1)
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        position = self.rows[index.row()]
+        entry = self.index_data.entries[position]
+        column = COLUMNS[index.column()]
+        if role == DISPLAY:
+            if column == "id":
+                return str(entry.id)
+            if column == "call":
+                return entry.call
+            if column == "unit":
+                return entry.unit or ""
+            if column == "applied":
+                return PERSON_TAG if entry.applied else ""
+            if column == "shape":
+                return shape_of(entry.input)
+            return format_size(input_bytes(entry))
+        if role == TOOLTIP:
+            if column == "bytes":
+                return size_tooltip(input_bytes(entry))
+            if column == "applied" and entry.applied:
+                of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
+                return f"a person's canvas edit{of}: the editor stored it with applied: true"
+            if column == "shape":
+                return shape_of(entry.input, limit=2000)
+            if column in ("id", "call"):
+                return f"{entry.call} · recorded at {entry.where}" + (f" by body {entry.body}" if entry.body is not None else "")
+            return None
+        if role == FONT and column in ("id", "call", "shape", "bytes", "unit"):
+            return monospace()
+        if role == FOREGROUND and column == "applied" and entry.applied:
+            return PERSON
+        if role == BACKGROUND:
+            if position == self.highlighted:
+                return HIGHLIGHT
+            if entry.applied and column == "applied":
+                return PERSON_BACKGROUND
+        if role == ALIGN and column == "bytes":
+            return RIGHT
+        if role == USER:
+            return position
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by a column in core (`ManifestIndex.sorted`); -1 returns to timeline order."""
+        name = COLUMNS[column] if 0 <= column < len(COLUMNS) else None
+        spec = FilterSpec(self.spec.wanted, self.spec.text, name, order == Qt.SortOrder.DescendingOrder)
+        self.layoutAboutToBeChanged.emit()
+        old_rows = self.rows
+        self.spec = spec
+        self.rows = self.index_data.sorted(old_rows if name else sorted(old_rows), name, spec.descending)
+        position = {entry: row for row, entry in enumerate(self.rows)}
+        persistent = self.persistentIndexList()
+        moved = [self.index(position[old_rows[p.row()]], p.column()) if p.row() < len(old_rows) else QModelIndex()
+                 for p in persistent]
+        self.changePersistentIndexList(persistent, moved)
+        self.layoutChanged.emit()
+
+
+@dataclass(slots=True)
+class KeptRow:
+    """One kept value at the state: the manifest line, the value and the body that kept it."""
+
+    name: str
+    shape: str
+    bytes: int
+    value: Any
+    kept_by: Any
+
+
+def kept_rows(state: State) -> list[KeptRow]:
+    """The kept manifest at a state (sorted as keptManifest sorts), with values and keeping bodies."""
+    rows = []
+    for line in kept_manifest(state.kept):
+        shape = shape_text(line, value=state.kept[line["name"]])
+        rows.append(KeptRow(line["name"], shape, line["bytes"], state.kept[line["name"]], state.kept_by.get(line["name"])))
+    return rows
+
+
+class KeptModel(QAbstractTableModel):
+    """The kept manifest at the cursor: name, shape, bytes, kept by."""
+
+    HEADERS = ("name", "shape", "bytes", "kept by")
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.rows: list[KeptRow] = []
+
+    def set_state(self, state: State) -> None:
+        """Show the kept set of `state`."""
+        self.beginResetModel()
+        self.rows = kept_rows(state)
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        row, column = self.rows[index.row()], index.column()
+        if role == DISPLAY:
+            by = "" if row.kept_by is None else f"body {row.kept_by}"
+            return (row.name, row.shape, format_size(row.bytes), by or "snapshot / file")[column]
+        if role == TOOLTIP:
+            if column == 2:
+                return size_tooltip(row.bytes)
+            if column == 3:
+                return ("kept by the accepted keep of body " + str(row.kept_by)) if row.kept_by is not None else \
+                    "from a kept snapshot or the file's final kept set, not from one body's keep"
+            return f"kept.{row.name}"
+        if role == FONT:
+            return monospace()
+        if role == ALIGN and column == 2:
+            return RIGHT
+        if role == FOREGROUND and column == 3 and row.kept_by is None:
+            return MUTED
+        return None
+
+
+class RefusedModel(QAbstractTableModel):
+    """The keeps refused before the cursor: the body that returned them and the InvalidKeepError."""
+
+    HEADERS = ("body", "InvalidKeepError")
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.rows: list[KeepRefusal] = []
+
+    def set_state(self, state: State) -> None:
+        """Show the refusals seen up to `state`."""
+        self.beginResetModel()
+        self.rows = list(state.refused)
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        row = self.rows[index.row()]
+        if role in (DISPLAY, TOOLTIP):
+            return str(row.body) if index.column() == 0 else row.message
+        if role == DECORATION and index.column() == 0:
+            return status_icon("refused")
+        if role == FONT and index.column() == 0:
+            return monospace()
+        return None
+
+
+class ProblemsModel(QAbstractTableModel):
+    """Every loader error and warning: severity, where, message."""
+
+    HEADERS = ("severity", "where", "message")
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.rows: list[Problem] = []
+
+    def set_problems(self, problems: Sequence[Problem]) -> None:
+        """Show these problems, errors first, each group in file order."""
+        self.beginResetModel()
+        self.rows = [p for p in problems if p.severity == "error"] + [p for p in problems if p.severity != "error"]
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        problem, column = self.rows[index.row()], index.column()
+        if role == DISPLAY:
+            return (problem.severity, problem.where or "(file)", problem.message)[column]
+        if role == TOOLTIP:
+            return f"{problem.severity} at {problem.where or 'the file'}: {problem.message}"
+        if role == DECORATION and column == 0:
+            return status_icon(problem.severity)
+        if role == FONT and column == 1:
+            return monospace()
+        return None
+
+
+# --- the timeline --------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class TimelineRow:
+    """A top row of the timeline: a body (its calls below it), a lone entry, a kept snapshot, the end."""
+
+    kind: str  # "body" | "entry" | "edit" | "kept" | "end"
+    item: Body | Entry | KeptSnapshot | None
+    cursor: Any  # the body id the cursor moves to when this row is chosen (None: the end)
+    children: list[Entry] = field(default_factory=list)
+    children_cursor: Any = None  # where choosing one of its calls moves the cursor: the next body
+
+    def cursor_for(self, call: Entry | None) -> Any:
+        """The cursor for this row, or for one of its nested calls."""
+        return self.cursor if call is None else self.children_cursor
+
+
+def body_outcome(body: Body, refused: set[str]) -> str:
+    """`ok`, `failed`, `refused` (its keep was refused) or `none` (no recorded result)."""
+    if body.key in refused:
+        return "refused"
+    if body.result is None:
+        return "none"
+    return "failed" if body.failed else "ok"
+
+
+def timeline_rows(session: Session | None) -> list[TimelineRow]:
+    """The timeline as rows: each body with the calls it made nested under it, then "End of session".
+
+    Choosing an entry (or canvas edit) moves the cursor to the first body that was handed it: the
+    state at that body is the first that holds the entry (the end when no later body exists).
+    """
+    if session is None:
+        return []
+    rows: list[TimelineRow] = []
+    next_body: Any = None
+    cursors: list[Any] = []
+    for item in reversed(session.timeline):
+        cursors.append(next_body)
+        if isinstance(item, Body):
+            next_body = item.id
+    cursors.reverse()
+    current: TimelineRow | None = None
+    for item, after in zip(session.timeline, cursors):
+        if isinstance(item, Body):
+            current = TimelineRow("body", item, item.id)
+            rows.append(current)
+        elif isinstance(item, Entry):
+            if current is not None and item.body is not None and id_key(item.body) == current.item.key and not item.applied:  # type: ignore[union-attr]
+                current.children.append(item)
+                current.children_cursor = after
+            else:
+                rows.append(TimelineRow("edit" if item.applied else "entry", item, after))
+        else:
+            rows.append(TimelineRow("kept", item, after))
+    rows.append(TimelineRow("end", None, None))
+    return rows
+
+
+def first_code_line(code: str, limit: int = 70) -> str:
+    """The first meaningful line of a body (a leading comment says what it does)."""
+    for line in code.splitlines():
+        text = line.strip().removeprefix("//").strip()
+        if text:
+            return text if len(text) <= limit else text[: limit - 1] + "…"
+    return "(empty body)"
+
+
+class TimelineModel(QAbstractItemModel):
+    """Bodies with their calls nested, canvas edits marked as the person's, each body's outcome.
+
+    Top rows have internal id 0; a call row's internal id is its body row + 1.
+    """
+
+    HEADERS = ("timeline", "replay")
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.rows: list[TimelineRow] = []
+        self.refused: set[str] = set()
+        self.cursor_key: str | None = None
+        self.badges: dict[str, str] = {}
+
+    def set_session(self, session: Session | None) -> None:
+        """Rebuild the rows for `session`."""
+        self.beginResetModel()
+        self.rows = timeline_rows(session)
+        self.refused = {str(r.body) for r in session.state_at(None).refused} if session is not None else set()
+        self.endResetModel()
+
+    def set_cursor(self, cursor: Any) -> None:
+        """Mark the row of the cursor's body (or the end row)."""
+        self.cursor_key = id_key(cursor)
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(self.HEADERS) - 1))
+
+    def set_badges(self, badges: dict[str, str]) -> None:
+        """Show the Run view's replay verdicts per body."""
+        self.badges = dict(badges)
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 1), self.index(len(self.rows) - 1, 1))
+
+    def row_for_cursor(self, cursor: Any) -> int:
+        """The top row of the cursor's body, or the end row."""
+        key = id_key(cursor)
+        for number, row in enumerate(self.rows):
+            if row.kind == "body" and row.item.key == key:  # type: ignore[union-attr]
+                return number
+        return len(self.rows) - 1
+
+    def locate_entry(self, entry: Entry) -> QModelIndex:
+        """The index of an entry's row (nested under its body or on top)."""
+        for number, row in enumerate(self.rows):
+            if row.item is entry:
+                return self.index(number, 0)
+            if row.kind == "body":
+                for child_number, child in enumerate(row.children):
+                    if child is entry:
+                        return self.index(child_number, 0, self.index(number, 0))
+        return QModelIndex()
+
+    def item(self, index: Index) -> tuple[TimelineRow, Entry | None]:
+        """The top row of an index, and the call when the index is a nested call."""
+        if index.internalId() == 0:
+            return self.rows[index.row()], None
+        row = self.rows[index.internalId() - 1]
+        return row, row.children[index.row()]
+
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        return self.createIndex(row, column, 0 if not parent.isValid() else parent.row() + 1)
+
+    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid() or index.internalId() == 0:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, 0)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        if not parent.isValid():
+            return len(self.rows)
+        if parent.internalId() != 0 or parent.column() != 0:
+            return 0
+        return len(self.rows[parent.row()].children)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid():
+            return None
+        row, call = self.item(index)
+        if call is not None:
+            return self._call_data(call, index.column(), role)
+        column = index.column()
+        at_cursor = (row.kind == "body" and row.item.key == self.cursor_key) or (row.kind == "end" and self.cursor_key is None)  # type: ignore[union-attr]
+        if role == BACKGROUND and at_cursor:
+            return CURSOR_BACKGROUND
+        if row.kind == "body":
+            return self._body_data(row, column, role, at_cursor)
+        if row.kind == "end":
+            if column != 0:
+                return None
+            if role == DISPLAY:
+                return "End of session"
+            if role == DECORATION:
+                return status_icon("end")
+            if role == TOOLTIP:
+                return "the state after the last record: the whole store and the final kept set"
+            if role == FONT and at_cursor:
+                return bold_monospace()
+            return None
+        if row.kind == "kept":
+            if role == DISPLAY and column == 0:
+                return f"kept snapshot · {len(row.item.kept)} names"  # type: ignore[union-attr]
+            if role == DECORATION and column == 0:
+                return status_icon("kept")
+            if role == TOOLTIP:
+                return f"a kept snapshot at {row.item.where}: it replaces the kept set"  # type: ignore[union-attr]
+            return None
+        return self._call_data(row.item, column, role)  # type: ignore[arg-type]
+
+    def _body_data(self, row: TimelineRow, column: int, role: int, at_cursor: bool) -> Any:
+        body: Body = row.item  # type: ignore[assignment]
+        outcome = body_outcome(body, self.refused)
+        badge = self.badges.get(body.key)
+        if column == 1:
+            if role == DISPLAY:
+                return badge or ""
+            if role == DECORATION and badge:
+                return status_icon(badge)
+            if role == TOOLTIP and badge:
+                return f"replay: {badge}"
+            return None
+        if role == DISPLAY:
+            calls = len(row.children)
+            return f"body {body.id}  ·  {calls} call{'s' if calls != 1 else ''}  ·  {first_code_line(body.code)}"
+        if role == DECORATION:
+            return status_icon(outcome)
+        if role == FONT:
+            return bold_monospace() if at_cursor else monospace()
+        if role == TOOLTIP:
+            words = {"ok": "ran ok", "failed": "failed", "refused": "its keep was refused (InvalidKeepError)", "none": "no recorded result"}
+            error = (body.result or {}).get("error")
+            text = f"body {body.id} {words[outcome]}; choosing it moves the cursor to the state it was handed"
+            return text + (f"\n{error}" if error else "")
+        return None
+
+    def _call_data(self, entry: Entry, column: int, role: int) -> Any:
+        if column != 0:
+            return None
+        if role == DISPLAY:
+            if entry.applied:
+                of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
+                return f"{PERSON_TAG}  {entry.id}  canvas edit{of}  ·  {entry.call}"
+            return f"{entry.id}  {entry.call}"
+        if role == DECORATION and entry.applied:
+            return status_icon("person")
+        if role == FOREGROUND:
+            return PERSON if entry.applied else None
+        if role == BACKGROUND and entry.applied:
+            return PERSON_BACKGROUND
+        if role == FONT:
+            return monospace()
+        if role == TOOLTIP:
+            who = "a person's canvas edit (applied)" if entry.applied else f"a call made by body {entry.body}"
+            return f"{entry.id}: {entry.call}, {who}, recorded at {entry.where}"
+        return None

@@ -1,0 +1,68 @@
+"""The status bar: entries, store bytes against the cap, kept count, problems count, at the cursor."""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QWidget
+
+from core.sizes import format_size
+from gui.context import InspectorContext
+
+
+class InspectorStatusBar(QStatusBar):
+    """Figures of the state at the cursor; sizes in KiB/MiB, exact bytes in tooltips."""
+
+    problems_clicked = Signal()
+
+    def __init__(self, context: InspectorContext, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.context = context
+        self.cursor_label = _label("statusCursor")
+        self.entries_label = _label("statusEntries")
+        self.store_label = _label("statusStore")
+        self.kept_label = _label("statusKept")
+        self.problems_button = QPushButton(self)
+        self.problems_button.setObjectName("statusProblems")
+        self.problems_button.setFlat(True)
+        self.problems_button.clicked.connect(self.problems_clicked)
+        for widget in (self.cursor_label, self.entries_label, self.store_label, self.kept_label, self.problems_button):
+            self.addPermanentWidget(widget)
+        context.session_changed.connect(self.refresh)
+        context.cursor_changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute the figures for the state at the cursor (sizes from the session's index)."""
+        session, state = self.context.session, self.context.state
+        if session is None:
+            for label in (self.cursor_label, self.entries_label, self.store_label, self.kept_label):
+                label.setText("")
+            self.problems_button.setText("no session")
+            return
+        count = len(state.store)
+        self.cursor_label.setText(self.context.cursor_text.removeprefix("at ").capitalize())
+        self.entries_label.setText(f"{count:,} entries")
+        size = self.context.index.store_bytes(count)
+        cap = session.caps.store_bytes
+        if cap is None:
+            self.store_label.setText(f"store {format_size(size)} (no cap)")
+            self.store_label.setToolTip(f"the store as the editor injects it: {size:,} bytes; the session sets no caps.storeBytes")
+            self.store_label.setStyleSheet("")
+        else:
+            over = size > cap
+            self.store_label.setText(f"store {format_size(size)} / {format_size(cap)} cap" + ("  over!" if over else ""))
+            self.store_label.setToolTip(f"the store as the editor injects it: {size:,} bytes; caps.storeBytes: {cap:,} bytes"
+                                        + ("; the editor trims the oldest entries (see Trim)" if over else ""))
+            self.store_label.setStyleSheet("color: #c62828; font-weight: 600;" if over else "")
+        kept = len(state.kept)
+        self.kept_label.setText(f"{kept} kept" + (f", {len(state.refused)} refused" if state.refused else ""))
+        errors, warnings = len(session.errors), len(session.warnings)
+        self.problems_button.setText(f"{errors} errors, {warnings} warnings" if errors or warnings else "no problems")
+        self.problems_button.setToolTip("show the Problems tab")
+        self.problems_button.setStyleSheet("color: #c62828;" if errors else "color: #b45309;" if warnings else "")
+
+
+def _label(name: str) -> QLabel:
+    label = QLabel()
+    label.setObjectName(name)
+    label.setContentsMargins(8, 0, 8, 0)
+    return label

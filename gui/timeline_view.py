@@ -1,0 +1,109 @@
+"""The timeline dock: bodies with their calls nested, canvas edits marked; choosing a row moves the cursor."""
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
+
+from gui.context import InspectorContext
+from gui.models import TimelineModel
+
+
+class TimelineView(QWidget):
+    """The one cursor's home: "the state at body B" for the chosen row; "End of session" is a row too."""
+
+    def __init__(self, context: InspectorContext, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.context = context
+        self.model = TimelineModel(self)
+        self.tree = QTreeView(self)
+        self.tree.setObjectName("timelineTree")
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.header().setStretchLastSection(False)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.summary = QLabel(self)
+        self.summary.setObjectName("timelineSummary")
+        self.summary.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tree)
+        self._moving = False  # the cursor is being moved from here: do not echo it back
+        self.tree.selectionModel().currentChanged.connect(self._chosen)
+        context.session_changed.connect(self._session_changed)
+        context.cursor_changed.connect(self._cursor_changed)
+        context.badges_changed.connect(self._badges_changed)
+        context.entry_chosen.connect(self._show_entry)
+        self._session_changed()
+        self._badges_changed()
+
+    def _session_changed(self) -> None:
+        session = self.context.session
+        self.model.set_session(session)
+        self.model.set_cursor(self.context.cursor)
+        if session is None:
+            self.summary.setText("No session open.")
+        else:
+            edits = sum(e.applied for e in session.entries)
+            self.summary.setText(f"{len(session.bodies):,} bodies · {len(session.entries):,} entries · "
+                                 f"{edits:,} canvas edit{'s' if edits != 1 else ''}")
+        if session is not None and len(session.bodies) <= 30:
+            self.tree.expandAll()  # a big session opens collapsed: 100,000 call rows help no one
+        self._cursor_changed()
+
+    def _badges_changed(self) -> None:
+        self.model.set_badges(self.context.badges)
+        self.tree.setColumnHidden(1, not self.context.badges)  # the replay column only once there is a replay
+
+    def _cursor_changed(self) -> None:
+        self.model.set_cursor(self.context.cursor)
+        if self._moving or not self.model.rows:
+            return
+        current = self.tree.currentIndex()
+        if current.isValid():
+            row, call = self.model.item(current)
+            if _same(row.cursor_for(call), self.context.cursor):
+                return  # the chosen row (a body, or a call of it) already stands for this cursor
+        self._select(self.model.index(self.model.row_for_cursor(self.context.cursor), 0))
+
+    def _select(self, index: QModelIndex) -> None:
+        self._moving = True
+        try:
+            self.tree.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            self.tree.scrollTo(index)
+        finally:
+            self._moving = False
+
+    def _chosen(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._moving or not current.isValid():
+            return
+        row, call = self.model.item(current)
+        self._moving = True
+        try:
+            self.context.set_cursor(row.cursor_for(call))
+        finally:
+            self._moving = False
+        if call is not None:
+            self.context.entry_chosen.emit(call)
+        elif row.kind in ("entry", "edit"):
+            self.context.entry_chosen.emit(row.item)
+        elif row.kind == "body":
+            self.context.body_chosen.emit(row.item)
+
+    def _show_entry(self, entry: object) -> None:
+        """An entry chosen elsewhere: show where it sits, without moving the cursor again."""
+        index = self.model.locate_entry(entry)  # type: ignore[arg-type]
+        if index.isValid() and index != self.tree.currentIndex():
+            self.tree.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
+
+    def choose_cursor(self, cursor: object) -> None:
+        """Choose the row of a body (None: End of session), as a click would."""
+        self.tree.setCurrentIndex(self.model.index(self.model.row_for_cursor(cursor), 0))
+
+
+def _same(a: object, b: object) -> bool:
+    return (None if a is None else str(a)) == (None if b is None else str(b))

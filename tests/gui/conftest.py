@@ -1,0 +1,52 @@
+"""GUI fixtures: a real MainWindow with its own settings file and log, and a helper that opens a file
+and waits for the load thread to finish."""
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+
+# The offscreen platform (CI has no display) warns on every QMainWindow it shows: it cannot pass
+# size hints to a window system it does not have. Only that exact message is ignored.
+OFFSCREEN_NOISE = r"^This plugin does not support propagateSizeHints\(\)$"
+
+
+def pytest_collection_modifyitems(items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+
+
+@pytest.fixture(autouse=True)
+def private_log(tmp_path, monkeypatch):
+    """Unexpected-exception logs of a test go to its own folder, never to the person's."""
+    monkeypatch.setenv("WSI_LOG", str(tmp_path / "wsi.log"))
+    return tmp_path / "wsi.log"
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "wsi.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    from gui.main_window import MainWindow
+
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.follower.stop()
+    win.loader.cancel(quiet=True)
+    win.loader.wait()
+
+
+@pytest.fixture
+def open_file(qtbot):
+    """open_file(window, path): open and wait until the load has ended (opened, refused or failed)."""
+    def opener(win, path: Path, timeout: int = 20_000):
+        with qtbot.waitSignal(win.load_finished, timeout=timeout):
+            win.open_file(path)
+        return win.context.session
+    return opener
