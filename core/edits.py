@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from core.diff import Change, diff, is_number, is_point, parse_pointer, with_conversion
+from core.diff import Change, delta, diff, is_number, is_point, parse_pointer, pointer, with_conversion
 from core.model import Entry, Id
 from core.session import Session
 
@@ -190,7 +190,7 @@ def value_text(value: Any, limit: int = VALUE_TEXT) -> str:
 def signed(number: int | float) -> str:
     """`+2`, `-0.5`: a delta as a designer reads it."""
     text = value_text(number)
-    return text if text.startswith("-") else "+" + text
+    return text if text.startswith("-") or number == 0 else "+" + text
 
 
 def display_path(path: str) -> str:
@@ -299,3 +299,112 @@ def _js(value: Any) -> str:
         return orjson.dumps(value).decode()
     except TypeError:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def filter_changes(changes: list[Change], text: str, unit: str | None = None) -> list[int]:
+    """Indices of the changes whose words (op, path, values) contain `text`, case-insensitive."""
+    wanted = text.strip().casefold()
+    if not wanted:
+        return list(range(len(changes)))
+    return [i for i, c in enumerate(changes) if wanted in f"{c['op']} {change_text(c, unit)}".casefold()]
+
+
+# --- geometry: what the Edits view draws ------------------------------------------------------------
+
+# Two-number arrays under these keys are sizes, not positions: they are not drawn as points.
+NOT_POSITIONS = frozenset({"size", "module", "dims", "dimensions", "extent", "scale", "span"})
+POSITION_KEYS = ("at", "origin", "position")
+
+
+@dataclass(slots=True)
+class Shape:
+    """Geometry found in an input: a polyline (an array of points), a point, or a box (`at` + `size`)."""
+
+    path: str
+    kind: str  # "polyline" | "point" | "box"
+    points: list[tuple[float, float]]
+
+
+@dataclass(slots=True)
+class VertexMark:
+    """A changed point: where it was (None: added) and where it is (None: removed), in words for a tooltip."""
+
+    path: str
+    before: tuple[float, float] | None
+    after: tuple[float, float] | None
+    text: str
+
+
+def xy(point: Any) -> tuple[float, float]:
+    """The x and y of a point, `[x, y(, z)]` or `{x, y(, z)}`."""
+    return (point["x"], point["y"]) if isinstance(point, dict) else (point[0], point[1])
+
+
+def shapes(value: Any) -> list[Shape]:
+    """Every polyline, point and box in `value`, depth first, each named by its JSON Pointer."""
+    found: list[Shape] = []
+    _shapes(value, (), None, found)
+    return found
+
+
+def _shapes(value: Any, tokens: tuple, key: Any, found: list[Shape]) -> None:
+    if isinstance(value, list) and len(value) >= 2 and all(is_point(v) for v in value):
+        found.append(Shape(pointer(tokens), "polyline", [xy(v) for v in value]))
+    elif is_point(value):
+        if key not in NOT_POSITIONS:
+            found.append(Shape(pointer(tokens), "point", [xy(value)]))
+    elif isinstance(value, dict):
+        size = value.get("size")
+        at = next((value[k] for k in POSITION_KEYS if is_point(value.get(k))), None)
+        if at is not None and isinstance(size, list) and len(size) == 2 and all(is_number(v) for v in size):
+            (x, y), (w, h) = xy(at), size
+            found.append(Shape(pointer(tokens), "box", [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]))
+        for child_key, child in value.items():
+            if at is None or child is not at:  # the box already draws its corner point
+                _shapes(child, tokens + (child_key,), child_key, found)
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            _shapes(child, tokens + (index,), index, found)
+
+
+def vertex_marks(changes: list[Change]) -> list[VertexMark]:
+    """The changes that move, add or remove a point, with where it was and where it is."""
+    marks = []
+    for change in changes:
+        before = xy(change["from"]) if is_point(change.get("from")) else None
+        after = xy(change["to"]) if is_point(change.get("to")) else None
+        if before is None and after is None:
+            continue
+        where = display_path(change["path"])
+        if change["op"] == "add" and after:
+            text = f"{where} added at {_xy_text(after)}"
+        elif change["op"] == "remove" and before:
+            text = f"{where} removed from {_xy_text(before)}"
+        elif before and after:
+            text = (f"{where} moved {_xy_text(before)} → {_xy_text(after)} "
+                    f"(Δ {signed(delta(before[0], after[0]))}, {signed(delta(before[1], after[1]))})")
+        else:
+            text = change_text(change, None)
+        marks.append(VertexMark(change["path"], before, after, text))
+    return marks
+
+
+def _xy_text(point: tuple[float, float]) -> str:
+    return f"({value_text(point[0])}, {value_text(point[1])})"
+
+
+def changed_paths(changes: list[Change]) -> set[str]:
+    """The pointers an `add` or `replace` wrote, and every ancestor of any change: what to highlight in the result."""
+    paths: set[str] = set()
+    for change in changes:
+        path = change["path"]
+        if change["op"] == "remove":  # gone from the result: only its container changed
+            if not path:
+                continue
+            path = path.rpartition("/")[0]
+        while path not in paths:
+            paths.add(path)
+            if not path:
+                break
+            path = path.rpartition("/")[0]
+    return paths

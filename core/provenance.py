@@ -46,6 +46,13 @@ class LeafOrigin:
             return f"set by {source}"
         return f"carried by {_who(self.carrier)} from {source}"
 
+    def short(self) -> str:
+        """Who set the value, in a few characters for a column: `✎ e1 (person)`, `c4 (body b2)`."""
+        if self.by_person:
+            return f"✎ {self.setter.id} (person)"
+        body = f" (body {self.setter.body})" if self.setter.body is not None else ""
+        return f"{self.setter.id}{body}"
+
     def as_json(self) -> dict[str, Any]:
         """`{"path", "value", "setBy": "person"|"body", "entry", "body"?, "carriedBy"?, "text"}`."""
         document: dict[str, Any] = {

@@ -1,0 +1,583 @@
+"""The Edits tab: every canvas edit beside the model call it edited (SPEC 4).
+
+The list of edits (call, base, edit, number of changes, chain steps); the chosen edit's changes
+(path, before, after, Δ, unit) with a filter; the two inputs side by side, changed paths
+highlighted, scrolling together, each leaf's provenance in a column; a drawing of the geometry
+when the inputs hold points or polylines; and "Copy as body". Diffs and provenance are computed
+in a worker thread (`QThreadPool`), so a session with big inputs opens without freezing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.diff import Change, diff, parse_pointer
+from core.edits import (
+    EditDiff,
+    Pairing,
+    changed_paths,
+    copy_as_body,
+    diff_edit,
+    display_path,
+    filter_changes,
+    pair_edits,
+    shapes,
+    signed,
+    summary_line,
+    value_text,
+    vertex_marks,
+)
+from core.model import Entry
+from core.provenance import LeafOrigin, blame
+from core.session import Session
+from gui.context import InspectorContext
+from gui.geometry_plot import GeometryPlot
+from gui.json_tree import JsonTreeView
+from gui.models import ALIGN, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_BACKGROUND, RIGHT, TOOLTIP, monospace
+
+MODEL_WRITTEN, MODEL_ANCESTOR = QColor("#c9dcf7"), QColor("#e8f0fc")
+PERSON_WRITTEN, PERSON_ANCESTOR = QColor("#ffd9a8"), PERSON_BACKGROUND
+OP_COLOURS = {"add": QColor("#1a8f4c"), "remove": QColor("#c62828"), "replace": QColor("#1f4fb8")}
+
+
+@dataclass(slots=True)
+class Comparison:
+    """Two entries to show side by side, the changes between them, and the paths to highlight in each."""
+
+    title: str
+    before: Entry
+    after: Entry
+    changes: list[Change]
+    before_written: set[str]  # paths whose value differs in `before` (from the reverse diff)
+    before_changed: set[str]  # those and their ancestors
+    after_written: set[str]
+    after_changed: set[str]
+
+
+@dataclass(slots=True)
+class EditDetail:
+    """Everything the view shows for one edit, computed off the GUI thread."""
+
+    edit_diff: EditDiff
+    comparisons: list[Comparison]
+    origins: dict[str, dict[str, LeafOrigin]] = field(default_factory=dict)  # entry key → pointer → origin
+
+
+def edit_detail(session: Session, pairing: Pairing) -> EditDetail:
+    """The edit's diff, each comparison (against the model call, then each step), and provenance."""
+    edit_diff = diff_edit(pairing)
+    comparisons = []
+    if pairing.base is not None:
+        comparisons.append(_comparison(f"{pairing.base.id} → {pairing.edit.id}  (the model's call → the person's edit)",
+                                       pairing.base, pairing.edit, edit_diff.changes))
+    for number, step in enumerate(edit_diff.steps, 1):
+        comparisons.append(_comparison(f"step {number}: {step.before.id} → {step.after.id}", step.before, step.after, step.changes))
+    shown = {e.key: e for c in comparisons for e in (c.before, c.after)} or {pairing.edit.key: pairing.edit}
+    origins = {key: {o.path: o for o in blame(session, entry.id)} for key, entry in shown.items()}
+    return EditDetail(edit_diff, comparisons, origins)
+
+
+def _written(changes: list[Change]) -> set[str]:
+    return {c["path"] for c in changes if c["op"] != "remove"}
+
+
+def _comparison(title: str, before: Entry, after: Entry, changes: list[Change]) -> Comparison:
+    # The reverse diff's paths are in the model's input, so they say what to highlight there.
+    reverse = diff(after.input, before.input)
+    return Comparison(title, before, after, changes, _written(reverse), changed_paths(reverse),
+                      _written(changes), changed_paths(changes))
+
+
+class _Signals(QObject):
+    done = Signal(int, int, object)  # generation, row, EditDetail
+    failed = Signal(int, int, str)
+
+
+class _DetailJob(QRunnable):
+    """Computes each edit's EditDetail in order and reports it."""
+
+    def __init__(self, session: Session, pairings: list[Pairing], generation: int, signals: _Signals):
+        super().__init__()
+        self.session, self.pairings, self.generation, self.signals = session, pairings, generation, signals
+
+    def run(self) -> None:
+        for row, pairing in enumerate(self.pairings):
+            try:
+                detail = edit_detail(self.session, pairing)
+            except Exception as exc:  # a view never crashes the window: the row says what went wrong
+                self.signals.failed.emit(self.generation, row, f"{type(exc).__name__}: {exc}")
+            else:
+                self.signals.done.emit(self.generation, row, detail)
+
+
+class EditsModel(QAbstractTableModel):
+    """The canvas edits: edit, call, base, changes, chain steps."""
+
+    HEADERS = ("edit", "base", "changes", "steps", "call")
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.pairings: list[Pairing] = []
+        self.details: dict[int, EditDetail] = {}
+        self.failures: dict[int, str] = {}
+
+    def set_pairings(self, pairings: list[Pairing]) -> None:
+        self.beginResetModel()
+        self.pairings, self.details, self.failures = pairings, {}, {}
+        self.endResetModel()
+
+    def set_detail(self, row: int, detail: EditDetail | None, failure: str | None = None) -> None:
+        if detail is not None:
+            self.details[row] = detail
+        if failure is not None:
+            self.failures[row] = failure
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
+
+    def rowCount(self, parent: Any = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.pairings)
+
+    def columnCount(self, parent: Any = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role == DISPLAY and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Any, role: int = DISPLAY) -> Any:
+        if not index.isValid():
+            return None
+        pairing, column = self.pairings[index.row()], index.column()
+        detail = self.details.get(index.row())
+        if role == DISPLAY:
+            if column == 0:
+                return f"✎ {pairing.edit.id}"
+            if column == 1:
+                return str(pairing.base.id) if pairing.base else "none"
+            if column == 2:
+                if index.row() in self.failures:
+                    return "failed"
+                return f"{len(detail.edit_diff.changes):,}" if detail else "…"
+            if column == 3:
+                return str(len(pairing.chain) - 1) if pairing.base else "—"
+            return pairing.edit.call
+        if role == TOOLTIP:
+            if index.row() in self.failures:
+                return self.failures[index.row()]
+            lines = [summary_line(detail.edit_diff)] if detail else []
+            lines += pairing.notes
+            return "\n".join(lines) or None
+        if role == FONT:
+            return monospace()
+        if role == FOREGROUND and (column == 0 or (column == 1 and pairing.base is None)):
+            return PERSON if column == 0 else MUTED
+        if role == ALIGN and column in (2, 3):
+            return RIGHT
+        return None
+
+
+class ChangesModel(QAbstractTableModel):
+    """One comparison's changes, filtered in core: op, path, before, after, Δ, unit (and converted)."""
+
+    HEADERS = ("op", "path", "before", "after", "Δ", "unit")
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.changes: list[Change] = []
+        self.rows: list[int] = []
+        self.unit: str | None = None
+        self.converted = False
+
+    def set_changes(self, changes: list[Change], unit: str | None, text: str = "") -> None:
+        self.beginResetModel()
+        self.changes, self.unit = changes, unit
+        self.converted = any("converted" in c for c in changes)
+        self.rows = filter_changes(changes, text, unit)
+        self.endResetModel()
+
+    def change_at(self, row: int) -> Change | None:
+        return self.changes[self.rows[row]] if 0 <= row < len(self.rows) else None
+
+    def rowCount(self, parent: Any = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Any = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS) + (1 if self.converted else 0)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role != DISPLAY or orientation != Qt.Orientation.Horizontal:
+            return None
+        if section < len(self.HEADERS):
+            return self.HEADERS[section]
+        unit = next((c["converted"]["unit"] for c in self.changes if "converted" in c), "")
+        return f"after, in {unit} (Δ)"
+
+    def data(self, index: Any, role: int = DISPLAY) -> Any:
+        change = self.change_at(index.row()) if index.isValid() else None
+        if change is None:
+            return None
+        column = index.column()
+        if role == DISPLAY:
+            return self._text(change, column)
+        if role == TOOLTIP:
+            return f"{change['path'] or '(whole input)'}\n{self._text(change, 2)} → {self._text(change, 3)}"
+        if role == FONT:
+            return monospace()
+        if role == FOREGROUND and column == 0:
+            return OP_COLOURS.get(change["op"])
+        if role == ALIGN and column == 4:
+            return RIGHT
+        return None
+
+    def _text(self, change: Change, column: int) -> str:
+        if column == 0:
+            return change["op"]
+        if column == 1:
+            return display_path(change["path"])
+        if column == 2:
+            return value_text(change["from"], 80) if "from" in change else ""
+        if column == 3:
+            return value_text(change["to"], 80) if "to" in change else ""
+        if column == 4:
+            return signed(change["delta"]) if "delta" in change else ""
+        if column == 5:
+            return self.unit or ""
+        converted = change.get("converted")
+        if not converted:
+            return ""
+        text = value_text(converted["to"], 80)
+        return f"{text} ({signed(converted['delta'])})" if "delta" in converted else text
+
+
+class EditsView(QWidget):
+    """Every canvas edit against its model call: list, changes, the inputs side by side, a drawing."""
+
+    def __init__(self, context: InspectorContext, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.context = context
+        self.generation = 0
+        self.last_copied: str | None = None
+        self._signals = _Signals(self)
+        self._signals.done.connect(self._detail_done)
+        self._signals.failed.connect(self._detail_failed)
+        self.summary = QLabel(self)
+        self.summary.setObjectName("editsSummary")
+        self.summary.setWordWrap(True)
+        self.edits_model = EditsModel(self)
+        self.edits_table = _table(self.edits_model, "editsTable")
+        for column, width in enumerate((56, 52, 64, 48)):
+            self.edits_table.setColumnWidth(column, width)
+        self.step_combo = QComboBox(self)
+        self.step_combo.setObjectName("editsStep")
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setObjectName("editsFilter")
+        self.filter_edit.setPlaceholderText("filter changes: path or value, e.g. spine")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.copy_button = QPushButton("Copy as body", self)
+        self.copy_button.setObjectName("editsCopyBody")
+        self.copy_button.setToolTip("Copy a body that rebuilds this edit from the model's call")
+        self.changes_model = ChangesModel(self)
+        self.changes_table = _table(self.changes_model, "editsChanges")
+        for column, width in enumerate((62, 130, 130, 130, 56)):
+            self.changes_table.setColumnWidth(column, width)
+        self.note_label = QLabel(self)
+        self.note_label.setObjectName("editsNote")
+        self.note_label.setWordWrap(True)
+        self.note_label.setStyleSheet("color: #b45309;")
+        self.model_label = QLabel(self)
+        self.person_label = QLabel(self)
+        self.model_tree = JsonTreeView(self)
+        self.model_tree.setObjectName("editsModelJson")
+        self.person_tree = JsonTreeView(self)
+        self.person_tree.setObjectName("editsPersonJson")
+        for tree in (self.model_tree, self.person_tree):
+            tree.setColumnHidden(2, True)  # the type column: room for the origin column instead
+            tree.setColumnWidth(0, 110)
+            tree.setColumnWidth(1, 150)
+        self.plot = GeometryPlot(self)
+        self.plot.setObjectName("editsGeometry")
+        self._build_layout()
+        self._link_scrolling()
+        self.edits_table.selectionModel().currentRowChanged.connect(lambda current, _: self._show_edit(current.row()))
+        self.step_combo.currentIndexChanged.connect(lambda _: self._show_comparison())
+        self.filter_edit.textChanged.connect(lambda _: self._refilter())
+        self.changes_table.selectionModel().currentRowChanged.connect(lambda current, _: self._reveal_change(current.row()))
+        self.copy_button.clicked.connect(self.copy_body)
+        context.session_changed.connect(self.refresh)
+        context.entry_chosen.connect(self._entry_chosen)
+        self.refresh()
+
+    # --- layout ---------------------------------------------------------------------------------
+    def _build_layout(self) -> None:
+        changes = QWidget(self)
+        changes_layout = QVBoxLayout(changes)
+        changes_layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        bar.addWidget(self.step_combo, 1)
+        bar.addWidget(self.copy_button)
+        changes_layout.addLayout(bar)
+        changes_layout.addWidget(self.filter_edit)
+        changes_layout.addWidget(self.note_label)
+        changes_layout.addWidget(self.changes_table, 1)
+        top = QSplitter(Qt.Orientation.Horizontal, self)
+        top.addWidget(self.edits_table)
+        top.addWidget(changes)
+        top.setSizes([400, 880])
+        inputs = QSplitter(Qt.Orientation.Horizontal, self)
+        inputs.addWidget(_titled(self.model_label, self.model_tree))
+        inputs.addWidget(_titled(self.person_label, self.person_tree))
+        bottom = QSplitter(Qt.Orientation.Horizontal, self)
+        bottom.addWidget(inputs)
+        bottom.addWidget(self.plot)
+        bottom.setSizes([760, 520])
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(bottom)
+        self.splitter.setSizes([260, 480])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.splitter, 1)
+
+    def _link_scrolling(self) -> None:
+        left, right = self.model_tree.verticalScrollBar(), self.person_tree.verticalScrollBar()
+        left.valueChanged.connect(lambda value: right.setValue(value) if right.value() != value else None)
+        right.valueChanged.connect(lambda value: left.setValue(value) if left.value() != value else None)
+
+    # --- session and edits ------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Pair the session's edits and start computing their diffs."""
+        self.generation += 1
+        session = self.context.session
+        pairings = pair_edits(session) if session is not None else []
+        self.edits_model.set_pairings(pairings)
+        self._show_nothing()
+        if session is None:
+            self.summary.setText("No session open.")
+            return
+        if not pairings:
+            self.summary.setText("No canvas edits in this session: nothing the person changed on the canvas.")
+            return
+        self.summary.setText(f"{len(pairings)} canvas edit{'s' if len(pairings) != 1 else ''}: what the person "
+                             "changed against the model's call (computing the differences …)")
+        QThreadPool.globalInstance().start(_DetailJob(session, pairings, self.generation, self._signals))
+        self.edits_table.selectRow(0)
+
+    @property
+    def ready(self) -> bool:
+        """True when every edit's diff is computed."""
+        model = self.edits_model
+        return len(model.details) + len(model.failures) == len(model.pairings)
+
+    def _detail_done(self, generation: int, row: int, detail: EditDetail) -> None:
+        if generation != self.generation:
+            return
+        self.edits_model.set_detail(row, detail)
+        if row == self.current_row():
+            self._show_edit(row)
+        if self.ready:
+            count = len(self.edits_model.pairings)
+            self.summary.setText(f"{count} canvas edit{'s' if count != 1 else ''}: what the person changed against "
+                                 "the model's call. Choose one to see its changes, both inputs and the drawing.")
+
+    def _detail_failed(self, generation: int, row: int, message: str) -> None:
+        if generation == self.generation:
+            self.edits_model.set_detail(row, None, message)
+            if row == self.current_row():
+                self._show_nothing(f"This edit could not be compared: {message}")
+
+    def current_row(self) -> int:
+        return self.edits_table.currentIndex().row()
+
+    def select_edit(self, edit_id: Any) -> bool:
+        """Choose the edit with that entry id; False when it is not a canvas edit."""
+        for row, pairing in enumerate(self.edits_model.pairings):
+            if pairing.edit.key == str(edit_id):
+                self.edits_table.selectRow(row)
+                return True
+        return False
+
+    def _entry_chosen(self, entry: Entry) -> None:
+        if entry.applied:
+            self.select_edit(entry.id)
+
+    def current_detail(self) -> EditDetail | None:
+        return self.edits_model.details.get(self.current_row())
+
+    def _show_edit(self, row: int) -> None:
+        detail = self.edits_model.details.get(row)
+        if detail is None:
+            pairing = self.edits_model.pairings[row] if 0 <= row < len(self.edits_model.pairings) else None
+            failure = self.edits_model.failures.get(row)
+            self._show_nothing(f"This edit could not be compared: {failure}" if failure else
+                               ("Computing …" if pairing else ""))
+            return
+        self.step_combo.blockSignals(True)
+        self.step_combo.clear()
+        for comparison in detail.comparisons:
+            self.step_combo.addItem(comparison.title)
+        self.step_combo.setCurrentIndex(0)
+        self.step_combo.setEnabled(len(detail.comparisons) > 1)
+        self.step_combo.blockSignals(False)
+        self.copy_button.setEnabled(detail.edit_diff.base is not None)
+        notes = list(detail.edit_diff.pairing.notes)
+        if detail.edit_diff.unit_note:
+            notes.insert(0, detail.edit_diff.unit_note)
+        self.note_label.setText("\n".join(notes))
+        self.note_label.setVisible(bool(notes))
+        self._show_comparison()
+
+    def current_comparison(self) -> Comparison | None:
+        detail = self.current_detail()
+        index = self.step_combo.currentIndex()
+        if detail is None or not 0 <= index < len(detail.comparisons):
+            return None
+        return detail.comparisons[index]
+
+    def _show_comparison(self) -> None:
+        detail, comparison = self.current_detail(), self.current_comparison()
+        if detail is None or comparison is None:
+            edit = detail.edit_diff.edit if detail else None
+            self._show_nothing()
+            if edit is not None:
+                self.person_tree.set_value(edit.input, f"{edit.id} input")
+            return
+        before, after = comparison.before, comparison.after
+        unit = after.unit or before.unit
+        self.changes_model.set_changes(comparison.changes, unit, self.filter_edit.text())
+        self.model_label.setText(_entry_title(before, "the model's call" if not before.applied else "the person's earlier edit"))
+        self.person_label.setText(_entry_title(after, "the person's edit"))
+        self._fill_tree(self.model_tree, before, comparison.before_written, comparison.before_changed, (MODEL_WRITTEN, MODEL_ANCESTOR), detail)
+        self._fill_tree(self.person_tree, after, comparison.after_written, comparison.after_changed, (PERSON_WRITTEN, PERSON_ANCESTOR), detail)
+        model_shapes, person_shapes = shapes(before.input), shapes(after.input)
+        has_geometry = bool(model_shapes or person_shapes)
+        self.plot.setVisible(has_geometry)
+        if has_geometry:
+            self.plot.set_geometry(model_shapes, person_shapes, vertex_marks(comparison.changes), unit,
+                                   f"{before.id} ({'person' if before.applied else 'model'})", f"{after.id} (person)")
+        if self.changes_model.rowCount():
+            self.changes_table.selectRow(0)  # opens both trees at the first change
+
+    def _fill_tree(self, tree: JsonTreeView, entry: Entry, written: set[str], changed: set[str],
+                   colours: tuple[QColor, QColor], detail: EditDetail) -> None:
+        origins = detail.origins.get(entry.key, {})
+
+        def background(path: str, _value: Any) -> QColor | None:
+            if path in written:
+                return colours[0]
+            return colours[1] if path in changed else None
+
+        def origin(path: str, _value: Any) -> str | None:
+            found = origins.get(path)
+            return found.short() if found else None
+
+        def origin_text(path: str, _value: Any) -> str | None:
+            found = origins.get(path)
+            return found.text() if found else None
+
+        tree.json_model.set_annotations("set by", origin, origin_text, background)
+        tree.set_value(entry.input, f"{entry.id} input")
+
+    def _refilter(self) -> None:
+        comparison = self.current_comparison()
+        if comparison is not None:
+            self.changes_model.set_changes(comparison.changes, self.changes_model.unit, self.filter_edit.text())
+
+    def _reveal_change(self, row: int) -> None:
+        change = self.changes_model.change_at(row)
+        if change is None:
+            return
+        reveal(self.person_tree, change["path"])
+        reveal(self.model_tree, change["path"])
+
+    def _show_nothing(self, note: str = "") -> None:
+        self.step_combo.clear()
+        self.step_combo.setEnabled(False)
+        self.copy_button.setEnabled(False)
+        self.changes_model.set_changes([], None)
+        self.note_label.setText(note)
+        self.note_label.setVisible(bool(note))
+        self.model_label.setText("")
+        self.person_label.setText("")
+        self.model_tree.set_value(None, present=False)
+        self.person_tree.set_value(None, present=False)
+        self.plot.set_geometry([], [], [], None)
+        self.plot.setVisible(False)
+
+    # --- actions ----------------------------------------------------------------------------------
+    def copy_body(self) -> str | None:
+        """Put a body that rebuilds the chosen edit from the model's call on the clipboard."""
+        detail = self.current_detail()
+        if detail is None or self.context.session is None:
+            return None
+        self.last_copied = copy_as_body(detail.edit_diff, self.context.session)
+        QGuiApplication.clipboard().setText(self.last_copied)
+        self.summary.setText(f"Copied a body that rebuilds {detail.edit_diff.edit.id} from "
+                             f"{detail.edit_diff.base.id if detail.edit_diff.base else 'nothing'}: paste it in the Run tab.")
+        return self.last_copied
+
+
+def reveal(tree: JsonTreeView, path: str) -> bool:
+    """Expand `tree` down to the node at JSON Pointer `path` (fetching rows as needed) and make it current."""
+    model = tree.json_model
+    index = model.root_index()
+    if not index.isValid():
+        return False
+    for token in parse_pointer(path):
+        node = model.node(index)
+        keys = [str(k) for k in node.child_keys]
+        if token not in keys:
+            break
+        row = keys.index(token)
+        tree.expand(index)
+        while model.rowCount(index) <= row and model.canFetchMore(index):
+            model.fetchMore(index)
+        index = model.index(row, 0, index)
+    tree.setCurrentIndex(index)
+    tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+    return True
+
+
+def _entry_title(entry: Entry, who: str) -> str:
+    body = f" · body {entry.body}" if entry.body is not None else ""
+    unit = f" · {entry.unit}" if entry.unit else ""
+    return f"<b>{who}</b> <tt>{entry.id}</tt>{body}{unit}"
+
+
+def _titled(label: QLabel, widget: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(label)
+    layout.addWidget(widget, 1)
+    return box
+
+
+def _table(model: QAbstractTableModel, name: str) -> QTableView:
+    table = QTableView()
+    table.setObjectName(name)
+    table.setModel(model)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setAlternatingRowColors(True)
+    table.verticalHeader().setVisible(False)
+    table.verticalHeader().setDefaultSectionSize(22)
+    table.horizontalHeader().setStretchLastSection(True)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    return table
