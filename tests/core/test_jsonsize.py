@@ -2,6 +2,7 @@
 import json
 import random
 import struct
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -176,3 +177,23 @@ def test_json_bytes_matches_v8_on_the_benchmarked_float_heavy_inputs(v8):
     values = [store_input(rng, index) for index in range(300)]
     values += [[[float(i), -float(i)], [i + 0.5, 1e-6 * i]] for i in range(100)]
     assert [json_bytes(v) for v in values] == v8_sizes(v8, values)
+
+
+def dense_corrections(count):
+    """A value where nearly every number prints differently in orjson, beside strings that mimic them."""
+    return {"whole": [float(i) for i in range(count)], "tiny": [1.5e-6 * (i + 1) for i in range(count // 3)],
+            "huge": [-1e17 - i * 1e3 for i in range(count // 30)], "zeros": [-0.0] * (count // 10),
+            "mimics\\": [f"{i}.0,\\" for i in range(count // 10)] + ["1e-6,", "-0.0]", "2e+17}"]}
+
+
+def test_values_dense_with_differing_numbers_match_v8(v8):
+    value = dense_corrections(3000)
+    assert json_bytes(value) == v8_sizes(v8, [value])[0]
+
+
+def test_dense_corrections_are_counted_in_linear_time():
+    value = dense_corrections(300_000)  # ~6 MB; a per-match rescan of the text would take minutes
+    start = time.perf_counter()
+    size = json_bytes(value)
+    assert time.perf_counter() - start < 3.0
+    assert size == len(js_stringify(value).encode())
