@@ -1,0 +1,169 @@
+"""The run envelope: a body, its language, the state it is handed and the run's options, checked before it ships.
+
+`build_envelope(session, code, …)` takes the state at a point of the timeline (SPEC 2.3), trims the
+store to `caps.storeBytes` when the session sets one (the editor does), erases TypeScript, and
+encodes what the guest needs as one JSON text. Determinism is on by default: `Math.random` is
+seeded and `Date` is fixed to the body's recorded `at`, else the `at` of the body at that point,
+else the last entry's, else the session's `createdAt`, else the moment of the run.
+"""
+from __future__ import annotations
+
+import json
+import time
+import weakref
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from core.model import Id
+from core.run_inputs import trim_store
+from core.runner.mock_modules import MockModules
+from core.runner.scene import scene_payload
+from core.runner.typescript import TypeScriptError, erase_types
+
+DEFAULT_TIMEOUT_S = 10.0
+DEFAULT_MEMORY_BYTES = 256 * 1024 * 1024
+_mocks: weakref.WeakKeyDictionary[Any, MockModules] = weakref.WeakKeyDictionary()
+
+
+class EnvelopeError(ValueError):
+    """A run that cannot be shipped: the message says which part is wrong and what to give instead."""
+
+
+class RunOptions(BaseModel):
+    """How a body runs: its timeout, memory cap, and whether random and time are fixed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    timeout_s: float = Field(DEFAULT_TIMEOUT_S, gt=0, le=3600)
+    memory_bytes: int = Field(DEFAULT_MEMORY_BYTES, ge=16 * 1024 * 1024, le=8 * 1024**3)
+    deterministic: bool = True
+    seed: int = Field(1, ge=0, lt=2**32)
+    now_ms: float | None = None  # overrides the fixed time
+
+
+@dataclass(slots=True)
+class Envelope:
+    """Everything one run needs, validated: the guest gets `code`, `env_json` and the limits."""
+
+    code: str
+    lang: Literal["js", "ts"]
+    env_json: str
+    options: RunOptions
+    mock: MockModules | None
+    body_key: str | None = None
+    max_keep_bytes: int = 65_536
+    refusal: dict[str, Any] | None = None  # an error found before shipping (TypeScript that cannot be erased)
+
+    def frame(self) -> dict[str, Any]:
+        """The `run` frame for the guest."""
+        return {
+            "t": "run", "code": self.code, "env": js_literal(self.env_json),
+            "timeout": self.options.timeout_s, "memory": self.options.memory_bytes,
+        }
+
+
+def js_literal(json_text: str) -> str:
+    """`JSON.parse("…")` of a JSON text: exact for every key (an object literal would treat __proto__ specially)."""
+    return "JSON.parse(" + orjson.dumps(json_text).decode() + ")"
+
+
+def dumps(value: Any) -> str:
+    """JSON text; the standard library takes what orjson refuses (lone surrogates, huge integers)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"))
+
+
+def mock_for(session: Any) -> MockModules:
+    """The session's MockModules, built once per session."""
+    mock = _mocks.get(session)
+    if mock is None:
+        mock = _mocks[session] = MockModules(session)
+    return mock
+
+
+def parse_time_ms(text: Any) -> float | None:
+    """Milliseconds since the epoch of an ISO-8601 time, or None."""
+    if not isinstance(text, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp() * 1000
+
+
+def fixed_time_ms(session: Any, at: Id | None, body_id: Id | None, store: list[Any]) -> float:
+    """The time `Date` shows during a deterministic run."""
+    for body_key in (body_id, at):
+        body = session.body(body_key) if body_key is not None else None
+        if body is not None and parse_time_ms(body.at) is not None:
+            return parse_time_ms(body.at)  # type: ignore[return-value]
+    for entry in reversed(store):
+        if parse_time_ms(entry.at) is not None:
+            return parse_time_ms(entry.at)  # type: ignore[return-value]
+    created = parse_time_ms((session.info or {}).get("createdAt"))
+    return created if created is not None else float(int(time.time() * 1000))
+
+
+def options_from(options: RunOptions | dict[str, Any] | None) -> RunOptions:
+    """RunOptions from a dict (or None for the defaults); EnvelopeError names a bad field."""
+    if isinstance(options, RunOptions):
+        return options
+    try:
+        return RunOptions(**(options or {}))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise EnvelopeError(f"run option {where}: {first['msg']}") from None
+
+
+def build_envelope(
+    session: Any,
+    code: str,
+    lang: str = "js",
+    at: Id | None = None,
+    options: RunOptions | dict[str, Any] | None = None,
+    body_id: Id | None = None,
+) -> Envelope:
+    """The envelope for running `code` against the state at body `at` (None: the end of the session)."""
+    if not isinstance(code, str):
+        raise EnvelopeError(f"the body must be text, not {type(code).__name__}")
+    if lang not in ("js", "ts"):
+        raise EnvelopeError(f"lang must be 'js' or 'ts', not {lang!r}")
+    run_options = options_from(options)
+    try:
+        state = session.state_at(at)
+    except KeyError:
+        known = ", ".join(b.key for b in session.bodies[:12]) or "none"
+        raise EnvelopeError(f"no body {at!r} in {session.name} to run at; its bodies are: {known}") from None
+    store = state.store
+    cap = session.caps.store_bytes
+    if cap is not None:
+        store, _ = trim_store(store, cap)
+    mock = mock_for(session)
+    now_ms = run_options.now_ms if run_options.now_ms is not None else fixed_time_ms(session, at, body_id, state.store)
+    env = {
+        "store": [e.editor_shape() for e in store],
+        "kept": state.kept,
+        "scene": scene_payload(session.scene, state.kept),
+        "known": mock.known,
+        "options": {"deterministic": run_options.deterministic, "seed": run_options.seed, "nowMs": now_ms},
+    }
+    envelope = Envelope(
+        code=code, lang=lang, env_json=dumps(env), options=run_options, mock=mock,  # type: ignore[arg-type]
+        body_key=None if body_id is None else str(body_id), max_keep_bytes=session.caps.max_keep_bytes,
+    )
+    if lang == "ts":
+        try:
+            envelope.code = erase_types(code)
+        except TypeScriptError as exc:
+            envelope.refusal = exc.as_error()
+    return envelope

@@ -1,0 +1,241 @@
+"""The host side of the runner: a small pool of warm guest processes, a watchdog, and a never-throwing API.
+
+`Runner.submit(envelope, callback)` returns a `concurrent.futures.Future` at once (a GUI thread
+never waits); `Runner.run(envelope)` blocks (the CLI). The guest enforces the timeout itself; the
+host's watchdog kills a guest that has not answered by the timeout plus half a second, and
+`Runner.stop(future)` kills the guest of that run. A killed or dead guest is replaced by a fresh one.
+Every outcome is a result document, `ok: false` with an error when anything went wrong.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable
+
+from core.runner.envelope import Envelope
+from core.runner.protocol import ChannelClosed, ChannelTimeout, read_frame, write_frame
+from core.runner.result import CallTrace, RunResult, assemble, failure, loads
+
+ROOT = Path(__file__).resolve().parents[2]
+WATCHDOG_GRACE_S = 0.5
+START_TIMEOUT_S = 20.0
+# V8 reserves much more address space than it uses, so the cap is on data (RLIMIT_DATA), with room
+# above V8's own heap cap for the interpreter, the engine and the copies a run's result needs.
+DATA_HEADROOM = 1024 * 1024 * 1024
+MEMORY_WORDS = ("out of memory", "oom", "allocation failed", "heap limit", "invalid size", "cannot allocate")
+
+
+class GuestProcess:
+    """One guest: a `python -m core.runner.guest` child with frames on its stdin and stdout."""
+
+    def __init__(self, data_limit: int):
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "core.runner.guest", "--data-limit", str(data_limit)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=str(ROOT), env=env, start_new_session=True, close_fds=True,
+        )
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=40)
+        threading.Thread(target=self._drain_stderr, daemon=True, name="wsi-guest-stderr").start()
+        self.ready = False
+        self.healthy = True
+
+    def _drain_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        for line in iter(self.proc.stderr.readline, b""):
+            self.stderr_tail.append(line.decode("utf-8", "replace").rstrip())
+
+    @property
+    def out_fd(self) -> int:
+        assert self.proc.stdout is not None
+        return self.proc.stdout.fileno()
+
+    def wait_ready(self, deadline: float) -> None:
+        """Block until the guest says it is ready (V8 started)."""
+        if not self.ready:
+            frame = read_frame(self.out_fd, deadline)
+            self.ready = frame.get("t") == "ready"
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        write_frame(self.proc.stdin.fileno(), message)
+
+    def kill(self) -> None:
+        """SIGKILL the guest (it may be stuck in V8) and reap it."""
+        self.healthy = False
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+
+    def death_error(self) -> tuple[str, str]:
+        """Why the guest died, in the user's words: (error name, message)."""
+        try:
+            code = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        tail = " ".join(self.stderr_tail)[-400:]
+        if any(word in tail.lower() for word in MEMORY_WORDS) or code == -signal.SIGSEGV and "memory" in tail.lower():
+            return "MemoryError", ("the body ran out of memory and its guest process was stopped; look for an array "
+                                   "or string that grows without end")
+        how = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+        detail = f": {tail}" if tail else ""
+        return "CrashError", f"the guest process running the body died ({how}){detail}"
+
+
+class Runner:
+    """Runs envelopes on a pool of warm guests; `submit` never blocks and no method throws at a caller."""
+
+    def __init__(self, size: int = 1, data_limit: int | None = None, warm: bool = True):
+        from core.runner.envelope import DEFAULT_MEMORY_BYTES
+
+        self.size = max(1, size)
+        self.data_limit = data_limit if data_limit is not None else DEFAULT_MEMORY_BYTES + DATA_HEADROOM
+        self._idle: queue.SimpleQueue[GuestProcess] = queue.SimpleQueue()
+        self._executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="wsi-runner")
+        self._lock = threading.Lock()
+        self._active: dict[int, GuestProcess] = {}
+        self._stopped: set[int] = set()
+        self._closed = False
+        if warm:
+            for _ in range(self.size):
+                self._idle.put(GuestProcess(self.data_limit))
+
+    def submit(self, envelope: Envelope, callback: Callable[[RunResult], None] | None = None) -> Future:
+        """Start a run; the Future's result is the result document. `callback` runs on a worker thread."""
+        future: Future = Future()
+        if callback is not None:
+            future.add_done_callback(lambda f: callback(f.result()))
+        if self._closed:
+            future.set_result(failure("RunnerClosed", "the runner was closed; open a new one to run bodies"))
+            return future
+        self._executor.submit(self._work, envelope, future)
+        return future
+
+    def run(self, envelope: Envelope) -> RunResult:
+        """Run and wait for the result (for the command line and tests)."""
+        return self.submit(envelope).result()
+
+    def stop(self, future: Future) -> None:
+        """Stop the run behind `future`: its guest is killed and the result says it was stopped."""
+        with self._lock:
+            self._stopped.add(id(future))
+            guest = self._active.get(id(future))
+        if guest is not None:
+            guest.kill()
+
+    def close(self) -> None:
+        """Stop every guest; later runs fail with RunnerClosed."""
+        self._closed = True
+        with self._lock:
+            for guest in self._active.values():
+                guest.kill()
+        while True:
+            try:
+                guest = self._idle.get_nowait()
+            except queue.Empty:
+                break
+            guest.kill()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _take(self) -> GuestProcess:
+        try:
+            guest = self._idle.get_nowait()
+        except queue.Empty:
+            return GuestProcess(self.data_limit)
+        if guest.proc.poll() is not None:
+            guest.kill()
+            return GuestProcess(self.data_limit)
+        return guest
+
+    def _work(self, envelope: Envelope, future: Future) -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            result = self._run_envelope(envelope, future)
+        except Exception as exc:  # the last guard: a caller always gets a result
+            result = failure("InternalError", f"the runner failed: {type(exc).__name__}: {exc} (please report it)")
+        future.set_result(result)
+
+    def _run_envelope(self, envelope: Envelope, future: Future) -> RunResult:
+        if envelope.refusal is not None:
+            return failure(**envelope.refusal)
+        guest = self._take()
+        with self._lock:
+            self._active[id(future)] = guest
+        started = time.monotonic()
+        trace = CallTrace(envelope)
+        try:
+            result = self._drive(guest, envelope, trace, started, future)
+        finally:
+            with self._lock:
+                self._active.pop(id(future), None)
+                self._stopped.discard(id(future))
+            if guest.healthy and guest.proc.poll() is None and not self._closed:
+                self._idle.put(guest)
+            else:
+                guest.kill()
+                if not self._closed:
+                    self._idle.put(GuestProcess(self.data_limit))  # warm the replacement now
+        return result
+
+    def _drive(self, guest: GuestProcess, envelope: Envelope, trace: CallTrace, started: float, future: Future) -> RunResult:
+        try:
+            guest.wait_ready(started + START_TIMEOUT_S)
+        except (ChannelClosed, ChannelTimeout, OSError):
+            guest.kill()
+            name, message = guest.death_error()
+            return failure("CrashError" if name == "CrashError" else name, f"the guest process did not start: {message}")
+        started = time.monotonic()  # the timeout counts from here: guest start-up is not the body's time
+        trace.started = started
+        deadline = started + envelope.options.timeout_s + WATCHDOG_GRACE_S
+        try:
+            guest.send(envelope.frame())
+            while True:
+                frame = read_frame(guest.out_fd, deadline)
+                if frame.get("t") == "calls":
+                    guest.send({"t": "answers", "json": trace.answer(frame["json"])})
+                elif frame.get("t") == "done":
+                    done = loads(frame["json"])["done"]
+                    if done.get("error", {}).get("name") in ("TimeoutError", "MemoryError"):
+                        guest.healthy = False  # the guest exits after these; take a fresh one
+                    return assemble(done, frame.get("logs", []), trace, envelope, (time.monotonic() - started) * 1000)
+        except ChannelTimeout:
+            guest.kill()
+            return failure("TimeoutError", f"the body ran longer than its timeout of {envelope.options.timeout_s:g} s "
+                           "and its guest process was killed; look for a loop that never ends, or raise the timeout",
+                           trace=trace, duration_ms=(time.monotonic() - started) * 1000)
+        except (ChannelClosed, OSError):
+            elapsed = (time.monotonic() - started) * 1000
+            with self._lock:
+                stopped = id(future) in self._stopped
+            guest.kill()
+            if stopped:
+                return failure("StoppedError", "the run was stopped before it finished", trace=trace, duration_ms=elapsed)
+            name, message = guest.death_error()
+            return failure(name, message, trace=trace, duration_ms=elapsed)

@@ -1,0 +1,266 @@
+"""The mock modules a run calls (SPEC 5): recorded outputs, the scene's mocks, and run.inputs for real.
+
+`MockModules(session)` indexes the session once: every recorded call with an output, keyed by call
+name and a canonical form of its input (equal as JavaScript sees parsed JSON, key order ignored).
+`answer(call, input)` gives the output and where it came from, or an error naming the nearest
+recorded call of that name and how its input differs.
+
+`run.inputs` functions take one input, an object of their named parameters (the guest builds it
+from positional arguments): `trimStore(store, maxBytes)` arrives as `{store, maxBytes}`.
+`trimStore` answers `{tail, fell}`. Functions inside an input arrive as `{"__wsi_fn__": name}`
+markers: run.inputs sees them as functions (so findUnkeepable and validateKeep find them), any
+other module sees what `JSON.stringify` would have sent (the function dropped).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from core.diff import canonical, diff
+from core.model import Entry
+from core import run_inputs
+
+FN_MARK = "__wsi_fn__"
+RUN_INPUTS = (
+    "jsonBytes", "describeValue", "manifestEntry", "callMatches", "makeInputs",
+    "trimStore", "findUnkeepable", "validateKeep", "keptManifest",
+)
+NEAREST_CANDIDATES = 64
+
+
+class JsFunction:
+    """A JavaScript function that crossed the wire: only its name survives."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __call__(self, *args: Any) -> Any:
+        raise TypeError(f"the JavaScript function {self.name} cannot run on the host")
+
+    def __repr__(self) -> str:
+        return f"[Function {self.name}]"
+
+
+@dataclass(slots=True)
+class Answer:
+    """What a module call gave: an output, or an error; `source` says where it came from."""
+
+    ok: bool
+    value: Any = None
+    error: dict[str, str] | None = None
+    source: dict[str, Any] | None = None
+    unit: str | None = None
+
+
+def is_fn_marker(value: Any) -> bool:
+    """True for the guest's marker of a JavaScript function."""
+    return isinstance(value, dict) and len(value) == 1 and isinstance(value.get(FN_MARK), str)
+
+
+def with_functions(value: Any) -> Any:
+    """The value with function markers turned into JsFunction placeholders."""
+    if is_fn_marker(value):
+        return JsFunction(value[FN_MARK])
+    if isinstance(value, dict):
+        return {k: with_functions(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [with_functions(v) for v in value]
+    return value
+
+
+def as_json(value: Any) -> Any:
+    """The value as `JSON.stringify` sends it: functions dropped from objects, null in arrays."""
+    if is_fn_marker(value):
+        return None
+    if isinstance(value, dict):
+        return {k: as_json(v) for k, v in value.items() if not is_fn_marker(v)}
+    if isinstance(value, list):
+        return [as_json(v) for v in value]
+    return value
+
+
+def _normal(value: Any) -> Any:
+    # JavaScript has one number type: 1 and 1.0 are the same input.
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _normal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normal(v) for v in value]
+    return value
+
+
+def input_key(value: Any) -> bytes:
+    """Equal keys for inputs JavaScript sees as equal (numbers by value, key order ignored)."""
+    return canonical(_normal(value))
+
+
+def known_calls(session: Any) -> dict[str, dict[str, list[str] | None]]:
+    """group → module → fns (None: any fn) from the session's modules, recorded calls and mocks."""
+    known: dict[str, dict[str, list[str] | None]] = {}
+
+    def add(group: str, module: str, fn: str | None) -> None:
+        fns = known.setdefault(group, {}).setdefault(module, [])
+        if fns is not None and fn is not None and fn not in fns:
+            fns.append(fn)
+
+    for name, info in (session.modules or {}).items():
+        if name.count(".") != 1:
+            continue
+        group, module = name.split(".")
+        fns = info.get("fns") if isinstance(info, dict) else None
+        if fns is None:
+            known.setdefault(group, {})[module] = None
+        else:
+            for fn in fns:
+                add(group, module, str(fn))
+            add(group, module, None)
+    mocks = ((session.scene or {}).get("mocks") or {}) if isinstance(session.scene, dict) else {}
+    for call in [e.call for e in session.entries] + [str(k) for k in mocks]:
+        parts = call.split(".")
+        if len(parts) == 3:
+            add(*parts)
+    for fn in RUN_INPUTS:
+        add("run", "inputs", fn)
+    return known
+
+
+class MockModules:
+    """The session's module calls as a mock: answers a call from the record, the scene, or run.inputs."""
+
+    def __init__(self, session: Any):
+        self.session = session
+        self.known = known_calls(session)
+        scene = session.scene if isinstance(session.scene, dict) else {}
+        self.mocks: dict[str, Any] = dict(scene.get("mocks") or {})
+        self.scene_unit: str | None = scene.get("unit")
+        self.by_call: dict[str, list[Entry]] = {}
+        self.recorded: dict[str, dict[bytes, list[Entry]]] = {}
+        for entry in session.entries:
+            if entry.applied:
+                continue
+            self.by_call.setdefault(entry.call, []).append(entry)
+            if entry.has_output:
+                self.recorded.setdefault(entry.call, {}).setdefault(input_key(entry.input), []).append(entry)
+        self.max_keep_bytes: int = session.caps.max_keep_bytes
+        self.entry_keys: set[str] = {e.key for e in session.entries}
+
+    def answer(self, call: str, raw_input: Any, body_key: str | None = None) -> tuple[Any, Answer]:
+        """(the input the mock ran on, its answer) for one call."""
+        if call.startswith("run.inputs."):
+            value = with_functions(raw_input)
+            return value, self._run_inputs(call.rsplit(".", 1)[1], value)
+        value = as_json(raw_input)
+        matches = self.recorded.get(call, {}).get(input_key(value))
+        if matches:
+            own = [e for e in matches if body_key is not None and e.body is not None and str(e.body) == body_key]
+            entry = (own or matches)[-1]
+            source = {"kind": "recorded", "entry": entry.id}
+            return value, Answer(True, entry.output, source=source, unit=entry.unit or self.scene_unit)
+        rule = self.mocks.get(call)
+        if isinstance(rule, dict):
+            answer = self._rule(call, rule, value)
+            if answer is not None:
+                return value, answer
+        return value, Answer(False, error={"name": "MockError", "message": self.no_output_message(call, value)},
+                             source={"kind": "none"})
+
+    def _rule(self, call: str, rule: dict[str, Any], value: Any) -> Answer | None:
+        where = f"scene.mocks[{call!r}]"
+        if isinstance(rule.get("throws"), str):
+            return Answer(False, error={"name": "Error", "message": rule["throws"]}, source={"kind": "mock", "rule": "throws"})
+        if rule.get("echo") is True:
+            return Answer(True, value, source={"kind": "mock", "rule": "echo"}, unit=self.scene_unit)
+        if "returns" in rule:
+            return Answer(True, rule["returns"], source={"kind": "mock", "rule": "returns"}, unit=self.scene_unit)
+        return Answer(False, error={"name": "MockError", "message": f"{where} has no returns, echo or throws; give it one"},
+                      source={"kind": "mock", "rule": "invalid"})
+
+    def no_output_message(self, call: str, value: Any) -> str:
+        """Why no output: the nearest recorded call of that name and where its input differs."""
+        fix = f"record this call in the session or add a rule to scene.mocks[{call!r}] ({{\"returns\": …}}, {{\"echo\": true}} or {{\"throws\": \"…\"}})"
+        candidates = self.by_call.get(call, [])[-NEAREST_CANDIDATES:]
+        if not candidates:
+            return f"modules.{call}: no recorded call of {call} and no scene mock for it; {fix}"
+        scored = [(len(changes), _distance(changes), -i, entry, changes) for i, entry in enumerate(candidates)
+                  for changes in [diff(entry.input, value)]]
+        count, _, _, nearest, changes = min(scored, key=lambda s: s[:3])
+        if count == 0:
+            return (f"modules.{call}: the recorded call {nearest.id} has this very input but no recorded output, "
+                    f"and the scene has no mock for it; {fix}")
+        shown = "; ".join(describe_change(c) for c in changes[:3])
+        more = f" and {count - 3} more" if count > 3 else ""
+        return (f"modules.{call}: no recorded output for this input and no scene mock; the nearest recorded call is "
+                f"{nearest.id}, whose input differs at {shown}{more}; {fix}")
+
+    def _run_inputs(self, fn: str, params: Any) -> Answer:
+        source = {"kind": "run.inputs"}
+        handler = RUN_INPUT_HANDLERS.get(fn)
+        if handler is None:
+            return Answer(False, error={"name": "TypeError", "message": f"run.inputs.{fn} is not a run.inputs function"}, source=source)
+        if not isinstance(params, dict):
+            params = {}
+        try:
+            return Answer(True, handler(self, params), source=source)
+        except run_inputs.InvalidKeepError as exc:
+            return Answer(False, error={"name": "InvalidKeepError", "message": str(exc)}, source=source)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            return Answer(False, error={"name": "TypeError", "message": f"run.inputs.{fn}: {exc}"}, source=source)
+
+
+def _distance(changes: list[dict[str, Any]]) -> float:
+    # Among calls that differ in as many places, the nearest is the one whose numbers are closest.
+    return sum(abs(float(c["delta"])) for c in changes if isinstance(c.get("delta"), (int, float)))
+
+
+def short_json(value: Any, limit: int = 60) -> str:
+    """A value as compact JSON, cut to `limit` characters."""
+    text = canonical(value).decode("utf-8", "replace") if not isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_change(change: dict[str, Any]) -> str:
+    """One diff change in words: `/distance: 1500 → -200`."""
+    path = change["path"] or "(the whole input)"
+    if change["op"] == "add":
+        return f"{path}: added {short_json(change['to'])}"
+    if change["op"] == "remove":
+        return f"{path}: removed (was {short_json(change['from'])})"
+    return f"{path}: {short_json(change['from'])} → {short_json(change['to'])}"
+
+
+def _entry(shape: Any) -> Entry:
+    if not isinstance(shape, dict) or "call" not in shape:
+        raise ValueError("each store entry must be an object with id, call and input")
+    return Entry(id=shape.get("id"), call=str(shape["call"]), input=shape.get("input"),
+                 unit=shape.get("unit"), applied=shape.get("applied") is True)
+
+
+def _max_bytes(params: dict[str, Any], default: int) -> int:
+    value = params.get("maxBytes", default)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value
+
+
+def _trim(mock: MockModules, params: dict[str, Any]) -> dict[str, Any]:
+    store = [_entry(s) for s in params.get("store") or []]
+    tail, fell = run_inputs.trim_store(store, _max_bytes(params, 0))
+    return {"tail": [e.editor_shape() for e in tail], "fell": fell}
+
+
+def _make_inputs(mock: MockModules, params: dict[str, Any]) -> Any:
+    raise ValueError("makeInputs returns functions, which cannot cross a module call; use `inputs`, which every body is handed")
+
+
+RUN_INPUT_HANDLERS: dict[str, Callable[[MockModules, dict[str, Any]], Any]] = {
+    "jsonBytes": lambda m, p: run_inputs.json_bytes(p.get("value")),
+    "describeValue": lambda m, p: run_inputs.describe_value(p.get("value")),
+    "manifestEntry": lambda m, p: run_inputs.manifest_entry(_entry(p.get("entry"))),
+    "callMatches": lambda m, p: run_inputs.call_matches(str(p.get("call")), str(p.get("wanted"))),
+    "makeInputs": _make_inputs,
+    "trimStore": _trim,
+    "findUnkeepable": lambda m, p: run_inputs.find_unkeepable(p.get("value"), str(p.get("path", ""))),
+    "validateKeep": lambda m, p: run_inputs.validate_keep(p.get("keep"), _max_bytes(p, m.max_keep_bytes)),
+    "keptManifest": lambda m, p: run_inputs.kept_manifest(p.get("kept") or {}),
+}

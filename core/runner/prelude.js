@@ -1,0 +1,467 @@
+// The guest's JavaScript runtime: scope objects for a body, the module-call queue, timers, logs.
+// Evaluated once per V8 context; the guest drives it through the frozen global `__wsi`:
+// `start(body, env)` runs the compiled body, `poll()` says what the body waits on, `answer(batch)`
+// settles queued module calls, `fire()` runs due timers, `end()` resets the realm for the next run.
+(function () {
+  "use strict";
+  const RealDate = Date;
+  const realNow = Date.now;
+  const realRandom = Math.random;
+  const hasOwn = Object.prototype.hasOwnProperty;
+  const FN_MARK = "__wsi_fn__";
+  const BODY_FRAME = /body\.js:(\d+):(\d+)/;
+
+  // Logs go to a shared ring that Python reads directly, even while a runaway loop holds V8.
+  // Header (Float64): units written, entries written, characters written, characters cut.
+  const RING_UNITS = 1 << 17;
+  const RING_MASK = RING_UNITS - 1;
+  const MAX_ENTRY_CHARS = 16000;
+  const MAX_RETURNED_CHARS = 24000;
+  const logBuffer = new SharedArrayBuffer(32 + RING_UNITS * 2);
+  const header = new Float64Array(logBuffer, 0, 4);
+  const ring = new Uint16Array(logBuffer, 32, RING_UNITS);
+
+  let run = null;
+  let pristine = null;
+
+  function writeLog(text) {
+    let s = String(text);
+    if (s.length > MAX_ENTRY_CHARS) {
+      header[3] += s.length - (MAX_ENTRY_CHARS - 1);
+      s = "\u2026" + s.slice(s.length - (MAX_ENTRY_CHARS - 1));
+    }
+    let w = header[0];
+    const n = s.length;
+    for (let i = 0; i < n; i++) ring[(w + i) & RING_MASK] = s.charCodeAt(i);
+    w += n;
+    ring[w & RING_MASK] = n & 0xffff;
+    ring[(w + 1) & RING_MASK] = n >>> 16;
+    header[2] += n;
+    header[1] += 1;
+    header[0] = w + 2;
+  }
+
+  function formatArg(value) {
+    if (typeof value === "string") return value;
+    if (value === undefined) return "undefined";
+    if (typeof value === "function") return "[Function " + (value.name || "anonymous") + "]";
+    if (typeof value === "bigint") return value + "n";
+    if (typeof value === "symbol") return value.toString();
+    if (value instanceof Error) return value.name + ": " + value.message;
+    if (value !== null && typeof value === "object") {
+      try {
+        const text = JSON.stringify(value);
+        return text === undefined ? String(value) : text;
+      } catch (e) {
+        return "[object with a cycle]";
+      }
+    }
+    return String(value);
+  }
+
+  function makeConsole() {
+    const line = (prefix) => function (...args) {
+      writeLog(prefix + args.map(formatArg).join(" "));
+    };
+    const log = line("");
+    return Object.freeze({
+      log, info: log, debug: log, trace: log,
+      warn: line("[warn] "), error: line("[error] "),
+      dir: log, table: log,
+    });
+  }
+
+  function bodyPlace(stack) {
+    const match = BODY_FRAME.exec(String(stack || ""));
+    return match ? { line: Number(match[1]) - 1, column: Number(match[2]) } : null;
+  }
+
+  function callSite() {
+    const probe = {};
+    Error.captureStackTrace(probe, callSite);
+    return bodyPlace(probe.stack);
+  }
+
+  function describeError(error) {
+    if (error instanceof Error || (error && typeof error === "object" && "message" in error)) {
+      const out = { name: String(error.name || "Error"), message: String(error.message) };
+      const place = error.__wsiPlace || bodyPlace(error.stack);
+      if (place) {
+        out.line = place.line;
+        out.column = place.column;
+      }
+      return out;
+    }
+    return { name: "Error", message: "the body threw " + formatArg(error) + " (throw an Error to get a stack)" };
+  }
+
+  function userError(name, message, place) {
+    const error = new Error(message);
+    error.name = name;
+    if (place) Object.defineProperty(error, "__wsiPlace", { value: place });
+    return error;
+  }
+
+  // ---- inputs: makeInputs over the editor-shaped store (SPEC 3) ----
+  function callMatches(call, wanted) {
+    if (call === wanted) return true;
+    const dots = wanted.split(".").length - 1;
+    return dots === 1 && call.startsWith(wanted + ".");
+  }
+
+  function makeInputs(store) {
+    return Object.freeze({
+      last(wanted) {
+        const w = String(wanted);
+        for (let i = store.length - 1; i >= 0; i--) if (callMatches(store[i].call, w)) return store[i].input;
+        return undefined;
+      },
+      at(id) {
+        const k = String(id);
+        for (let i = store.length - 1; i >= 0; i--) if (String(store[i].id) === k) return store[i].input;
+        return undefined;
+      },
+    });
+  }
+
+  // ---- handles ----
+  function isHandle(value) {
+    return value !== null && typeof value === "object" && typeof value.__h === "string";
+  }
+
+  function refuseForeignHandle(value, path, where) {
+    const seen = new Set();
+    const walk = (v, p) => {
+      if (v === null || typeof v !== "object" || seen.has(v)) return;
+      seen.add(v);
+      if (isHandle(v)) {
+        if (!run.handles.has(v.__h)) {
+          throw userError("HandleError",
+            where + ": the handle {__h: " + JSON.stringify(v.__h) + "} at " + p + " was not handed out by this run " +
+            "(kept from an earlier run, typed in or forged); pass the entity id and get a fresh handle with scene.get(id)",
+            callSite());
+        }
+        return;
+      }
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) walk(v[i], p + "." + i);
+      } else {
+        for (const key of Object.keys(v)) walk(v[key], p + "." + key);
+      }
+    };
+    walk(value, path);
+  }
+
+  // ---- scene ----
+  function makeScene(scene) {
+    const byId = new Map(scene.entities.map((e) => [String(e.id), e]));
+    const entityOf = (ref, where) => {
+      let id = ref;
+      if (isHandle(ref)) {
+        refuseForeignHandle(ref, "argument 1", where);
+        id = run.handles.get(ref.__h);
+      }
+      const entity = byId.get(String(id));
+      if (entity === undefined) {
+        const some = [...byId.keys()].slice(0, 8).join(", ");
+        throw userError("SceneError", where + ": no entity " + JSON.stringify(String(id)) + " in the scene; its ids include: " + (some || "none"), callSite());
+      }
+      return entity;
+    };
+    const matches = (entity, filter) => {
+      if (filter === undefined || filter === null) return true;
+      if (typeof filter === "string") return entity.type === filter;
+      if (typeof filter === "function") return Boolean(filter(summary(entity)));
+      return Object.keys(filter).every((k) => entity[k] === filter[k]);
+    };
+    const summary = (e) => ({ id: e.id, type: e.type, name: e.name });
+    const counts = {};
+    for (const e of scene.entities) counts[e.type] = (counts[e.type] || 0) + 1;
+    return Object.freeze({
+      entities(filter) {
+        return scene.entities.filter((e) => matches(e, filter)).map(summary);
+      },
+      read(ref) {
+        return JSON.parse(JSON.stringify(entityOf(ref, "scene.read")));
+      },
+      get(id) {
+        const entity = entityOf(id, "scene.get");
+        const handle = "h" + (run.handles.size + 1);
+        run.handles.set(handle, entity.id);
+        return { __h: handle };
+      },
+      info() {
+        return { unit: scene.unit, counts: { ...counts }, kept: JSON.parse(JSON.stringify(scene.keptManifest)) };
+      },
+    });
+  }
+
+  // ---- modules ----
+  const RUN_INPUT_PARAMS = {
+    jsonBytes: ["value"], describeValue: ["value"], manifestEntry: ["entry"], callMatches: ["call", "wanted"],
+    trimStore: ["store", "maxBytes"], findUnkeepable: ["value", "path"], validateKeep: ["keep", "maxBytes"],
+    keptManifest: ["kept"], makeInputs: ["store"],
+  };
+
+  function distance(a, b) {
+    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+      let prev = row[0];
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const old = row[j];
+        row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+        prev = old;
+      }
+    }
+    return row[b.length];
+  }
+
+  function suggest(name, known) {
+    const limit = Math.max(2, Math.floor(name.length / 3));
+    const near = known.map((k) => [distance(name, k), k]).filter(([d]) => d <= limit).sort((x, y) => x[0] - y[0]);
+    if (near.length) return " Did you mean: " + near.slice(0, 3).map(([, k]) => k).join(", ") + "?";
+    return known.length ? " Known: " + known.slice(0, 12).join(", ") + "." : "";
+  }
+
+  function checkKnown(group, module, fn) {
+    const known = run.known;
+    const unknown = (what, name, options) => {
+      throw userError("UnknownModuleError", "modules." + [group, module, fn].filter((x) => x !== undefined).join(".") +
+        ": no " + what + " " + name + " in this session." + suggest(name.split(".").pop(), options), callSite());
+    };
+    if (!hasOwn.call(known, group)) unknown("module group", group, Object.keys(known));
+    const modulesOf = known[group];
+    if (!hasOwn.call(modulesOf, module)) unknown("module", group + "." + module, Object.keys(modulesOf));
+    const fns = modulesOf[module];
+    if (fns !== null && !fns.includes(fn)) unknown("function", group + "." + module + "." + fn, fns);
+  }
+
+  function markFunctions(key, value) {
+    return typeof value === "function" ? { [FN_MARK]: value.name || "anonymous" } : value;
+  }
+
+  function callModule(group, module, fn, args) {
+    checkKnown(group, module, fn);
+    const name = group + "." + module + "." + fn;
+    let input = args[0];
+    if (group === "run" && module === "inputs") {
+      // run.inputs inspects values (findUnkeepable looks for handles); it never uses a handle.
+      if (hasOwn.call(RUN_INPUT_PARAMS, fn)) {
+        input = {};
+        RUN_INPUT_PARAMS[fn].forEach((param, i) => { if (args[i] !== undefined) input[param] = args[i]; });
+      }
+    } else {
+      refuseForeignHandle(input, "input", "modules." + name);
+    }
+    const json = JSON.stringify(input, markFunctions);
+    const id = ++run.callCount;
+    const place = callSite();
+    return new Promise((resolve, reject) => {
+      run.pending.set(id, { resolve, reject, place });
+      run.queue.push("[" + id + "," + JSON.stringify(name) + "," + (json === undefined ? "null" : json) + "," +
+        (place ? place.line : 0) + "," + (realNow() - run.startedAt) + "]");
+    });
+  }
+
+  function ghost(path) {
+    return new Proxy(function () {}, {
+      get(_, key) {
+        if (typeof key !== "string" || key === "then" || key === "toJSON") return undefined;
+        return path.length < 3 ? ghost(path.concat([key])) : undefined;
+      },
+      apply(_, __, args) {
+        if (path.length === 3) return callModule(path[0], path[1], path[2], args);
+        if (path.length === 2) return callModule(path[0], path[1], path[1], args);
+        throw userError("UnknownModuleError", "modules." + path.join(".") + " is a module group, not a call; call modules." +
+          path[0] + ".<module>.<fn>(input)", callSite());
+      },
+    });
+  }
+
+  function makeModules() {
+    return new Proxy({}, {
+      get(_, key) {
+        if (typeof key !== "string" || key === "then" || key === "toJSON") return undefined;
+        return ghost([key]);
+      },
+      ownKeys() { return Object.keys(run.known); },
+      getOwnPropertyDescriptor(_, key) {
+        return hasOwn.call(run.known, key) ? { value: ghost([key]), enumerable: true, configurable: true } : undefined;
+      },
+    });
+  }
+
+  // ---- timers, run-scoped ----
+  function setTimer(fn, delay, args, repeat) {
+    if (!run) return 0;
+    const id = ++run.timerCount;
+    const ms = Math.max(0, Number(delay) || 0);
+    run.timers.set(id, { fn, args, ms, due: realNow() + ms, repeat });
+    return id;
+  }
+
+  // ---- determinism ----
+  function seededRandom(seed) {
+    let a = seed >>> 0;
+    return function random() {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  function fixedDate(ms) {
+    function Date(...args) {
+      if (!new.target) return new RealDate(ms).toString();
+      return Reflect.construct(RealDate, args.length ? args : [ms], new.target);
+    }
+    Date.prototype = RealDate.prototype;
+    Date.now = () => ms;
+    Date.parse = RealDate.parse;
+    Date.UTC = RealDate.UTC;
+    return Date;
+  }
+
+  // ---- realm hygiene: a body that changes globals or built-ins marks the context dirty ----
+  const WATCHED = ["Object", "Array", "String", "Number", "Boolean", "Function", "Promise", "Map", "Set",
+    "WeakMap", "RegExp", "Error", "Symbol", "JSON", "Math", "Reflect", "Proxy", "BigInt"];
+
+  function snapshot() {
+    const globals = new Map();
+    for (const key of Reflect.ownKeys(globalThis)) globals.set(key, Object.getOwnPropertyDescriptor(globalThis, key));
+    const parts = [];
+    for (const name of WATCHED) {
+      const value = RealGlobals[name];
+      for (const target of [value, value && value.prototype]) {
+        if (target === undefined || target === null) continue;
+        for (const key of Reflect.ownKeys(target)) {
+          const d = Object.getOwnPropertyDescriptor(target, key);
+          parts.push([target, key, d.value, d.get, d.set]);
+        }
+        parts.push([target, "#count", Reflect.ownKeys(target).length]);
+      }
+    }
+    return { globals, parts };
+  }
+
+  function isDirty() { return dirtyReason() !== null; }
+  function dirtyReason() {
+    const keys = Reflect.ownKeys(globalThis);
+    if (keys.length !== pristine.globals.size) return "globals";
+    for (const key of keys) {
+      const before = pristine.globals.get(key);
+      const now = Object.getOwnPropertyDescriptor(globalThis, key);
+      if (!before || !Object.is(before.value, now.value) || before.get !== now.get || before.set !== now.set) return String(key);
+    }
+    for (const [target, key, value, get, set] of pristine.parts) {
+      if (key === "#count") {
+        if (Reflect.ownKeys(target).length !== value) return "count";
+        continue;
+      }
+      const d = Object.getOwnPropertyDescriptor(target, key);
+      if (!d || !Object.is(d.value, value) || d.get !== get || d.set !== set) return String(key);
+    }
+    return null;
+  }
+
+  const RealGlobals = {};
+  for (const name of WATCHED) RealGlobals[name] = globalThis[name];
+
+  const W = {
+    logBuffer,
+    dirtyReason: () => dirtyReason(),
+    start(fn, env) {
+      header.fill(0);
+      run = {
+        known: env.known, handles: new Map(), pending: new Map(), queue: [], callCount: 0,
+        timers: new Map(), timerCount: 0, done: null, startedAt: realNow(),
+      };
+      if (env.options.deterministic) {
+        Math.random = seededRandom(env.options.seed);
+        globalThis.Date = fixedDate(env.options.nowMs);
+      }
+      const console = makeConsole();
+      const scope = [makeInputs(env.store), env.kept, makeModules(), makeScene(env.scene), console, console.log];
+      const finish = (value) => {
+        const out = { ok: true };
+        const json = JSON.stringify(value);
+        if (json !== undefined) {
+          out.returned = "@R";
+          out.returnedChars = json.length;
+          if (json.length > MAX_RETURNED_CHARS) out.returnedCut = json.slice(0, MAX_RETURNED_CHARS);
+        }
+        let keepJson;
+        if (value !== null && typeof value === "object" && hasOwn.call(value, "keep") && value.keep !== undefined) {
+          keepJson = JSON.stringify(value.keep, markFunctions);
+        }
+        run.done = { out, json, keepJson };
+      };
+      Promise.resolve()
+        .then(() => fn.apply(undefined, scope))
+        .then(finish)
+        .then(null, (error) => { run.done = { out: { ok: false, error: describeError(error) } }; });
+    },
+    poll() {
+      if (run.done) {
+        const d = run.done;
+        let text = JSON.stringify(d.out);
+        if (d.json !== undefined) text = text.replace('"@R"', () => d.json);
+        if (d.keepJson !== undefined) text = text.slice(0, -1) + ',"keep":' + d.keepJson + "}";
+        return '{"done":' + text + "}";
+      }
+      if (run.queue.length) {
+        const text = '{"calls":[' + run.queue.join(",") + "]}";
+        run.queue = [];
+        return text;
+      }
+      if (run.timers.size) {
+        let due = Infinity;
+        for (const t of run.timers.values()) due = Math.min(due, t.due);
+        return '{"wait":' + Math.max(0, due - realNow()) + "}";
+      }
+      return '{"stuck":' + run.pending.size + "}";
+    },
+    answer(batch) {
+      for (const [id, ok, value] of batch) {
+        const call = run.pending.get(id);
+        if (!call) continue;
+        run.pending.delete(id);
+        if (ok) call.resolve(value);
+        else {
+          const error = new Error(value.message);
+          error.name = value.name || "Error";
+          if (call.place) Object.defineProperty(error, "__wsiPlace", { value: call.place });
+          call.reject(error);
+        }
+      }
+    },
+    fire() {
+      const now = realNow();
+      const due = [...run.timers.entries()].filter(([, t]) => t.due <= now).sort((a, b) => a[1].due - b[1].due || a[0] - b[0]);
+      for (const [id, t] of due) {
+        if (t.repeat) t.due = now + Math.max(1, t.ms);
+        else run.timers.delete(id);
+        try {
+          if (typeof t.fn === "function") t.fn(...t.args);
+        } catch (error) {
+          writeLog("[error] uncaught in a timer: " + formatArg(error));
+        }
+      }
+    },
+    end() {
+      run = null;
+      Math.random = realRandom;
+      globalThis.Date = RealDate;
+      return isDirty();
+    },
+  };
+
+  globalThis.setTimeout = (fn, delay, ...args) => setTimer(fn, delay, args, false);
+  globalThis.setInterval = (fn, delay, ...args) => setTimer(fn, delay, args, true);
+  globalThis.clearTimeout = globalThis.clearInterval = (id) => { if (run) run.timers.delete(id); };
+  Object.defineProperty(globalThis, "__wsi", { value: Object.freeze(W), enumerable: false });
+  pristine = snapshot();
+})();

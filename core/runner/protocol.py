@@ -1,0 +1,62 @@
+"""The wire between host and guest: msgpack frames, each a 4-byte big-endian length and a map.
+
+Kept free of heavy imports: the guest process imports it before V8 starts.
+"""
+from __future__ import annotations
+
+import os
+import select
+import struct
+import time
+from typing import Any
+
+import msgpack
+
+HEADER = struct.Struct(">I")
+MAX_FRAME = 1 << 30
+
+
+class ChannelClosed(Exception):
+    """The other side closed its end (it exited or was killed)."""
+
+
+class ChannelTimeout(Exception):
+    """No whole frame arrived before the deadline."""
+
+
+def pack(message: dict[str, Any]) -> bytes:
+    """One frame: length, then the msgpack of `message`."""
+    body = msgpack.packb(message, use_bin_type=True)
+    return HEADER.pack(len(body)) + body
+
+
+def write_frame(fd: int, message: dict[str, Any]) -> None:
+    """Write one whole frame to a blocking file descriptor."""
+    data = memoryview(pack(message))
+    while data:
+        written = os.write(fd, data)
+        data = data[written:]
+
+
+def _read_exact(fd: int, size: int, deadline: float | None) -> bytes:
+    chunks: list[bytes] = []
+    remaining = size
+    while remaining:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise ChannelTimeout()
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            raise ChannelClosed()
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int, deadline: float | None = None) -> dict[str, Any]:
+    """Read one frame; `deadline` (time.monotonic) bounds the wait. ChannelClosed at end of file."""
+    (size,) = HEADER.unpack(_read_exact(fd, HEADER.size, deadline))
+    if size > MAX_FRAME:
+        raise ChannelClosed()
+    return msgpack.unpackb(_read_exact(fd, size, deadline), raw=False, strict_map_key=False)

@@ -1,0 +1,62 @@
+"""Run results and replay verdicts in plain words, for `wsi run`, `wsi replay` and the Run view."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def source_text(source: dict[str, Any] | None) -> str:
+    """Where a traced call's output came from: `recorded c4`, `mock echo`, `run.inputs`, `no output`."""
+    if not source:
+        return "no output"
+    kind = source.get("kind")
+    if kind == "recorded":
+        return f"recorded {source.get('entry')}"
+    if kind == "mock":
+        return f"scene mock ({source.get('rule')})"
+    if kind == "run.inputs":
+        return "run.inputs (computed)"
+    return "no output"
+
+
+def error_line(error: dict[str, Any], where: str = "body") -> str:
+    """`body.js:3:45: Error: message`: the error at the body's own line and column."""
+    place = where
+    if "line" in error:
+        place += f":{error['line']}"
+        if "column" in error:
+            place += f":{error['column']}"
+    return f"{place}: {error['name']}: {error['message']}"
+
+
+def result_text(result: dict[str, Any], where: str = "body", max_returned: int = 4000) -> str:
+    """The result as a short report: status, error, returned value, keep, logs, calls."""
+    lines = [f"{'ok' if result['ok'] else 'failed'} in {result['durationMs']:,.1f} ms"]
+    if "error" in result:
+        lines.append("error: " + error_line(result["error"], where))
+    if "returned" in result:
+        text = json.dumps(result["returned"], indent=2, ensure_ascii=False)
+        if len(text) > max_returned:
+            text = text[:max_returned] + f"\u2026 ({len(text):,} characters; --json shows it all)"
+        lines.append("returned: " + text)
+    for request in result.get("keep", []):
+        lines.append(f"keep: {request['name']} ({request['bytes']:,} bytes) accepted")
+    logs = result.get("logs", [])
+    lines.append(f"logs ({len(logs)}):")
+    lines.extend("  " + line for line in logs)
+    calls = result.get("calls", [])
+    lines.append(f"calls ({len(calls)}):")
+    for call in calls:
+        outcome = source_text(call.get("source"))
+        if "error" in call:
+            outcome += f"; failed: {call['error']}"
+        at = f" (line {call['line']})" if "line" in call else ""
+        lines.append(f"  {call['id']}  {call['call']}{at}  \u2190 {outcome}")
+    return "\n".join(lines)
+
+
+def verdict_text(verdict: dict[str, Any]) -> str:
+    """One line per replayed body: `b3  same` or `b5  DIFFERS: …`."""
+    if verdict["same"]:
+        return f"{verdict['body']}  same"
+    return f"{verdict['body']}  DIFFERS: {verdict['firstDifference']['message']}"

@@ -1,0 +1,139 @@
+"""A run's result (SPEC 5): the module calls it traced, its keep verdict, and the caps with their markers.
+
+`{ok, returned?, keep?, error?, logs, calls, operations, durationMs}` exactly. A returned value
+whose JSON is over 24,000 characters comes back as a string: the first 24,000 characters and a
+marker saying how many there were. `RunResult.full_returned` keeps the whole value (replay
+compares it). A traced call is an Entry of the session's shape with two fields of its own:
+`source` (`{"kind": "recorded", "entry": id}`, `{"kind": "mock", "rule": "returns"|"echo"|"throws"}`,
+`{"kind": "run.inputs"}` or `{"kind": "none"}`) and, for a call that failed, `error`.
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import orjson
+
+from core.run_inputs import InvalidKeepError, validate_keep
+from core.runner.envelope import Envelope, dumps, js_literal
+from core.runner.mock_modules import with_functions
+
+MAX_RETURNED_CHARS = 24_000
+_MISSING = object()
+
+
+class RunResult(dict):
+    """The SPEC 5 result document; `full_returned` is the returned value before the 24,000-character cap."""
+
+    full_returned: Any = _MISSING
+
+    @property
+    def has_returned(self) -> bool:
+        return self.full_returned is not _MISSING
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse JSON; the standard library takes what orjson refuses (lone surrogates)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+class CallTrace:
+    """The module calls of one run: answers each batch from the mock and records it as a new entry."""
+
+    def __init__(self, envelope: Envelope):
+        self.envelope = envelope
+        self.calls: list[dict[str, Any]] = []
+        self.operations: list[dict[str, Any]] = []
+        self.started = time.monotonic()
+        self._next = 0
+
+    def _fresh_id(self) -> str:
+        taken = self.envelope.mock.entry_keys if self.envelope.mock is not None else set()
+        while True:
+            self._next += 1
+            candidate = f"run{self._next}"
+            if candidate not in taken:
+                return candidate
+
+    def answer(self, calls_json: str) -> str:
+        """The guest's `calls` batch answered: a JS expression of `[[id, ok, value|error], …]`."""
+        answers = []
+        for call_id, name, raw_input, line, start_ms in loads(calls_json)["calls"]:
+            mock = self.envelope.mock
+            if mock is None:
+                ran_on, ok, value, source, unit, error = raw_input, False, None, {"kind": "none"}, None, {
+                    "name": "MockError", "message": f"modules.{name}: this run has no session to answer module calls"}
+            else:
+                ran_on, answer = mock.answer(name, raw_input, self.envelope.body_key)
+                ok, value, source, unit, error = answer.ok, answer.value, answer.source, answer.unit, answer.error
+            entry: dict[str, Any] = {"id": self._fresh_id(), "call": name, "input": ran_on}
+            if name.startswith("run.inputs."):
+                entry["input"] = raw_input  # the markers, not placeholders: the trace stays JSON
+            if unit is not None:
+                entry["unit"] = unit
+            if self.envelope.body_key is not None:
+                entry["body"] = self.envelope.body_key
+            if ok:
+                entry["output"] = value
+            else:
+                entry["error"] = error["message"]
+            entry["source"] = source
+            if line:
+                entry["line"] = line
+            self.calls.append(entry)
+            now_ms = (time.monotonic() - self.started) * 1000
+            operation: dict[str, Any] = {"call": name, "startMs": round(start_ms, 3),
+                                         "durationMs": round(max(0.0, now_ms - start_ms), 3), "ok": ok}
+            if not ok:
+                operation["message"] = error["message"]
+            self.operations.append(operation)
+            answers.append([call_id, ok, value if ok else error])
+        return js_literal(dumps(answers))
+
+
+def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, envelope: Envelope, duration_ms: float) -> RunResult:
+    """The result document from the guest's `done` and the host's trace."""
+    result = RunResult(ok=bool(done.get("ok")))
+    if result["ok"]:
+        if "keep" in done:
+            try:
+                result["keep"] = validate_keep(with_functions(done["keep"]), envelope.max_keep_bytes)
+            except InvalidKeepError as exc:
+                result["ok"] = False
+                result.pop("keep", None)
+                result["error"] = {"name": "InvalidKeepError", "message": str(exc)}
+        if result["ok"] and "returned" in done:
+            result.full_returned = done["returned"]
+            returned: Any = done["returned"]
+            if "returnedCut" in done:
+                returned = (done["returnedCut"] + f"\u2026 [returned value cut: its JSON is {done['returnedChars']:,} characters, "
+                            f"the first {MAX_RETURNED_CHARS:,} are shown]")
+            result["returned"] = returned
+            if "keep" in result:  # key order of SPEC 5: ok, returned, keep, error, …
+                result["keep"] = result.pop("keep")
+    else:
+        result["error"] = done.get("error") or {"name": "Error", "message": "the run failed"}
+    result["logs"] = logs
+    result["calls"] = trace.calls if trace else []
+    result["operations"] = trace.operations if trace else []
+    result["durationMs"] = round(duration_ms, 3)
+    return result
+
+
+def failure(name: str, message: str, logs: list[str] | None = None, trace: CallTrace | None = None,
+            duration_ms: float = 0.0, line: int | None = None, column: int | None = None) -> RunResult:
+    """A failed run's result (refused before it shipped, stopped, crashed)."""
+    error: dict[str, Any] = {"name": name, "message": message}
+    if line is not None:
+        error["line"] = line
+    if column is not None:
+        error["column"] = column
+    result = RunResult(ok=False, error=error, logs=logs or [])
+    result["calls"] = trace.calls if trace else []
+    result["operations"] = trace.operations if trace else []
+    result["durationMs"] = round(duration_ms, 3)
+    return result

@@ -1,0 +1,52 @@
+"""Output caps come back with markers; random and time are fixed unless asked otherwise."""
+from __future__ import annotations
+
+from core.runner.envelope import build_envelope
+
+
+def test_100000_console_lines_come_back_capped_with_a_marker(demo, runner):
+    result = runner.run(build_envelope(demo, "for (let i = 0; i < 100000; i++) console.log('line', i);\nreturn 1;"))
+    logs = result["logs"]
+    assert result["ok"] is True
+    assert len(logs) <= 300
+    assert sum(len(line) for line in logs[1:]) <= 16_000
+    assert logs[0].startswith("\u2026 [cut:") and "earlier log entries" in logs[0]
+    assert logs[-1] == "line 99999"
+
+
+def test_a_5_mb_returned_value_comes_back_cut_with_a_marker(demo, runner):
+    result = runner.run(build_envelope(demo, "return { big: 'x'.repeat(5 * 1024 * 1024) };"))
+    assert result["ok"] is True
+    returned = result["returned"]
+    assert isinstance(returned, str) and len(returned) < 24_200
+    assert returned.startswith('{"big":"xxx')
+    assert "returned value cut" in returned and "5,242,890 characters" in returned
+    assert len(result.full_returned["big"]) == 5 * 1024 * 1024
+
+
+def test_a_single_huge_log_line_keeps_its_newest_characters(demo, runner):
+    result = runner.run(build_envelope(demo, "log('a'.repeat(50000) + 'END');"))
+    assert result["logs"][-1].endswith("END") and len(result["logs"][-1]) <= 16_000
+    assert "characters" in result["logs"][0]
+
+
+def test_random_and_date_are_fixed_by_default(demo, runner):
+    code = "return [Math.random(), Math.random(), new Date().toISOString(), Date.now()];"
+    first = runner.run(build_envelope(demo, code, at="b3", body_id="b3"))["returned"]
+    second = runner.run(build_envelope(demo, code, at="b3", body_id="b3"))["returned"]
+    assert first == second
+    assert first[2] == "2026-11-18T09:02:18.000Z"
+
+
+def test_determinism_can_be_turned_off(demo, runner):
+    code = "return [Math.random(), new Date().getFullYear()];"
+    first = runner.run(build_envelope(demo, code, options={"deterministic": False}))["returned"]
+    second = runner.run(build_envelope(demo, code, options={"deterministic": False}))["returned"]
+    assert first[0] != second[0]
+    assert first[1] >= 2025
+
+
+def test_timers_run_within_the_body(demo, runner):
+    result = runner.run(build_envelope(demo, "const order = [];\nsetTimeout(() => order.push('b'), 20);\n"
+                                       "setTimeout(() => order.push('a'), 5);\nawait new Promise((r) => setTimeout(r, 40));\nreturn order;"))
+    assert result["returned"] == ["a", "b"]
