@@ -92,7 +92,7 @@ def escape_token(token: Token) -> str:
 
 def pointer(tokens: tuple[Token, ...] | list[Token]) -> str:
     """The JSON Pointer of a path of keys and indices; `""` is the root."""
-    return "".join("/" + escape_token(t) for t in tokens)
+    return "".join(f"/{t}" if type(t) is int else "/" + escape_token(t) for t in tokens)
 
 
 def parse_pointer(path: str) -> list[str]:
@@ -131,7 +131,7 @@ def element_key(value: Any) -> Any:
     return canonical(value)
 
 
-def _all_points(values: list[Any]) -> bool:
+def all_points(values: list[Any]) -> bool:
     """Only `[x, y(, z)]` lists of numbers (checked in C-speed passes): then the elements are their own keys."""
     return (bool(values) and set(map(type, values)) == {list} and set(map(len, values)) <= {2, 3}
             and set(map(type, chain.from_iterable(values))) <= {int, float})
@@ -145,7 +145,7 @@ def array_opcodes(a: list[Any], b: list[Any]) -> list[tuple[str, int, int, int, 
     `difflib.SequenceMatcher(autojunk=False)`. So a 50,000-point polyline with a few edits costs
     a few dozen Python steps, and arrays of points are compared as they are, without keys.
     """
-    if _all_points(a) and _all_points(b):
+    if all_points(a) and all_points(b):
         keys_a, keys_b = a, b  # list == list is JSON equality here: every element is numbers only
     else:
         keys_a, keys_b = [element_key(v) for v in a], [element_key(v) for v in b]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from core.diff import Token, array_opcodes, is_point, json_equal, pointer
+from core.diff import Token, all_points, array_opcodes, is_point, json_equal, pointer
 from core.edits import predecessors
 from core.model import Entry, Id
 from core.session import Session
@@ -92,6 +92,9 @@ def leaves(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from leaves(item, path + (key,))
+    elif all_points(value):  # a polyline: its points are its leaves, no need to look inside each
+        for index, item in enumerate(value):
+            yield path + (index,), item
     else:
         for index, item in enumerate(value):
             yield from leaves(item, path + (index,))
@@ -114,7 +117,15 @@ def _map(before: Any, after: Any, at_before: Path, at_after: Path, sources: dict
             else:
                 _unsourced(item, at_after + (key,), sources)
     elif isinstance(after, list) and isinstance(before, list) and not is_point(before):
+        points = all_points(after)
         for tag, i1, i2, j1, j2 in array_opcodes(before, after):
+            if tag == "equal" and points:  # equal points: each is a leaf from the same place in `before`
+                sources.update((at_after + (j1 + k,), at_before + (i1 + k,)) for k in range(i2 - i1))
+                continue
+            if tag == "equal":  # equal elements: every leaf inside comes from the same place in `before`
+                for k in range(i2 - i1):
+                    _carried(after[j1 + k], at_before + (i1 + k,), at_after + (j1 + k,), sources)
+                continue
             paired = min(i2 - i1, j2 - j1)
             for k in range(paired):
                 _map(before[i1 + k], after[j1 + k], at_before + (i1 + k,), at_after + (j1 + k,), sources)
@@ -122,6 +133,15 @@ def _map(before: Any, after: Any, at_before: Path, at_after: Path, sources: dict
                 _unsourced(after[j1 + k], at_after + (j1 + k,), sources)
     else:
         _unsourced(after, at_after, sources)
+
+
+def _carried(value: Any, at_before: Path, at_after: Path, sources: dict[Path, Path | None]) -> None:
+    if is_leaf(value):
+        sources[at_after] = at_before
+        return
+    size = len(at_after)
+    for leaf_path, _ in leaves(value, at_after):
+        sources[leaf_path] = at_before + leaf_path[size:]
 
 
 def _unsourced(value: Any, path: Path, sources: dict[Path, Path | None]) -> None:
@@ -153,7 +173,18 @@ def blame(session: Session, entry_id: Id) -> list[LeafOrigin]:
             else:
                 still[path] = at_previous
         pending, node = still, previous
-    return [LeafOrigin(pointer(path), value, setters[path], entry) for path, value in found]
+    parents: dict[Path, str] = {}  # the pointer of each container, made once for all its leaves
+
+    def leaf_pointer(path: Path) -> str:
+        if not path:
+            return ""
+        parent = path[:-1]
+        if parent not in parents:
+            parents[parent] = pointer(parent)
+        last = path[-1]
+        return parents[parent] + (f"/{last}" if type(last) is int else pointer((last,)))
+
+    return [LeafOrigin(leaf_pointer(path), value, setters[path], entry) for path, value in found]
 
 
 def blame_document(session: Session, entry_id: Id) -> dict[str, Any]:

@@ -76,3 +76,11 @@ def test_blame_on_the_demo_names_the_persons_two_edits_and_the_bodies():
 def test_blame_of_an_unknown_entry_is_a_key_error():
     with pytest.raises(KeyError):
         blame(load(DEMO), "nope")
+
+
+def test_inside_an_array_of_objects_only_the_field_the_person_moved_is_theirs():
+    found = {o.path: o for o in blame(load(DEMO), "e3")}
+    assert found["/rooms/1/at"].by_person and not found["/rooms/1/at"].carried
+    assert found["/rooms/1/id"].setter.id == "c19" and found["/rooms/1/id"].text() == (
+        "carried by the person's edit e3 from body b4 (call c19)")
+    assert not any(o.by_person for path, o in found.items() if path != "/rooms/1/at")
