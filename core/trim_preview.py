@@ -33,9 +33,12 @@ LISTED_EDITS = 20  # fallen canvas edits named one by one; the rest are counted
 class StoreIndex:
     """Sizes, running sums, canvas edits and module calls of a list of entries, built once."""
 
-    def __init__(self, entries: Sequence[Entry]):
+    def __init__(self, entries: Sequence[Entry], sizes: Sequence[int] | None = None):
+        """`sizes`, when given, are the entries' `entry_bytes` already measured (e.g. a ManifestIndex's)."""
         self.entries = entries
-        self.sizes = array("q", (entry_bytes(e) for e in entries))
+        self.sizes = array("q", sizes if sizes is not None else (entry_bytes(e) for e in entries))
+        if len(self.sizes) != len(entries):
+            raise ValueError(f"{len(self.sizes)} sizes for {len(entries)} entries")
         self.running = array("q", accumulate((s + 1 for s in self.sizes), initial=0))
         self.edits = array("q", (i for i, e in enumerate(entries) if e.applied))
         # Grouped by call, not module: a session has a handful of calls, and `entry.module` splits a string.
