@@ -159,15 +159,14 @@ class Guest:
                 return
             if message.get("t") != "run":
                 continue
-            aborted = await self.run(message)
-            if aborted:
+            dirty = await self.run(message)
+            if dirty is None:
                 return
-            dirty = await self.realm.eval("__wsi.end()", time.monotonic() + 5)
             if dirty:
                 self.realm = Realm()
 
-    async def run(self, message: dict[str, Any]) -> bool:
-        """Run one body; True when the process must exit afterwards."""
+    async def run(self, message: dict[str, Any]) -> bool | None:
+        """Run one body; whether it left the realm dirty, or None when the process must exit."""
         _limits["timeout"] = float(message["timeout"])
         _limits["memory"] = int(message["memory"])
         started = time.monotonic()
@@ -182,12 +181,12 @@ class Guest:
                 await self.realm.eval(source, deadline)
             except JSParseException as exc:
                 self.finish({"ok": False, "error": syntax_error(str(exc), code.count("\n") + 1)}, started)
-                return False
+                return False  # nothing ran
             while True:
                 text: str = await self.realm.eval("__wsi.poll()", deadline)
                 if text.startswith('{"done"'):
                     self.send({"t": "done", "json": text, "logs": self.realm.read_logs(), "ms": _ms(started)})
-                    return False
+                    return text.endswith('"dirty":true}')
                 if text.startswith('{"calls"'):
                     self.send({"t": "calls", "json": text})
                     reply = read_frame(self.in_fd, deadline + 1)
@@ -202,12 +201,16 @@ class Guest:
                         "message": "the body awaits a promise that nothing will ever settle: every module call was "
                         "answered and no timer is pending; resolve it or do not await it",
                     }}, started)
-                    return False
+                    break
         except RunAborted as exc:
             self.finish({"ok": False, "error": exc.error}, started)
-            return True
+            return None
         except ChannelClosed:
-            return True
+            return None
+        try:
+            return bool(await self.realm.eval("__wsi.end()", time.monotonic() + 5))
+        except RunAborted:
+            return None
 
     def finish(self, out: dict[str, Any], started: float) -> None:
         import json

@@ -1,7 +1,8 @@
 // The guest's JavaScript runtime: scope objects for a body, the module-call queue, timers, logs.
 // Evaluated once per V8 context; the guest drives it through the frozen global `__wsi`:
 // `start(body, env)` runs the compiled body, `poll()` says what the body waits on, `answer(batch)`
-// settles queued module calls, `fire()` runs due timers, `end()` resets the realm for the next run.
+// settles queued module calls, `fire()` runs due timers, `end()` resets the realm for the next run
+// (the poll that reports `done` calls it, and says whether the body left the realm dirty).
 (function () {
   "use strict";
   const RealDate = Date;
@@ -329,40 +330,44 @@
   const WATCHED = ["Object", "Array", "String", "Number", "Boolean", "Function", "Promise", "Map", "Set",
     "WeakMap", "RegExp", "Error", "Symbol", "JSON", "Math", "Reflect", "Proxy", "BigInt"];
 
+  // Flat arrays, read without descriptors on the hot path: this runs after every body.
   function snapshot() {
-    const globals = new Map();
-    for (const key of Reflect.ownKeys(globalThis)) globals.set(key, Object.getOwnPropertyDescriptor(globalThis, key));
-    const parts = [];
+    const targets = [globalThis];
     for (const name of WATCHED) {
       const value = RealGlobals[name];
-      for (const target of [value, value && value.prototype]) {
-        if (target === undefined || target === null) continue;
-        for (const key of Reflect.ownKeys(target)) {
-          const d = Object.getOwnPropertyDescriptor(target, key);
-          parts.push([target, key, d.value, d.get, d.set]);
-        }
-        parts.push([target, "#count", Reflect.ownKeys(target).length]);
+      if (value === undefined || value === null) continue;
+      targets.push(value);
+      if (value.prototype) targets.push(value.prototype);
+    }
+    const counts = [];
+    const flat = [];
+    for (const target of targets) {
+      const keys = Reflect.ownKeys(target);
+      counts.push(keys.length);
+      for (const key of keys) {
+        const d = Object.getOwnPropertyDescriptor(target, key);
+        if ("value" in d) flat.push(target, key, false, d.value, undefined);
+        else flat.push(target, key, true, d.get, d.set);
       }
     }
-    return { globals, parts };
+    return { targets, counts, flat };
   }
 
   function isDirty() { return dirtyReason() !== null; }
+
   function dirtyReason() {
-    const keys = Reflect.ownKeys(globalThis);
-    if (keys.length !== pristine.globals.size) return "globals";
-    for (const key of keys) {
-      const before = pristine.globals.get(key);
-      const now = Object.getOwnPropertyDescriptor(globalThis, key);
-      if (!before || !Object.is(before.value, now.value) || before.get !== now.get || before.set !== now.set) return String(key);
+    const { targets, counts, flat } = pristine;
+    for (let i = 0; i < targets.length; i++) {
+      if (Reflect.ownKeys(targets[i]).length !== counts[i]) return "a property was added or deleted";
     }
-    for (const [target, key, value, get, set] of pristine.parts) {
-      if (key === "#count") {
-        if (Reflect.ownKeys(target).length !== value) return "count";
-        continue;
+    for (let j = 0; j < flat.length; j += 5) {
+      const target = flat[j], key = flat[j + 1];
+      if (flat[j + 2]) {
+        const d = Object.getOwnPropertyDescriptor(target, key);
+        if (!d || d.get !== flat[j + 3] || d.set !== flat[j + 4]) return String(key);
+      } else if (!Object.is(target[key], flat[j + 3])) {
+        return String(key);
       }
-      const d = Object.getOwnPropertyDescriptor(target, key);
-      if (!d || !Object.is(d.value, value) || d.get !== get || d.set !== set) return String(key);
     }
     return null;
   }
@@ -410,7 +415,7 @@
         let text = JSON.stringify(d.out);
         if (d.json !== undefined) text = text.replace('"@R"', () => d.json);
         if (d.keepJson !== undefined) text = text.slice(0, -1) + ',"keep":' + d.keepJson + "}";
-        return '{"done":' + text + "}";
+        return '{"done":' + text + ',"dirty":' + W.end() + "}";
       }
       if (run.queue.length) {
         const text = '{"calls":[' + run.queue.join(",") + "]}";
@@ -455,7 +460,11 @@
       run = null;
       Math.random = realRandom;
       globalThis.Date = RealDate;
-      return isDirty();
+      try {
+        return isDirty();
+      } catch (error) {
+        return true;  // a body's getter on a built-in threw: the realm is surely not clean
+      }
     },
   };
 

@@ -1,0 +1,76 @@
+"""Benchmark: the body runner (issue 6), each figure beside a baseline measured in the same run.
+
+Run: `.venv/bin/python tests/bench/bench_runner.py`. Targets: a warm run of a trivial body at most
+10 ms (aim 2 ms); the first run of a fresh runner, guest start included, at most 500 ms; a body
+making 1,000 module calls in parallel at most 100 ms.
+Baselines: one in-process mini-racer eval (the floor of any run), a bare process that starts V8,
+and the warm trivial run.
+"""
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from core.runner.envelope import build_envelope  # noqa: E402
+from core.runner.host import Runner  # noqa: E402
+from core.session import load  # noqa: E402
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "sessions" / "demo.json"
+PARALLEL = "const all = await Promise.all(Array.from({ length: 1000 }, (_, level) => modules.mep.risers({ level })));\nreturn all.length;"
+
+
+def median_ms(runs: int, action) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def bare_eval_ms() -> float:
+    from py_mini_racer import MiniRacer
+
+    racer = MiniRacer()
+    return median_ms(200, lambda: racer.eval("1 + 1"))
+
+
+def bare_v8_process_ms() -> float:
+    code = "from py_mini_racer import MiniRacer; MiniRacer().eval('1')"
+    return median_ms(3, lambda: subprocess.run([sys.executable, "-c", code], check=True))
+
+
+def main() -> None:
+    session = load(DEMO)
+    trivial = build_envelope(session, "return 1;")
+    parallel = build_envelope(session, PARALLEL)
+
+    firsts = []
+    for _ in range(3):
+        start = time.perf_counter()
+        with Runner(size=1) as cold:
+            assert cold.run(trivial)["ok"]
+            firsts.append((time.perf_counter() - start) * 1000)
+    first_ms = statistics.median(firsts)
+    v8_ms = bare_v8_process_ms()
+
+    with Runner(size=1) as runner:
+        runner.run(trivial)
+        warm_ms = median_ms(300, lambda: runner.run(trivial))
+        result = runner.run(parallel)
+        assert result["ok"] and result["returned"] == 1000 and len(result["calls"]) == 1000, result.get("error")
+        parallel_ms = median_ms(20, lambda: runner.run(parallel))
+    eval_ms = bare_eval_ms()
+
+    print(f"warm trivial run:        {warm_ms:7.2f} ms  ({warm_ms / eval_ms:.1f}× one in-process eval of {eval_ms:.2f} ms; target ≤ 10 ms, aim 2 ms)")
+    print(f"first run, fresh runner: {first_ms:7.1f} ms  ({first_ms / v8_ms:.2f}× a bare process starting V8, {v8_ms:.0f} ms; target ≤ 500 ms)")
+    print(f"1,000 parallel calls:    {parallel_ms:7.1f} ms  ({parallel_ms / warm_ms:.1f}× the warm trivial run; target ≤ 100 ms)")
+
+
+if __name__ == "__main__":
+    main()
