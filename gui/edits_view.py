@@ -53,6 +53,7 @@ from gui.models import ALIGN, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_B
 
 MODEL_WRITTEN, MODEL_ANCESTOR = QColor("#c9dcf7"), QColor("#e8f0fc")
 PERSON_WRITTEN, PERSON_ANCESTOR = QColor("#ffd9a8"), PERSON_BACKGROUND
+REVEAL_ROWS = 5000  # a change deeper into an array than this selects the array rather than open it that far
 OP_COLOURS = {"add": QColor("#1a8f4c"), "remove": QColor("#c62828"), "replace": QColor("#1f4fb8")}
 
 
@@ -281,7 +282,7 @@ class EditsView(QWidget):
         self.summary.setWordWrap(True)
         self.edits_model = EditsModel(self)
         self.edits_table = _table(self.edits_model, "editsTable")
-        for column, width in enumerate((56, 52, 64, 48)):
+        for column, width in enumerate((56, 52, 72, 48)):
             self.edits_table.setColumnWidth(column, width)
         self.step_combo = QComboBox(self)
         self.step_combo.setObjectName("editsStep")
@@ -534,7 +535,9 @@ class EditsView(QWidget):
 
 
 def reveal(tree: JsonTreeView, path: str) -> bool:
-    """Expand `tree` down to the node at JSON Pointer `path` (fetching rows as needed) and make it current."""
+    """Expand `tree` down to the node at JSON Pointer `path` (fetching rows as needed) and make it current.
+
+    A node past REVEAL_ROWS of its array is not opened: its array is made current instead."""
     model = tree.json_model
     index = model.root_index()
     if not index.isValid():
@@ -545,9 +548,11 @@ def reveal(tree: JsonTreeView, path: str) -> bool:
         if token not in keys:
             break
         row = keys.index(token)
-        tree.expand(index)
+        if row >= REVEAL_ROWS:
+            break  # the view lays out every row it shows: past this many, the container is selected instead
         while model.rowCount(index) <= row and model.canFetchMore(index):
             model.fetchMore(index)
+        tree.expand(index)
         index = model.index(row, 0, index)
     tree.setCurrentIndex(index)
     tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)

@@ -108,6 +108,14 @@ def test_a_fifty_thousand_point_edit_opens_with_five_changes_and_both_lines(qtbo
     assert [len(xs) for xs, _ in view.plot.drawn("model")] == [50_000]
     assert [len(xs) for xs, _ in view.plot.drawn("person")] == [50_001]
     assert len(view.plot.marks.points()) == 4
+    view.changes_table.selectRow(1)  # /spine/100: both trees open there and scroll together
+    assert view.person_tree.json_model.node(view.person_tree.currentIndex()).pointer == "/spine/100"
+    person_bar, model_bar = view.person_tree.verticalScrollBar(), view.model_tree.verticalScrollBar()
+    assert person_bar.maximum() > 100
+    person_bar.setValue(person_bar.value() - 50)
+    assert model_bar.value() == person_bar.value()
+    view.changes_table.selectRow(3)  # /spine/40000 is too deep to open: the spine itself is made current
+    assert view.person_tree.json_model.node(view.person_tree.currentIndex()).pointer == "/spine"
 
 
 def test_no_session_and_no_edits_say_so(qtbot, view):
