@@ -224,14 +224,14 @@ def _position(store: list[Entry], entry: Entry) -> int | None:
 
 def _resolution_html(result: Resolution) -> str:
     if result.error:
-        return f'<span style="color:#b45309">{html.escape(result.error)}</span>'
+        return f'<span style="color:#b45309">{html.escape(result.error, quote=False)}</span>'
     expression = html.escape(result.expression)
     if result.entry is None:
-        return f"<tt>{expression}</tt> → <b>undefined</b>: {html.escape(result.reason)}"
+        return f"<tt>{expression}</tt> → <b>undefined</b>: {html.escape(result.reason, quote=False)}"
     entry = result.entry
     tag = f' <span style="color:{PERSON.name()}; font-weight:600">✎ person</span>' if entry.applied else ""
     return (f'<tt>{expression}</tt> → <span style="background:#fff5b8"><b><tt>{html.escape(str(entry.id))}</tt></b>'
-            f" <tt>{html.escape(entry.call)}</tt></span>{tag}: {html.escape(result.reason)}")
+            f" <tt>{html.escape(entry.call)}</tt></span>{tag}: {html.escape(result.reason, quote=False)}")
 
 
 def _line(placeholder: str, name: str) -> QLineEdit:

@@ -1,0 +1,111 @@
+"""Loading off the GUI thread (progress, Cancel), following a growing JSON Lines file, the exception hook."""
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QPushButton
+
+from gui import errors
+from gui.loader import SessionLoader
+
+ROOT = Path(__file__).resolve().parents[2]
+HEADER = {"format": "worker-session/1", "session": {"id": "live", "title": "still being written"}}
+
+
+def _line(record) -> bytes:
+    return orjson.dumps(record) + b"\n"
+
+
+def _entry(n: int, body: str = "b1") -> dict:
+    return {"kind": "entry", "id": f"c{n}", "call": "pack.corridorRuns.corridorRuns", "input": {"n": n}, "body": body}
+
+
+def test_following_a_json_lines_file_updates_the_views_as_lines_are_appended(window, open_file, tmp_path, qtbot):
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(_line(HEADER) + _line({"kind": "body", "id": "b1", "code": "return 1"}) + _line(_entry(1)))
+    session = open_file(window, path)
+    assert len(session.entries) == 1
+    window.follower._poll.setInterval(50)
+    window.set_follow(True)
+    with path.open("ab") as handle:
+        handle.write(_line(_entry(2)) + _line({"kind": "body", "id": "b2", "code": "return 2"}) + _line(_entry(3, "b2")))
+    qtbot.waitUntil(lambda: len(window.context.session.entries) == 3, timeout=10_000)
+    assert window.views["inputs"].model.rowCount() == 3
+    assert [r.kind for r in window.timeline.model.rows] == ["body", "body", "end"]
+    with path.open("ab") as handle:  # a partial last line: reported, the rest loads
+        handle.write(_line(_entry(4, "b2")) + b'{"kind": "entry", "id": "c5", "ca')
+    qtbot.waitUntil(lambda: len(window.context.session.entries) == 4, timeout=10_000)
+    assert any("incomplete" in p.message for p in window.context.session.problems)
+    window.set_follow(False)
+    assert not window.follower.active
+
+
+def test_cancel_drops_the_load_and_the_open_session_stays(window, open_file, demo_path, tmp_path, qtbot):
+    demo = open_file(window, demo_path)
+    big = tmp_path / "big.json"
+    store = [{"id": f"c{i}", "call": "pack.rooms.place", "input": {"points": list(range(200))}} for i in range(5000)]
+    big.write_bytes(orjson.dumps({"format": "worker-session/1", "session": {"id": "big"}, "store": store}))
+    with qtbot.waitSignal(window.loader.cancelled, timeout=5000):
+        window.open_file(big)
+        window.progress.findChild(QPushButton).click()  # the dialog's Cancel button
+    assert window.context.session is demo
+    window.loader.wait()
+    qtbot.wait(50)
+    assert window.context.session is demo and not window.loader.busy
+
+
+def test_the_loader_reports_progress_and_measures_every_entry(qtbot, demo_path):
+    loader = SessionLoader()
+    seen = []
+    loader.progress.connect(lambda percent, text: seen.append(percent))
+    with qtbot.waitSignal(loader.loaded, timeout=20_000) as done:
+        loader.start(demo_path)
+    result = done.args[0]
+    assert seen[-1] == 100 and seen == sorted(seen)
+    assert len(result.index.sizes) == len(result.session.entries)
+    assert all(e.input_bytes is not None for e in result.session.entries)
+    loader.wait()
+
+
+def test_an_unexpected_exception_is_logged_and_shown_and_the_app_keeps_running(qtbot, private_log):
+    try:
+        raise RuntimeError("something odd in a slot")
+    except RuntimeError as exc:
+        box = errors.report(exc)
+    qtbot.addWidget(box)
+    assert box.isVisible() and not box.isModal()
+    assert "something odd in a slot" in box.text()
+    assert "something odd in a slot" in private_log.read_text() and "Traceback" in private_log.read_text()
+
+
+def test_the_hook_routes_uncaught_exceptions_to_the_dialog(qtbot, private_log, monkeypatch):
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    errors.install()
+    try:
+        raise ValueError("uncaught here")
+    except ValueError as exc:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+    assert "uncaught here" in private_log.read_text()
+    for box in errors._dialogs:
+        qtbot.addWidget(box)
+
+
+@pytest.mark.parametrize("tab", ["inputs", "kept", "problems"])
+def test_screenshot_renders_the_window_at_1400_by_900_and_exits(tmp_path, tab, demo_path):
+    out = tmp_path / f"{tab}.png"
+    done = subprocess.run([sys.executable, "-m", "gui.launch", "gui", str(demo_path), "--screenshot", str(out), "--tab", tab],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin",
+                                                                                       "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1400, 900)
+
+
+def test_screenshot_of_an_unknown_tab_is_a_usage_error(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "gui.launch", "gui", "--screenshot", str(tmp_path / "x.png"), "--tab", "nope"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "invalid choice: 'nope'" in done.stderr
+    assert not (tmp_path / "x.png").exists()
