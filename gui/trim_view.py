@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -206,9 +206,9 @@ class TrimView(QWidget):
         self._build_plot()
         self._build_table()
         self._build_layout()
+        self._stale = "session"
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
-        self._session_changed()
 
     # --- building --------------------------------------------------------------------------------
     def _build_controls(self) -> None:
@@ -330,22 +330,36 @@ class TrimView(QWidget):
         layout.addWidget(splitter, 1)
 
     # --- following the context -------------------------------------------------------------------
+    # A hidden tab only notes what changed: indexing a million entries costs a second, paid when
+    # the tab is first shown rather than on every load.
     def _session_changed(self) -> None:
-        session = self.context.session
-        entries = session.entries if session is not None else []
-        sizes = self.context.index.sizes if self.context.index.entries is entries else None
-        self.index = StoreIndex(entries, sizes)
-        self.preview = self.index.preview_of(self.context.state.store)
-        self.cap = self.session_cap()
-        self._show_store()
+        self._stale = "session"
+        if self.isVisible():
+            self.refresh()
 
     def _cursor_changed(self) -> None:
-        preview = self.index.preview_of(self.context.state.store)
-        if preview.index is not self.index:  # the context holds a session this view has not indexed
-            self._session_changed()
-            return
-        self.preview = preview
-        self._show_store()
+        self._stale = self._stale or "cursor"
+        if self.isVisible():
+            self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
+        super().showEvent(event)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Catch up with the context: index a new session, or show the store at a new cursor."""
+        stale, self._stale = self._stale, ""
+        if stale == "session":
+            session = self.context.session
+            entries = session.entries if session is not None else []
+            sizes = self.context.index.sizes if self.context.index.entries is entries else None
+            self.index = StoreIndex(entries, sizes)
+            self.preview = self.index.preview_of(self.context.state.store)
+            self.cap = self.session_cap()
+            self._show_store()
+        elif stale == "cursor":
+            self.preview = self.index.preview_of(self.context.state.store)
+            self._show_store()
 
     def session_cap(self) -> int:
         """The session's caps.storeBytes, or (without one) the whole store: nothing falls."""

@@ -38,6 +38,8 @@ def test_the_trim_tab_opens_at_the_sessions_store_cap(window, open_file, demo_pa
     open_file(window, demo_path)
     view = window.views["trim"]
     assert isinstance(view, TrimView)
+    assert view.model.rowCount() == 0  # a hidden tab indexes nothing yet
+    window.show_tab("trim")
     assert view.cap == 5713
     assert view.slider.value() == view.scale.position(5713)
     assert view.cap_field.text() == "5713"
@@ -178,6 +180,15 @@ def test_the_cursor_shows_the_store_that_body_was_handed_at_the_same_cap(demo_vi
     assert view.curve.getData()[0].size == 13
 
 
+def test_a_hidden_view_catches_up_with_the_cursor_when_shown(demo_view):
+    view = demo_view
+    view.hide()
+    view.context.set_cursor("b3")
+    assert view.model.rowCount() == 36  # hidden: nothing redone yet
+    view.show()
+    assert view.model.rowCount() == 9
+
+
 def test_a_session_without_a_store_cap_starts_with_everything_kept(qtbot, tmp_path):
     path = tmp_path / "nocap.json"
     path.write_text(json.dumps({"format": "worker-session/1", "session": {"id": "s"},
@@ -186,6 +197,7 @@ def test_a_session_without_a_store_cap_starts_with_everything_kept(qtbot, tmp_pa
     context.set_session(load(path))
     view = TrimView(context)
     qtbot.addWidget(view)
+    view.show()
     assert view.cap == expected_preview(view).total_bytes
     assert fallen_rows(view) == []
     assert "the session sets no store cap" in view.store_label.text()
@@ -194,6 +206,7 @@ def test_a_session_without_a_store_cap_starts_with_everything_kept(qtbot, tmp_pa
 def test_no_session_shows_an_empty_store(qtbot):
     view = TrimView(InspectorContext())
     qtbot.addWidget(view)
+    view.show()
     assert view.model.rowCount() == 0
     assert view.summary_label.text().endswith("nothing falls: the store is empty")
 
