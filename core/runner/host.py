@@ -8,6 +8,7 @@ Every outcome is a result document, `ok: false` with an error when anything went
 """
 from __future__ import annotations
 
+import atexit
 import collections
 import os
 import queue
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
@@ -33,6 +35,16 @@ DATA_HEADROOM = 1024 * 1024 * 1024
 MEMORY_WORDS = ("out of memory", "oom", "allocation failed", "heap limit", "invalid size", "cannot allocate")
 
 
+_live_guests: weakref.WeakSet[GuestProcess] = weakref.WeakSet()
+
+
+@atexit.register
+def _kill_live_guests() -> None:
+    # Guests run in their own process group (so a kill reaches V8's threads too): end them with us.
+    for guest in list(_live_guests):
+        guest.kill()
+
+
 class GuestProcess:
     """One guest: a `python -m core.runner.guest` child with frames on its stdin and stdout."""
 
@@ -48,6 +60,7 @@ class GuestProcess:
         threading.Thread(target=self._drain_stderr, daemon=True, name="wsi-guest-stderr").start()
         self.ready = False
         self.healthy = True
+        _live_guests.add(self)
 
     def _drain_stderr(self) -> None:
         assert self.proc.stderr is not None

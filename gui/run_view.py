@@ -1,0 +1,497 @@
+"""The Run tab: edit a body, run it against the mock scene at the cursor, see what it did; replay all.
+
+Runs go to the runner's guest process and come back through a queued signal, so the window never
+waits on V8; Stop kills the guest. The result shows the status and duration, the error at its line
+(marked in the editor), the returned value as a JSON tree, the keep verdict, the logs, the new calls
+with where each output came from, and a timeline plot of the operations. "Replay all" re-runs every
+recorded body at its own point and puts a badge on each in the timeline.
+"""
+from __future__ import annotations
+
+import html
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QColor, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.model import Body
+from core.runner.envelope import EnvelopeError, build_envelope
+from core.runner.host import Runner
+from core.runner.replay import replay_session
+from core.runner.report import error_line, source_text
+from gui.code_editor import CodeEditor
+from gui.context import InspectorContext
+from gui.json_tree import JsonTreeView, compact_json
+from gui.models import monospace
+
+OK_BRUSH = pg.mkBrush("#60a5fa")
+FAILED_BRUSH = pg.mkBrush("#f87171")
+NEW_BODY = "// A new body: inputs, kept, modules, scene, console and log are in scope.\nreturn scene.info();\n"
+
+
+class _Bridge(QObject):
+    """Carries results from the runner's threads to the GUI thread (queued signals)."""
+
+    finished = Signal(object, object)  # (run number, result)
+    verdict = Signal(object, object)  # (verdict, result) of one replayed body
+    replay_done = Signal(object)  # the list of verdicts
+
+
+class RunView(QWidget):
+    """Editor and Run/Stop on the left; the result of the last run, and replay verdicts, on the right."""
+
+    def __init__(self, context: InspectorContext, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.context = context
+        self.runner: Runner | None = None
+        self.bridge = _Bridge(self)
+        self.future: Future | None = None
+        self.run_number = 0
+        self.last_result: dict[str, Any] | None = None
+        self.loaded_body: Body | None = None
+        self.replaying = False
+        self._stop_replay = threading.Event()
+        self._build()
+        self.bridge.finished.connect(self._finished)
+        self.bridge.verdict.connect(self._verdict)
+        self.bridge.replay_done.connect(self._replay_done)
+        context.session_changed.connect(self._session_changed)
+        context.cursor_changed.connect(self._cursor_changed)
+        context.body_chosen.connect(self._body_chosen)
+        self._runners: list[Runner] = []  # shared with the closer below, which must not hold the view
+        self.destroyed.connect(_closer(self._runners))
+        self._session_changed()
+
+    # --- building -----------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.body_combo = QComboBox(self)
+        self.body_combo.setObjectName("bodyChooser")
+        self.body_combo.setMinimumWidth(260)
+        self.body_combo.activated.connect(self._load_chosen_body)
+        self.lang_combo = QComboBox(self)
+        self.lang_combo.setObjectName("langChooser")
+        self.lang_combo.addItem("JavaScript", "js")
+        self.lang_combo.addItem("TypeScript", "ts")
+        self.lang_combo.currentIndexChanged.connect(lambda _i: self.editor.set_lang(self.lang))
+        self.run_button = QPushButton("▶ Run at cursor", self)
+        self.run_button.setObjectName("runButton")
+        self.run_button.setToolTip("Run the body against the mock scene, with the state at the cursor (Ctrl+Enter)")
+        self.run_button.clicked.connect(self.run_body)
+        self.stop_button = QPushButton("■ Stop", self)
+        self.stop_button.setObjectName("stopButton")
+        self.stop_button.setEnabled(False)
+        self.stop_button.clicked.connect(self.stop)
+        self.replay_button = QPushButton("Replay all", self)
+        self.replay_button.setObjectName("replayButton")
+        self.replay_button.setToolTip("Re-run every recorded body at its own point and compare it with the record")
+        self.replay_button.clicked.connect(self.replay_all)
+        self.timeout_box = QDoubleSpinBox(self)
+        self.timeout_box.setObjectName("timeoutBox")
+        self.timeout_box.setRange(0.1, 600)
+        self.timeout_box.setValue(10)
+        self.timeout_box.setSuffix(" s")
+        self.timeout_box.setToolTip("Stop the body after this many seconds")
+        self.deterministic_box = QCheckBox("fixed random and time", self)
+        self.deterministic_box.setObjectName("deterministicBox")
+        self.deterministic_box.setChecked(True)
+        self.deterministic_box.setToolTip("Math.random seeded and Date fixed to the body's recorded time, so a replay is reproducible")
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Body:", self))
+        bar.addWidget(self.body_combo)
+        bar.addWidget(self.lang_combo)
+        bar.addSpacing(10)
+        bar.addWidget(self.run_button)
+        bar.addWidget(self.stop_button)
+        bar.addWidget(self.replay_button)
+        bar.addStretch(1)
+        bar.addWidget(QLabel("timeout", self))
+        bar.addWidget(self.timeout_box)
+        bar.addWidget(self.deterministic_box)
+
+        self.editor = CodeEditor(self)
+        self.editor.setObjectName("bodyEditor")
+        self.scope_label = QLabel(self)
+        self.scope_label.setObjectName("scopeLabel")
+        self.scope_label.setWordWrap(True)
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.scope_label)
+        left_layout.addWidget(self.editor, 1)
+
+        self.status_label = QLabel("Not run yet.", self)
+        self.status_label.setObjectName("runStatus")
+        self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label = QLabel(self)
+        self.error_label.setObjectName("runError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.error_label.linkActivated.connect(self._go_to_link)
+        self.error_label.hide()
+        self.keep_label = QLabel(self)
+        self.keep_label.setObjectName("keepVerdict")
+        self.keep_label.setWordWrap(True)
+        self.keep_label.hide()
+        self.returned_tree = JsonTreeView(self)
+        self.returned_tree.setObjectName("returnedTree")
+        self.logs_text = QPlainTextEdit(self)
+        self.logs_text.setObjectName("runLogs")
+        self.logs_text.setReadOnly(True)
+        self.logs_text.setFont(monospace())
+        self.calls_table = _table(["id", "call", "line", "output from", "outcome"], "runCalls")
+        for column, width in enumerate((56, 230, 44, 150)):
+            self.calls_table.setColumnWidth(column, width)
+        self.calls_table.cellDoubleClicked.connect(self._call_activated)
+        self.plot = pg.PlotWidget(self, background="w")
+        self.plot.setObjectName("operationsPlot")
+        self.plot.setLabel("bottom", "ms since the run started")
+        self.plot.showGrid(x=True, y=False, alpha=0.2)
+        self.plot.setMouseEnabled(y=False)
+        self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[], brushes=[])
+        self.plot.addItem(self.bars)
+        self.replay_table = _table(["body", "verdict", "first difference"], "replayTable")
+        self.replay_table.setColumnWidth(0, 60)
+        self.replay_table.setColumnWidth(1, 80)
+        self.replay_table.cellDoubleClicked.connect(self._replay_activated)
+        self.result_tabs = QTabWidget(self)
+        self.result_tabs.setObjectName("resultTabs")
+        self.result_tabs.addTab(self.returned_tree, "Returned")
+        self.result_tabs.addTab(self.logs_text, "Logs")
+        self.result_tabs.addTab(self.calls_table, "Calls")
+        self.result_tabs.addTab(self.plot, "Operations")
+        self.result_tabs.addTab(self.replay_table, "Replay")
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.status_label)
+        right_layout.addWidget(self.error_label)
+        right_layout.addWidget(self.keep_label)
+        right_layout.addWidget(self.result_tabs, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("runSplitter")
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setSizes([620, 560])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(bar)
+        layout.addWidget(self.splitter, 1)
+        shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
+        shortcut.activated.connect(self.run_body)
+
+    @property
+    def lang(self) -> str:
+        return str(self.lang_combo.currentData())
+
+    # --- following the context ----------------------------------------------------------------------
+    def _session_changed(self) -> None:
+        session = self.context.session
+        self.body_combo.clear()
+        self.body_combo.addItem("(new body)", None)
+        for body in session.bodies if session else []:
+            first = next((line.strip() for line in body.code.splitlines() if line.strip()), "")
+            self.body_combo.addItem(f"{body.id} · {first[:60]}", body.key)
+        self.replay_table.setRowCount(0)
+        self.run_button.setEnabled(session is not None)
+        self.replay_button.setEnabled(session is not None and bool(session.bodies))
+        body = session.body(self.context.cursor) if session and self.context.cursor is not None else None
+        if body is None and session and session.bodies:
+            body = session.bodies[0]
+        if body is not None:
+            self.load_body(body)
+        else:
+            self.loaded_body = None
+            self.editor.set_code(NEW_BODY, "js")
+        self._cursor_changed()
+
+    def _cursor_changed(self) -> None:
+        session = self.context.session
+        if session is None:
+            self.scope_label.setText("No session open: open one to run bodies against its mock scene.")
+            return
+        state = self.context.state
+        self.scope_label.setText(
+            f"Runs {html.escape(self.context.cursor_text)}: <tt>inputs</tt> over {len(state.store):,} entries, "
+            f"<tt>kept</tt> with {len(state.kept)} name{'s' if len(state.kept) != 1 else ''}"
+            + (f" (the store is trimmed to caps.storeBytes {session.caps.store_bytes:,})" if session.caps.store_bytes is not None else ""))
+
+    def _body_chosen(self, body: Body) -> None:
+        if not self.editor.document().isModified():
+            self.load_body(body)
+
+    def load_body(self, body: Body) -> None:
+        """Put a recorded body in the editor (its language too)."""
+        self.loaded_body = body
+        index = self.body_combo.findData(body.key)
+        if index >= 0:
+            self.body_combo.setCurrentIndex(index)
+        self.lang_combo.blockSignals(True)
+        self.lang_combo.setCurrentIndex(1 if body.lang == "ts" else 0)
+        self.lang_combo.blockSignals(False)
+        self.editor.set_code(body.code, body.lang)
+
+    def _load_chosen_body(self, index: int) -> None:
+        session = self.context.session
+        key = self.body_combo.itemData(index)
+        if session is None:
+            return
+        if key is None:
+            self.loaded_body = None
+            self.editor.set_code(NEW_BODY, self.lang)
+            return
+        body = session.body(key)
+        if body is not None:
+            self.load_body(body)
+            self.context.set_cursor(body.id)  # run it where it ran
+
+    # --- running ------------------------------------------------------------------------------------
+    def _ensure_runner(self) -> Runner:
+        if self.runner is None:
+            self.runner = Runner(size=1)
+            self._runners.append(self.runner)
+        return self.runner
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
+        super().showEvent(event)
+        if self.context.session is not None:
+            self._ensure_runner()  # warm a guest while the person reads the body
+
+    def run_body(self) -> None:
+        """Run the editor's body at the cursor; the result arrives later, the window stays live."""
+        session = self.context.session
+        if session is None or self.future is not None or self.replaying:
+            return
+        body_id = None
+        if self.loaded_body is not None and str(self.context.cursor) == self.loaded_body.key:
+            body_id = self.loaded_body.id  # the recorded body at its own point: its time and its own records
+        try:
+            envelope = build_envelope(session, self.editor.toPlainText(), self.lang, at=self.context.cursor,
+                                      options=self._options(), body_id=body_id)
+        except EnvelopeError as exc:
+            self._show_refusal(str(exc))
+            return
+        self.run_number += 1
+        number = self.run_number
+        self.editor.clear_marks()
+        self.status_label.setText(f"Running {html.escape(self.context.cursor_text)} …")
+        self._set_busy(True)
+        self.future = self._ensure_runner().submit(envelope, lambda result: self.bridge.finished.emit(number, result))
+
+    def _options(self) -> dict[str, Any]:
+        return {"timeout_s": float(self.timeout_box.value()), "deterministic": self.deterministic_box.isChecked()}
+
+    def stop(self) -> None:
+        """Stop the running body (its guest is killed) or the replay after the body it is on."""
+        if self.future is not None and self.runner is not None:
+            self.runner.stop(self.future)
+        if self.replaying:
+            self._stop_replay.set()
+            self.status_label.setText("Stopping the replay after the body it is on …")
+
+    def _set_busy(self, busy: bool) -> None:
+        self.run_button.setEnabled(not busy and self.context.session is not None)
+        self.replay_button.setEnabled(not busy and self.context.session is not None)
+        self.stop_button.setEnabled(busy)
+
+    def _finished(self, number: int, result: dict[str, Any]) -> None:
+        if number != self.run_number:
+            return
+        self.future = None
+        self._set_busy(False)
+        self.show_result(result)
+
+    def _show_refusal(self, message: str) -> None:
+        self.status_label.setText(f"<b style='color:#b91c1c'>Not run</b>: {html.escape(message)}")
+
+    def show_result(self, result: dict[str, Any]) -> None:
+        """Show a result document (SPEC 5) in every part of the view."""
+        self.last_result = result
+        ok = result["ok"]
+        mark = "<b style='color:#15803d'>✓ ok</b>" if ok else "<b style='color:#b91c1c'>✗ failed</b>"
+        calls = result.get("calls", [])
+        self.status_label.setText(f"{mark} in {result['durationMs']:,.1f} ms · {len(calls)} call{'s' if len(calls) != 1 else ''} · "
+                                  f"{len(result.get('logs', []))} log line{'s' if len(result.get('logs', [])) != 1 else ''} · "
+                                  f"{html.escape(self.context.cursor_text)}")
+        self._show_error(result.get("error"))
+        self._show_keep(result)
+        if "returned" in result:
+            self.returned_tree.set_value(result["returned"], "returned")
+        else:
+            self.returned_tree.set_value(None, "returned", present=False)
+        self.logs_text.setPlainText("\n".join(result.get("logs", [])))
+        self._show_calls(calls)
+        self._show_operations(result.get("operations", []))
+        if not ok and "line" not in result.get("error", {}):
+            self.result_tabs.setCurrentWidget(self.logs_text if result.get("logs") else self.calls_table)
+        else:
+            self.result_tabs.setCurrentWidget(self.returned_tree if ok else (self.calls_table if calls else self.logs_text))
+
+    def _show_error(self, error: dict[str, Any] | None) -> None:
+        if not error:
+            self.error_label.hide()
+            return
+        text = html.escape(error_line(error, "body"))
+        if "line" in error:
+            link = f"{error['line']}:{error.get('column', 1)}"
+            text = f"<a href='{link}'>line {link}</a> · " + html.escape(f"{error['name']}: {error['message']}")
+            self.editor.mark_line(int(error["line"]), "error", f"{error['name']}: {error['message']}", error.get("column"))
+        self.error_label.setText(f"<span style='color:#b91c1c'>{text}</span>")
+        self.error_label.show()
+
+    def _show_keep(self, result: dict[str, Any]) -> None:
+        error = result.get("error") or {}
+        if error.get("name") == "InvalidKeepError":
+            self.keep_label.setText(f"<b>keep refused</b>: {html.escape(error['message'])}")
+            self.keep_label.setStyleSheet("color: #9a3412;")
+        elif result.get("keep"):
+            names = ", ".join(f"<tt>{html.escape(k['name'])}</tt> ({k['bytes']:,} B)" for k in result["keep"])
+            self.keep_label.setText(f"<b>keep accepted</b>: {names}")
+            self.keep_label.setStyleSheet("color: #166534;")
+        else:
+            self.keep_label.hide()
+            return
+        self.keep_label.show()
+
+    def _show_calls(self, calls: list[dict[str, Any]]) -> None:
+        self.calls_table.setRowCount(len(calls))
+        for row, call in enumerate(calls):
+            failed = "error" in call
+            outcome = f"failed: {call['error']}" if failed else compact_json(call.get("output"))[:200]
+            cells = [str(call["id"]), call["call"], str(call.get("line", "")), source_text(call.get("source")), outcome]
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(call["error"] if failed and column == 4 else text)
+                if failed:
+                    item.setForeground(QColor("#b91c1c"))
+                self.calls_table.setItem(row, column, item)
+            if failed and call.get("line"):
+                self.editor.mark_line(int(call["line"]), "warning", f"{call['call']}: {call['error']}")
+
+    def _show_operations(self, operations: list[dict[str, Any]]) -> None:
+        count = len(operations)
+        self.bars.setOpts(
+            x0=[op["startMs"] for op in operations],
+            width=[max(op["durationMs"], 0.05) for op in operations],
+            y=list(range(count)),
+            height=0.7,
+            brushes=[OK_BRUSH if op["ok"] else FAILED_BRUSH for op in operations],
+        )
+        ticks = [(i, op["call"].split(".", 1)[1] if count <= 40 else "") for i, op in enumerate(operations)]
+        self.plot.getAxis("left").setTicks([ticks])
+        self.plot.setTitle(f"{count} operation{'s' if count != 1 else ''}" if count else "no module calls")
+        self.plot.enableAutoRange()
+
+    def _call_activated(self, row: int, _column: int) -> None:
+        calls = (self.last_result or {}).get("calls", [])
+        if 0 <= row < len(calls) and calls[row].get("line"):
+            self.editor.go_to(int(calls[row]["line"]))
+
+    def _go_to_link(self, link: str) -> None:
+        line, _, column = link.partition(":")
+        self.editor.go_to(int(line), int(column or 1))
+        self.editor.setFocus()
+
+    # --- replay -------------------------------------------------------------------------------------
+    def replay_all(self) -> None:
+        """Re-run every recorded body on a worker thread; verdicts and badges arrive one by one."""
+        session = self.context.session
+        if session is None or self.replaying or self.future is not None:
+            return
+        self.replaying = True
+        self._stop_replay.clear()
+        self.replay_table.setRowCount(0)
+        self.context.set_badges({})
+        self._badges: dict[str, str] = {}
+        self._set_busy(True)
+        self.result_tabs.setCurrentWidget(self.replay_table)
+        self.status_label.setText(f"Replaying {len(session.bodies)} bodies …")
+        runner = self._ensure_runner()
+        options = self._options()
+        bridge = self.bridge
+        stop = self._stop_replay
+
+        def work() -> None:
+            verdicts: list[dict[str, Any]] = []
+            try:
+                verdicts = replay_session(session, runner, options, on_body=lambda v, r: bridge.verdict.emit(v, r),
+                                          should_stop=stop.is_set)
+            finally:
+                bridge.replay_done.emit(verdicts)
+
+        threading.Thread(target=work, daemon=True, name="wsi-replay").start()
+
+    def _verdict(self, verdict: dict[str, Any], result: dict[str, Any]) -> None:
+        row = self.replay_table.rowCount()
+        self.replay_table.insertRow(row)
+        same = verdict["same"]
+        badge = "same" if same else ("failed" if not result["ok"] else "diverged")
+        text = "same" if same else badge
+        difference = "" if same else verdict["firstDifference"]["message"]
+        for column, value in enumerate([str(verdict["body"]), text, difference]):
+            item = QTableWidgetItem(value)
+            item.setToolTip(value)
+            if not same:
+                item.setForeground(QColor("#b91c1c"))
+            self.replay_table.setItem(row, column, item)
+        self._badges[str(verdict["body"])] = badge
+        self.context.set_badges(dict(self._badges))
+
+    def _replay_done(self, verdicts: list[dict[str, Any]]) -> None:
+        self.replaying = False
+        self._set_busy(False)
+        same = sum(1 for v in verdicts if v["same"])
+        colour = "#15803d" if same == len(verdicts) else "#b91c1c"
+        self.status_label.setText(f"<b style='color:{colour}'>Replay: {same} of {len(verdicts)} bodies the same</b>"
+                                  + (" (stopped)" if self._stop_replay.is_set() else ""))
+
+    def _replay_activated(self, row: int, _column: int) -> None:
+        session = self.context.session
+        item = self.replay_table.item(row, 0)
+        if session is None or item is None:
+            return
+        body = session.body(item.text())
+        if body is not None:
+            self.load_body(body)
+            self.context.set_cursor(body.id)
+
+
+def _table(headers: list[str], name: str) -> QTableWidget:
+    table = QTableWidget(0, len(headers))
+    table.setObjectName(name)
+    table.setHorizontalHeaderLabels(headers)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setStretchLastSection(True)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    table.setFont(monospace())
+    return table
+
+
+def _closer(runners: list[Runner]) -> Any:
+    def close(*_args: Any) -> None:
+        while runners:
+            runners.pop().close()
+    return close

@@ -1,0 +1,84 @@
+"""The Run view in a real window: runs that never block it, results in place, errors at their line, Stop, replay badges."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.conftest import DEMO
+
+RUN_TIMEOUT_MS = 20_000
+
+
+@pytest.fixture
+def run_view(window, open_file):
+    open_file(window, DEMO)
+    window.show_tab("run")
+    return window.views["run"]
+
+
+def _run(qtbot, view, code: str | None = None, lang: str = "js"):
+    if code is not None:
+        view.editor.set_code(code, lang)
+    with qtbot.waitSignal(view.bridge.finished, timeout=RUN_TIMEOUT_MS):
+        view.run_body()
+    return view.last_result
+
+
+def test_a_good_run_shows_status_returned_value_calls_and_keep(qtbot, run_view):
+    run_view.body_combo.setCurrentIndex(2)
+    run_view._load_chosen_body(2)  # b2, and the cursor moves to it
+    assert run_view.context.cursor == "b2"
+    result = _run(qtbot, run_view)
+    assert result["ok"] is True
+    assert "ok" in run_view.status_label.text()
+    assert run_view.returned_tree.model().node(run_view.returned_tree.model().index(0, 0)).value["rooms"] == 34
+    assert run_view.calls_table.rowCount() == 6
+    assert run_view.calls_table.item(0, 3).text() == "recorded c4"
+    assert "keep accepted" in run_view.keep_label.text() and "spine" in run_view.keep_label.text()
+    assert run_view.logs_text.toPlainText() == "runs 4 length 57000 score 0.7467"
+
+
+def test_a_failing_run_marks_its_line_in_the_editor(qtbot, run_view):
+    result = _run(qtbot, run_view, "const a = 1;\nconst b = 2;\nnull.boom;\n")
+    assert result["ok"] is False
+    assert run_view.editor.mark_at(3)[0] == "error"
+    assert "line 3:" in run_view.error_label.text() and "TypeError" in run_view.error_label.text()
+    assert run_view.editor.textCursor().blockNumber() == 2
+
+
+def test_a_typescript_body_loads_with_its_language_and_runs(qtbot, run_view):
+    index = run_view.body_combo.findData("b8")
+    run_view.body_combo.setCurrentIndex(index)
+    run_view._load_chosen_body(index)
+    assert run_view.lang == "ts"
+    result = _run(qtbot, run_view)
+    assert result["ok"] is True and result["returned"]["rooms"] == [1, 1, 1]
+
+
+def test_a_run_never_blocks_the_window_and_stop_ends_it(qtbot, run_view):
+    run_view.editor.set_code("while (true) {}", "js")
+    started = time.monotonic()
+    run_view.run_body()
+    assert time.monotonic() - started < 0.5  # the call returns at once: the body runs elsewhere
+    assert run_view.stop_button.isEnabled() and not run_view.run_button.isEnabled()
+    qtbot.wait(300)  # the event loop keeps turning while the body loops
+    with qtbot.waitSignal(run_view.bridge.finished, timeout=RUN_TIMEOUT_MS):
+        run_view.stop()
+    assert run_view.last_result["error"]["name"] == "StoppedError"
+    assert run_view.run_button.isEnabled()
+    assert _run(qtbot, run_view, "return 'next';")["returned"] == "next"
+
+
+def test_operations_are_plotted_one_bar_per_call(qtbot, run_view):
+    _run(qtbot, run_view, "await Promise.all([1, 2, 3].map((level) => modules.mep.risers({ level })));")
+    assert len(run_view.bars.opts["x0"]) == 3
+    assert run_view.plot.getPlotItem().titleLabel.text == "3 operations"
+
+
+def test_replay_all_puts_a_badge_on_every_body(qtbot, run_view):
+    with qtbot.waitSignal(run_view.bridge.replay_done, timeout=60_000):
+        run_view.replay_all()
+    assert run_view.replay_table.rowCount() == 8
+    assert run_view.context.badges == {f"b{i}": "same" for i in range(1, 9)}
+    assert "8 of 8" in run_view.status_label.text()
