@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
+from itertools import chain
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,6 +59,9 @@ class ManifestIndex:
         # The editor-shaped size of each entry: a state's store size is a prefix sum of these.
         self.sizes = [entry_bytes(e) for e in entries]
         self._sort_keys: dict[str, list[Any]] = {}
+        self._by_call: dict[str, list[int]] = {}  # each call's entry indices, ascending
+        for position, call in enumerate(self.calls):
+            self._by_call.setdefault(call, []).append(position)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -67,17 +72,19 @@ class ManifestIndex:
 
     def distinct_calls(self, count: int | None = None) -> list[str]:
         """Every call among the first `count` entries, sorted, for completion."""
-        calls = self.calls if count is None else self.calls[:count]
-        return sorted(set(calls))
+        return sorted(c for c, positions in self._by_call.items() if count is None or positions[0] < count)
 
     def matching(self, wanted: str, count: int) -> list[int]:
         """Indices below `count` whose call matches `wanted` with callMatches; all when empty."""
         wanted = wanted.strip()
         if not wanted:
             return list(range(count))
-        matched = {c for c in set(self.calls[:count]) if call_matches(c, wanted)}
-        calls = self.calls
-        return [i for i in range(count) if calls[i] in matched]
+        # callMatches is asked once per distinct call; the rows come from each call's index list.
+        lists = [positions[: bisect_left(positions, count)] for call, positions in self._by_call.items()
+                 if call_matches(call, wanted)]
+        if len(lists) == 1:
+            return lists[0]
+        return sorted(chain.from_iterable(lists))
 
     def containing(self, indices: Sequence[int], text: str) -> list[int]:
         """The indices whose input JSON contains `text` (case-insensitive for ASCII letters)."""

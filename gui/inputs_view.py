@@ -151,8 +151,7 @@ class InputsView(QWidget):
         self.resolve_now(select=False)
         if self.shown_entry is None and self.model.rowCount():
             # Nothing chosen yet: show the newest entry rather than an empty pane.
-            newest = max(range(self.model.rowCount()), key=lambda row: self.model.rows[row])
-            self.shown_entry = self.model.entry_at_row(newest)
+            self.shown_entry = self.context.index.entries[max(self.model.rows)]
             self._show_json(self.shown_entry)  # type: ignore[arg-type]
         if self.shown_entry is not None:
             self._select_entry(self.shown_entry)

@@ -95,9 +95,10 @@ class ManifestModel(QAbstractTableModel):
 
     def set_query(self, index: ManifestIndex, count: int, spec: FilterSpec) -> None:
         """Show the first `count` entries of `index` that `spec` keeps, in its order."""
+        rows = index.rows(spec, count)
         self.beginResetModel()
         self.index_data, self.count, self.spec = index, count, spec
-        self.rows = index.rows(spec, count)
+        self.rows = rows
         self.endResetModel()
 
     def entry_at_row(self, row: int) -> Entry | None:
@@ -376,26 +377,31 @@ def timeline_rows(session: Session | None) -> list[TimelineRow]:
     if session is None:
         return []
     rows: list[TimelineRow] = []
-    next_body: Any = None
-    cursors: list[Any] = []
-    for item in reversed(session.timeline):
-        cursors.append(next_body)
-        if isinstance(item, Body):
-            next_body = item.id
-    cursors.reverse()
+    waiting: list[TimelineRow] = []  # rows whose cursor is the next body, not seen yet
     current: TimelineRow | None = None
-    for item, after in zip(session.timeline, cursors):
-        if isinstance(item, Body):
-            current = TimelineRow("body", item, item.id)
+    current_key: str | None = None
+    for item in session.timeline:
+        kind = type(item)
+        if kind is Entry:
+            body = item.body  # type: ignore[union-attr]
+            if current is not None and body is not None and not item.applied and str(body) == current_key:  # type: ignore[union-attr]
+                current.children.append(item)  # type: ignore[arg-type]
+                continue
+            row = TimelineRow("edit" if item.applied else "entry", item, None)  # type: ignore[union-attr]
+        elif kind is Body:
+            for row in waiting:
+                row.cursor = item.id  # type: ignore[union-attr]
+            if current is not None and current.children:
+                current.children_cursor = item.id  # type: ignore[union-attr]
+            waiting = []
+            current = TimelineRow("body", item, item.id)  # type: ignore[union-attr]
+            current_key = item.key  # type: ignore[union-attr]
             rows.append(current)
-        elif isinstance(item, Entry):
-            if current is not None and item.body is not None and id_key(item.body) == current.item.key and not item.applied:  # type: ignore[union-attr]
-                current.children.append(item)
-                current.children_cursor = after
-            else:
-                rows.append(TimelineRow("edit" if item.applied else "entry", item, after))
+            continue
         else:
-            rows.append(TimelineRow("kept", item, after))
+            row = TimelineRow("kept", item, None)
+        rows.append(row)
+        waiting.append(row)
     rows.append(TimelineRow("end", None, None))
     return rows
 
@@ -433,9 +439,11 @@ class TimelineModel(QAbstractItemModel):
 
     def set_cursor(self, cursor: Any) -> None:
         """Mark the row of the cursor's body (or the end row)."""
+        before = self.row_for_cursor(self.cursor_key) if self.rows else None
         self.cursor_key = id_key(cursor)
         if self.rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(self.HEADERS) - 1))
+            for row in {before, self.row_for_cursor(cursor)}:  # only the two rows whose mark moves
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
 
     def set_badges(self, badges: dict[str, str]) -> None:
         """Show the Run view's replay verdicts per body."""
