@@ -50,7 +50,7 @@ FALLEN_BACKGROUND = QColor("#f1f1f1")
 BETWEEN_BACKGROUND = QColor("#fde8c8")  # falls at the lower of the two compared caps only
 CAP_PEN = pg.mkPen("#c62828", width=2)
 COMPARE_PEN = pg.mkPen("#2563eb", width=1.5, style=Qt.PenStyle.DashLine)
-CURVE_PEN = pg.mkPen("#4b5563", width=1.5)
+CURVE_PEN = pg.mkPen("#4b5563", width=1)  # a 1 px pen: wider ones take the slow stroker path on every paint
 
 
 _ROLES = frozenset({DISPLAY, TOOLTIP, FOREGROUND, BACKGROUND, FONT, ALIGN})
@@ -73,14 +73,21 @@ class TrimModel(QAbstractTableModel):
         self.preview, self.fell, self.between = preview, fell, between
         self.endResetModel()
 
-    def set_fell(self, fell: int, between: range = range(0)) -> None:
-        """A new cap: repaint only the rows whose fate changed (one signal, whatever their number)."""
+    def set_fell(self, fell: int, between: range = range(0), shown: range | None = None) -> None:
+        """A new cap: announce the rows whose fate changed, only those in `shown` when given.
+
+        Qt repaints a table's whole viewport for any multi-row dataChanged, even one far off
+        screen; this model's one view passes the rows on screen, and asks afresh for the others
+        when they scroll into sight, so a drag repaints the table only when visible rows change.
+        """
         changed = [(min(self.fell, fell), max(self.fell, fell))]
         if between != self.between:
             changed += [(self.between.start, self.between.stop), (between.start, between.stop)]
         self.fell, self.between = fell, between
         last = len(self.HEADERS) - 1
         for start, stop in changed:
+            if shown is not None:
+                start, stop = max(start, shown.start), min(stop, shown.stop)
             if stop > start:
                 self.dataChanged.emit(self.index(start, 0), self.index(stop - 1, last))
 
@@ -209,6 +216,7 @@ class TrimView(QWidget):
         self._stale = "session"
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
+        context.entry_chosen.connect(self.show_entry)
 
     # --- building --------------------------------------------------------------------------------
     def _build_controls(self) -> None:
@@ -409,7 +417,7 @@ class TrimView(QWidget):
         finally:
             self._updating = False
         fell = self.preview.fell_at(cap)
-        self.model.set_fell(fell, self._between())
+        self.model.set_fell(fell, self._between(), self._rows_on_screen())
         self.fallen_region.setRegion((-0.5, fell - 0.5))
         self.exact_label.setText(f"= {cap:,} B")
         self.cap_line.label.setFormat(f"cap {cap_text(cap)}")
@@ -418,6 +426,14 @@ class TrimView(QWidget):
         self._show_warnings(summary.warnings())
         self._show_compare()
         self.cap_changed.emit(cap)
+
+    def _rows_on_screen(self) -> range:
+        """The table rows painted now (none while the tab is hidden)."""
+        if not self.table.isVisible() or self.model.rowCount() == 0:
+            return range(0)
+        first = max(self.table.rowAt(0), 0)
+        last = self.table.rowAt(self.table.viewport().height() - 1)
+        return range(first, (self.model.rowCount() if last < 0 else last + 1))
 
     def _show_warnings(self, warnings: list[str]) -> None:
         if warnings == self._shown_warnings:
@@ -472,7 +488,7 @@ class TrimView(QWidget):
         """Compare the cap with a second one (None: no comparison)."""
         self.compare_cap = cap
         self.compare_field.setText("" if cap is None else f"{cap}")
-        self.model.set_fell(self.model.fell, self._between())
+        self.model.set_fell(self.model.fell, self._between(), self._rows_on_screen())
         self._show_compare()
 
     def _compare_edited(self) -> None:
@@ -504,4 +520,14 @@ class TrimView(QWidget):
 
     def _row_activated(self, index: QModelIndex) -> None:
         if 0 <= index.row() < self.preview.count:
-            self.context.entry_chosen.emit(self.preview.entry(index.row()))
+            self.context.choose_entry(self.preview.entry(index.row()))
+
+    def show_entry(self, entry: Any) -> None:
+        """Scroll to and select an entry chosen anywhere, when the store at the cursor holds it."""
+        if not self.isVisible():
+            return
+        self.refresh()
+        row = next((i for i in range(self.preview.count - 1, -1, -1) if self.index.entries[i] is entry), None)
+        if row is not None:
+            self.table.selectRow(row)
+            self.table.scrollTo(self.model.index(row, 0))

@@ -213,3 +213,11 @@ def test_no_session_shows_an_empty_store(qtbot):
 
 def test_the_trim_model_passes_qtmodeltester(demo_view, qtmodeltester):
     qtmodeltester.check(demo_view.model)
+
+
+def test_choosing_an_entry_anywhere_selects_its_row(demo_view):
+    view = demo_view
+    entry = view.context.session.entry("e2")
+    view.context.choose_entry(entry)
+    assert view.table.currentIndex().row() == 20
+    assert view.model.data(view.table.currentIndex(), DISPLAY) == "e2"
