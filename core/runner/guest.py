@@ -174,7 +174,7 @@ class Guest:
         self.realm.mr.set_hard_memory_limit(int(message["memory"]))
         code: str = message["code"]
         source = WRAP_HEAD + code + "\n}, " + message["env"] + ");\n//# sourceURL=body.js"
-        from py_mini_racer import JSParseException
+        from py_mini_racer import JSEvalException, JSParseException
 
         try:
             try:
@@ -182,6 +182,14 @@ class Guest:
             except JSParseException as exc:
                 self.finish({"ok": False, "error": syntax_error(str(exc), code.count("\n") + 1)}, started)
                 return False  # nothing ran
+            except JSEvalException as exc:
+                # Only a body that closes the function it is wrapped in (an extra `}`) gets here.
+                self.finish({"ok": False, "error": {
+                    "name": "SyntaxError",
+                    "message": "the body closes the function it runs in (an unbalanced '}' or ')'); "
+                    f"balance its brackets ({_first_line(exc)})",
+                }}, started)
+                return True
             while True:
                 text: str = await self.realm.eval("__wsi.poll()", deadline)
                 if text.startswith('{"done"'):
@@ -205,6 +213,12 @@ class Guest:
         except RunAborted as exc:
             self.finish({"ok": False, "error": exc.error}, started)
             return None
+        except JSEvalException as exc:
+            self.finish({"ok": False, "error": {
+                "name": "InternalError",
+                "message": f"the body broke the runner's own code ({_first_line(exc)}); it runs again in a fresh guest",
+            }}, started)
+            return None
         except ChannelClosed:
             return None
         try:
@@ -216,6 +230,11 @@ class Guest:
         import json
 
         self.send({"t": "done", "json": json.dumps({"done": out}), "logs": self.realm.read_logs(), "ms": _ms(started)})
+
+
+def _first_line(exc: Exception) -> str:
+    lines = [line for line in str(exc).split("\n") if line.strip()]
+    return lines[0].split(": ", 1)[-1] if lines else type(exc).__name__
 
 
 def _ms(started: float) -> float:

@@ -205,6 +205,9 @@ class Runner:
         trace = CallTrace(envelope)
         try:
             result = self._drive(guest, envelope, trace, started, future)
+        except Exception:
+            guest.healthy = False  # the conversation with this guest is lost mid-way: never reuse it
+            raise
         finally:
             with self._lock:
                 self._active.pop(id(future), None)
@@ -232,9 +235,22 @@ class Runner:
             while True:
                 frame = read_frame(guest.out_fd, deadline)
                 if frame.get("t") == "calls":
-                    guest.send({"t": "answers", "json": trace.answer(frame["json"])})
+                    try:
+                        answers = trace.answer(frame["json"])
+                    except (ValueError, KeyError, TypeError):
+                        guest.kill()
+                        return failure("InternalError", "the body broke the runner's own code (it changed a built-in "
+                                       "the runner relies on, such as Array.prototype.join); it runs again in a fresh guest",
+                                       trace=trace, duration_ms=(time.monotonic() - started) * 1000)
+                    guest.send({"t": "answers", "json": answers})
                 elif frame.get("t") == "done":
-                    done = loads(frame["json"])["done"]
+                    try:
+                        done = loads(frame["json"])["done"]
+                    except (ValueError, KeyError, TypeError):
+                        guest.kill()
+                        return failure("InternalError", "the body broke the runner's own code (it changed a built-in "
+                                       "the runner relies on, such as Array.prototype.join); it runs again in a fresh guest",
+                                       trace=trace, duration_ms=(time.monotonic() - started) * 1000)
                     if done.get("error", {}).get("name") in ("TimeoutError", "MemoryError"):
                         guest.healthy = False  # the guest exits after these; take a fresh one
                     return assemble(done, frame.get("logs", []), trace, envelope, (time.monotonic() - started) * 1000)

@@ -10,6 +10,10 @@
   const realRandom = Math.random;
   const hasOwn = Object.prototype.hasOwnProperty;
   const FN_MARK = "__wsi_fn__";
+  const MAX_CALLS = 100000;
+  // The runtime's own copies: a body that replaces JSON's functions must not forge its result.
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
   const BODY_FRAME = /body\.js:(\d+):(\d+)/;
 
   // Logs go to a shared ring that Python reads directly, even while a runaway loop holds V8.
@@ -51,7 +55,7 @@
     if (value instanceof Error) return value.name + ": " + value.message;
     if (value !== null && typeof value === "object") {
       try {
-        const text = JSON.stringify(value);
+        const text = stringify(value);
         return text === undefined ? String(value) : text;
       } catch (e) {
         return "[object with a cycle]";
@@ -81,6 +85,14 @@
     const probe = {};
     Error.captureStackTrace(probe, callSite);
     return bodyPlace(probe.stack);
+  }
+
+  // The frame that called a module: the frames above the shared trap are left out, so there are
+  // few to format.
+  function callerPlace() {
+    const probe = {};
+    Error.captureStackTrace(probe, applyGhost);
+    return bodyPlace(probe.stack) || callSite();
   }
 
   function describeError(error) {
@@ -138,7 +150,7 @@
       if (isHandle(v)) {
         if (!run.handles.has(v.__h)) {
           throw userError("HandleError",
-            where + ": the handle {__h: " + JSON.stringify(v.__h) + "} at " + p + " was not handed out by this run " +
+            where + ": the handle {__h: " + stringify(v.__h) + "} at " + p + " was not handed out by this run " +
             "(kept from an earlier run, typed in or forged); pass the entity id and get a fresh handle with scene.get(id)",
             callSite());
         }
@@ -165,7 +177,7 @@
       const entity = byId.get(String(id));
       if (entity === undefined) {
         const some = [...byId.keys()].slice(0, 8).join(", ");
-        throw userError("SceneError", where + ": no entity " + JSON.stringify(String(id)) + " in the scene; its ids include: " + (some || "none"), callSite());
+        throw userError("SceneError", where + ": no entity " + stringify(String(id)) + " in the scene; its ids include: " + (some || "none"), callSite());
       }
       return entity;
     };
@@ -183,7 +195,7 @@
         return scene.entities.filter((e) => matches(e, filter)).map(summary);
       },
       read(ref) {
-        return JSON.parse(JSON.stringify(entityOf(ref, "scene.read")));
+        return parse(stringify(entityOf(ref, "scene.read")));
       },
       get(id) {
         const entity = entityOf(id, "scene.get");
@@ -192,7 +204,7 @@
         return { __h: handle };
       },
       info() {
-        return { unit: scene.unit, counts: { ...counts }, kept: JSON.parse(JSON.stringify(scene.keptManifest)) };
+        return { unit: scene.unit, counts: { ...counts }, kept: parse(stringify(scene.keptManifest)) };
       },
     });
   }
@@ -244,6 +256,10 @@
 
   function callModule(group, module, fn, args) {
     checkKnown(group, module, fn);
+    if (run.callCount >= MAX_CALLS) {
+      throw userError("RangeError", "the body made more than " + MAX_CALLS.toLocaleString("en") +
+        " module calls; batch the work into fewer calls with bigger inputs", callSite());
+    }
     const name = group + "." + module + "." + fn;
     let input = args[0];
     if (group === "run" && module === "inputs") {
@@ -255,28 +271,47 @@
     } else {
       refuseForeignHandle(input, "input", "modules." + name);
     }
-    const json = JSON.stringify(input, markFunctions);
+    const json = stringify(input, markFunctions);
     const id = ++run.callCount;
-    const place = callSite();
+    const place = callerPlace();
     return new Promise((resolve, reject) => {
       run.pending.set(id, { resolve, reject, place });
-      run.queue.push("[" + id + "," + JSON.stringify(name) + "," + (json === undefined ? "null" : json) + "," +
+      run.queue.push("[" + id + "," + stringify(name) + "," + (json === undefined ? "null" : json) + "," +
         (place ? place.line : 0) + "," + (realNow() - run.startedAt) + "]");
     });
   }
 
   function ghost(path) {
-    return new Proxy(function () {}, {
+    let key = path[0];
+    for (let i = 1; i < path.length; i++) key += "." + path[i];
+    let made = run.ghosts.get(key);
+    if (made === undefined) {
+      made = makeGhost(path);
+      run.ghosts.set(key, made);
+    }
+    return made;
+  }
+
+  const ghostPaths = new WeakMap();
+
+  // One shared trap, so a call site is one frame below it (see callerPlace).
+  function applyGhost(target, _this, args) {
+    const path = ghostPaths.get(target);
+    if (path.length === 3) return callModule(path[0], path[1], path[2], args);
+    if (path.length === 2) return callModule(path[0], path[1], path[1], args);
+    throw userError("UnknownModuleError", "modules." + path.join(".") + " is a module group, not a call; call modules." +
+      path[0] + ".<module>.<fn>(input)", callSite());
+  }
+
+  function makeGhost(path) {
+    const target = function () {};
+    ghostPaths.set(target, path);
+    return new Proxy(target, {
       get(_, key) {
         if (typeof key !== "string" || key === "then" || key === "toJSON") return undefined;
         return path.length < 3 ? ghost(path.concat([key])) : undefined;
       },
-      apply(_, __, args) {
-        if (path.length === 3) return callModule(path[0], path[1], path[2], args);
-        if (path.length === 2) return callModule(path[0], path[1], path[1], args);
-        throw userError("UnknownModuleError", "modules." + path.join(".") + " is a module group, not a call; call modules." +
-          path[0] + ".<module>.<fn>(input)", callSite());
-      },
+      apply: applyGhost,
     });
   }
 
@@ -381,7 +416,7 @@
     start(fn, env) {
       header.fill(0);
       run = {
-        known: env.known, handles: new Map(), pending: new Map(), queue: [], callCount: 0,
+        known: env.known, handles: new Map(), pending: new Map(), queue: [], callCount: 0, ghosts: new Map(),
         timers: new Map(), timerCount: 0, done: null, startedAt: realNow(),
       };
       if (env.options.deterministic) {
@@ -392,7 +427,7 @@
       const scope = [makeInputs(env.store), env.kept, makeModules(), makeScene(env.scene), console, console.log];
       const finish = (value) => {
         const out = { ok: true };
-        const json = JSON.stringify(value);
+        const json = stringify(value);
         if (json !== undefined) {
           out.returned = "@R";
           out.returnedChars = json.length;
@@ -400,7 +435,7 @@
         }
         let keepJson;
         if (value !== null && typeof value === "object" && hasOwn.call(value, "keep") && value.keep !== undefined) {
-          keepJson = JSON.stringify(value.keep, markFunctions);
+          keepJson = stringify(value.keep, markFunctions);
         }
         run.done = { out, json, keepJson };
       };
@@ -410,9 +445,10 @@
         .then(null, (error) => { run.done = { out: { ok: false, error: describeError(error) } }; });
     },
     poll() {
-      if (run.done) {
+      // Calls the body made but did not await are still made (and traced) before it is done.
+      if (run.done && !run.queue.length) {
         const d = run.done;
-        let text = JSON.stringify(d.out);
+        let text = stringify(d.out);
         if (d.json !== undefined) text = text.replace('"@R"', () => d.json);
         if (d.keepJson !== undefined) text = text.slice(0, -1) + ',"keep":' + d.keepJson + "}";
         return '{"done":' + text + ',"dirty":' + W.end() + "}";

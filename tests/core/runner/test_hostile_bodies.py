@@ -107,3 +107,26 @@ def test_globals_a_body_sets_do_not_reach_the_next_body(demo, runner):
     second = runner.run(build_envelope(demo, "return [typeof leaked, [].extra === undefined];"))
     assert first["returned"] == "number"
     assert second["returned"] == ["undefined", True]
+
+
+def test_calls_a_body_did_not_await_are_still_made_and_traced(demo, runner):
+    result = runner.run(build_envelope(demo, "modules.mep.risers({ level: 99 });\nreturn 'returned first';"))
+    assert result["returned"] == "returned first"
+    assert [c["input"] for c in result["calls"]] == [{"level": 99}]
+
+
+def test_a_body_that_replaces_json_cannot_forge_its_result(demo, runner):
+    result = runner.run(build_envelope(demo, "JSON.stringify = () => '{\"forged\":1}';\nreturn { real: 1 };"))
+    assert result["returned"] == {"real": 1}
+
+
+def test_a_body_that_breaks_out_of_its_function_fails_and_the_next_run_works(demo, runner):
+    result = runner.run(build_envelope(demo, "}); (function () {"))
+    assert result["ok"] is False and result["error"]["name"] == "SyntaxError"
+    assert runner.run(build_envelope(demo, "return 7;"))["returned"] == 7
+
+
+def test_a_body_that_breaks_a_builtin_the_runner_uses_fails_alone(demo, runner):
+    runner.run(build_envelope(demo, "Array.prototype.join = () => 'x';\nString.prototype.startsWith = () => true;\nawait modules.mep.risers({});"))
+    after = runner.run(build_envelope(demo, "return [[1, 2].join('-'), await modules.mep.risers({ level: 1 })];"))
+    assert after["ok"] is True and after["returned"] == ["1-2", {"level": 1}]
