@@ -74,7 +74,11 @@ class StoreIndex:
         return TrimPreview(self, len(self.entries) if count is None else count)
 
     def preview_of(self, store: Sequence[Entry]) -> TrimPreview:
-        """The preview of `store`: this index when it is a prefix of the entries, else a new index."""
+        """The preview of `store`: this index when it is a prefix of the entries, else a new index.
+
+        A prefix is recognised by its first and last entries (identity): every state's store is a
+        slice of the session's entries from the start.
+        """
         count = len(store)
         if count <= len(self.entries) and (count == 0 or store[count - 1] is self.entries[count - 1]):
             if count == 0 or store[0] is self.entries[0]:

@@ -188,9 +188,7 @@ def thin(positions: np.ndarray, count: int, buckets: int = MARKER_BUCKETS) -> np
 
 def cap_in_unit(cap: int, unit: str) -> str:
     """The cap written exactly in `unit` (`64`, `5.5791015625`): what the field shows."""
-    value = Decimal(cap) / UNITS[unit]
-    text = format(value.normalize(), "f")
-    return text
+    return format((Decimal(cap) / UNITS[unit]).normalize(), "f")
 
 
 class TrimView(QWidget):
