@@ -91,7 +91,11 @@ def _normal(value: Any) -> Any:
 
 
 def input_key(value: Any) -> bytes:
-    """Equal keys for inputs JavaScript sees as equal (numbers by value, key order ignored)."""
+    """Equal keys for inputs JavaScript sees as equal (numbers by value, key order ignored).
+
+    JavaScript prints every integral number without a fraction (and -0 as 0), so an input parsed
+    from its JSON is already normal: `canonical(value)` is its key.
+    """
     return canonical(_normal(value))
 
 
@@ -145,13 +149,21 @@ class MockModules:
         self.max_keep_bytes: int = session.caps.max_keep_bytes
         self.entry_keys: set[str] = {e.key for e in session.entries}
 
-    def answer(self, call: str, raw_input: Any, body_key: str | None = None) -> tuple[Any, Answer]:
-        """(the input the mock ran on, its answer) for one call."""
+    def answer(self, call: str, raw_input: Any, body_key: str | None = None, from_js: bool = False,
+               has_functions: bool = True) -> tuple[Any, Answer]:
+        """(the input the mock ran on, its answer) for one call.
+
+        `from_js`: the input was parsed from JavaScript's JSON, whose numbers are already in normal
+        form; `has_functions=False`: it holds no function markers. Both spare a walk of the input.
+        """
         if call.startswith("run.inputs."):
             value = with_functions(raw_input)
             return value, self._run_inputs(call.rsplit(".", 1)[1], value)
-        value = as_json(raw_input)
-        matches = self.recorded.get(call, {}).get(input_key(value))
+        value = as_json(raw_input) if has_functions else raw_input
+        recorded = self.recorded.get(call)
+        matches = None
+        if recorded:
+            matches = recorded.get(canonical(value) if from_js else input_key(value))
         if matches:
             own = [e for e in matches if body_key is not None and e.body is not None and str(e.body) == body_key]
             entry = (own or matches)[-1]

@@ -62,13 +62,14 @@ class CallTrace:
     def answer(self, calls_json: str) -> str:
         """The guest's `calls` batch answered: a JS expression of `[[id, ok, value|error], …]`."""
         answers = []
+        has_functions = '"__wsi_fn__"' in calls_json
+        mock = self.envelope.mock
         for call_id, name, raw_input, line, start_ms in loads(calls_json)["calls"]:
-            mock = self.envelope.mock
             if mock is None:
                 ran_on, ok, value, source, unit, error = raw_input, False, None, {"kind": "none"}, None, {
                     "name": "MockError", "message": f"modules.{name}: this run has no session to answer module calls"}
             else:
-                ran_on, answer = mock.answer(name, raw_input, self.envelope.body_key)
+                ran_on, answer = mock.answer(name, raw_input, self.envelope.body_key, from_js=True, has_functions=has_functions)
                 ok, value, source, unit, error = answer.ok, answer.value, answer.source, answer.unit, answer.error
             entry: dict[str, Any] = {"id": self._fresh_id(), "call": name, "input": ran_on}
             if name.startswith("run.inputs."):
