@@ -130,3 +130,12 @@ def test_a_body_that_breaks_a_builtin_the_runner_uses_fails_alone(demo, runner):
     runner.run(build_envelope(demo, "Array.prototype.join = () => 'x';\nString.prototype.startsWith = () => true;\nawait modules.mep.risers({});"))
     after = runner.run(build_envelope(demo, "return [[1, 2].join('-'), await modules.mep.risers({ level: 1 })];"))
     assert after["ok"] is True and after["returned"] == ["1-2", {"level": 1}]
+
+
+def test_the_guest_runs_under_a_data_limit(demo, runner):
+    runner.run(build_envelope(demo, "return 1;"))
+    guest = runner._idle.get()
+    runner._idle.put(guest)
+    limits = open(f"/proc/{guest.proc.pid}/limits").read()
+    line = next(line for line in limits.splitlines() if line.startswith("Max data size"))
+    assert line.split()[3] == str(runner.data_limit)
