@@ -60,7 +60,7 @@ class InputsView(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((54, 224, 40, 74, 150, 72)):
+        for column, width in enumerate((70, 250, 40, 74, 150, 72)):
             self.table.setColumnWidth(column, width)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)  # shape takes what is left; bytes stays in view
         self.entry_label = QLabel("Choose an entry to see its input.", self)
