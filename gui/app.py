@@ -69,7 +69,6 @@ def run_app(argv: list[str]) -> int:
     from gui import errors
     from gui.main_window import MainWindow
 
-    errors.shield_singletons()
     app = make_application(argv)
     if args.screenshot:
         return _screenshot(path, Path(args.screenshot), args.tab or "inputs")

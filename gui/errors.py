@@ -22,24 +22,6 @@ MAX_OPEN_DIALOGS = 3
 _dialogs: list[QMessageBox] = []
 
 
-def shield_singletons() -> None:
-    """Keep None, True and False alive under PySide6 6.12 on Python 3.11.
-
-    That PySide6 drops one reference to None on every call of a method returning nothing
-    (`label.setText(…)`, measured: 1,000 calls, None's count 1,000 lower) and to True on some
-    others; after some tens of thousands of calls CPython 3.11 aborts ("none_dealloc: deallocating
-    None"). From 3.12 these objects are immortal and the bug is harmless; here they are given a
-    reference count that no session can wear down (2^40), the same effect.
-    """
-    if sys.version_info >= (3, 12):
-        return
-    import ctypes
-
-    for singleton in (None, True, False):
-        # ob_refcnt is the first field of every CPython object.
-        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
-
-
 def log_path() -> Path:
     """Where unexpected exceptions are written."""
     if os.environ.get("WSI_LOG"):

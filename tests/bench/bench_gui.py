@@ -33,13 +33,11 @@ def child(path: str, tabs: str) -> None:
 
     import gui.main_window
     from gui.app import make_application
-    from gui.errors import shield_singletons
     from gui.main_window import MainWindow
 
     if tabs == "issue3":
         gui.main_window.TABS[:] = [t for t in gui.main_window.TABS if t[0] in ("inputs", "kept", "problems")]
 
-    shield_singletons()
     make_application([])
     window = MainWindow(QSettings(str(Path(os.environ.get("TMPDIR", "/tmp")) / "wsi-bench.ini"), QSettings.Format.IniFormat))
     window.show()

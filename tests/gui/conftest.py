@@ -5,12 +5,6 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
-from gui.errors import shield_singletons
-
-# PySide6 6.12 on Python 3.11 wears down None's reference count on every void call; a long test
-# run would abort with "none_dealloc" (see gui.errors.shield_singletons).
-shield_singletons()
-
 # The offscreen platform (CI has no display) warns on every QMainWindow it shows: it cannot pass
 # size hints to a window system it does not have. Only that exact message is ignored.
 OFFSCREEN_NOISE = r"^This plugin does not support propagateSizeHints\(\)$"
