@@ -23,7 +23,10 @@ class TimelineView(QWidget):
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.header().setStretchLastSection(False)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        # Fixed, not ResizeToContents: sizing a column to its contents walks every row of a
+        # 100,000-entry timeline on each cursor move.
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        self.tree.header().resizeSection(1, 80)
         self.summary = QLabel(self)
         self.summary.setObjectName("timelineSummary")
         self.summary.setWordWrap(True)
