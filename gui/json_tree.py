@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QHeaderView, QMenu, QTreeView, QWidget
 
 from core.jsonsize import js_keys, js_number, json_bytes
+from core.run_inputs import js_type
 from gui.models import monospace
 
 BATCH = 500
@@ -31,20 +32,9 @@ def escape_token(token: str | int) -> str:
 
 
 def kind_of(value: Any) -> str:
-    """The JSON type name of a value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "function" if callable(value) else type(value).__name__
+    """The JSON type name of a value (a Python object no JSON holds shows its class)."""
+    kind = js_type(value)
+    return kind if kind != "object" or isinstance(value, dict) else type(value).__name__
 
 
 def compact_json(value: Any) -> str:

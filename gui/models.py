@@ -213,19 +213,19 @@ def kept_rows(state: State) -> list[KeptRow]:
     return rows
 
 
-class KeptModel(QAbstractTableModel):
-    """The kept manifest at the cursor: name, shape, bytes, kept by."""
+class RowsModel(QAbstractTableModel):
+    """A flat table over `self.rows` with fixed column titles `HEADERS`; subclasses say what a cell shows."""
 
-    HEADERS = ("name", "shape", "bytes", "kept by")
+    HEADERS: tuple[str, ...] = ()
 
     def __init__(self, parent: Any = None):
         super().__init__(parent)
-        self.rows: list[KeptRow] = []
+        self.rows: list[Any] = []
 
-    def set_state(self, state: State) -> None:
-        """Show the kept set of `state`."""
+    def replace_rows(self, rows: list[Any]) -> None:
+        """Show these rows instead (a reset: the tables it serves are small)."""
         self.beginResetModel()
-        self.rows = kept_rows(state)
+        self.rows = rows
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
@@ -238,6 +238,16 @@ class KeptModel(QAbstractTableModel):
         if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
             return self.HEADERS[section]
         return None
+
+
+class KeptModel(RowsModel):
+    """The kept manifest at the cursor: name, shape, bytes, kept by."""
+
+    HEADERS = ("name", "shape", "bytes", "kept by")
+
+    def set_state(self, state: State) -> None:
+        """Show the kept set of `state`."""
+        self.replace_rows(kept_rows(state))
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -262,31 +272,14 @@ class KeptModel(QAbstractTableModel):
         return None
 
 
-class RefusedModel(QAbstractTableModel):
+class RefusedModel(RowsModel):
     """The keeps refused before the cursor: the body that returned them and the InvalidKeepError."""
 
     HEADERS = ("body", "InvalidKeepError")
 
-    def __init__(self, parent: Any = None):
-        super().__init__(parent)
-        self.rows: list[KeepRefusal] = []
-
     def set_state(self, state: State) -> None:
         """Show the refusals seen up to `state`."""
-        self.beginResetModel()
-        self.rows = list(state.refused)
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
-        if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
+        self.replace_rows(list(state.refused))
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -301,31 +294,14 @@ class RefusedModel(QAbstractTableModel):
         return None
 
 
-class ProblemsModel(QAbstractTableModel):
+class ProblemsModel(RowsModel):
     """Every loader error and warning: severity, where, message."""
 
     HEADERS = ("severity", "where", "message")
 
-    def __init__(self, parent: Any = None):
-        super().__init__(parent)
-        self.rows: list[Problem] = []
-
     def set_problems(self, problems: Sequence[Problem]) -> None:
         """Show these problems, errors first, each group in file order."""
-        self.beginResetModel()
-        self.rows = [p for p in problems if p.severity == "error"] + [p for p in problems if p.severity != "error"]
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
-        if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
+        self.replace_rows([p for p in problems if p.severity == "error"] + [p for p in problems if p.severity != "error"])
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
