@@ -90,27 +90,25 @@ class Session:
         self.timeline = order_timeline(self.timeline, self.form)
         self.entries = [i for i in self.timeline if isinstance(i, Entry)]
         self.bodies = [i for i in self.timeline if isinstance(i, Body)]
-        self._entry_by_key = {e.key: e for e in self.entries}
+        self._entry_by_key = {str(e.id): e for e in self.entries}
         self._body_by_key = {b.key: b for b in self.bodies}
         self._check_edits()
         self._points = build_states(self)
         self._check_store_cap()
 
     def _check_edits(self) -> None:
-        seen: dict[str, Entry] = {}
+        seen: set[str] = set()
         model_calls: set[str] = set()
         for entry in self.entries:
             if entry.applied:
-                if entry.edit_of is not None:
-                    base = seen.get(str(entry.edit_of))
-                    if base is None:
-                        later = str(entry.edit_of) in self._entry_by_key
-                        self.problems.append(Problem(
-                            "warning", _field(entry.where, "editOf"),
-                            f"editOf {entry.edit_of!r} names {'a later' if later else 'no'} entry; "
-                            "it must name the earlier model call the person edited",
-                        ))
-                elif entry.call not in model_calls:
+                if entry.edit_of is not None and str(entry.edit_of) not in seen:
+                    later = str(entry.edit_of) in self._entry_by_key
+                    self.problems.append(Problem(
+                        "warning", _field(entry.where, "editOf"),
+                        f"editOf {entry.edit_of!r} names {'a later' if later else 'no'} entry; "
+                        "it must name the earlier model call the person edited",
+                    ))
+                elif entry.edit_of is None and entry.call not in model_calls:
                     self.problems.append(Problem(
                         "warning", entry.where,
                         f"canvas edit {entry.id!r} of {entry.call} has no earlier model call to compare "
@@ -118,7 +116,7 @@ class Session:
                     ))
             else:
                 model_calls.add(entry.call)
-            seen[entry.key] = entry
+            seen.add(str(entry.id))
 
     def _check_store_cap(self) -> None:
         from core.run_inputs import store_bytes

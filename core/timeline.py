@@ -38,22 +38,31 @@ def _json_order(items: list[TimelineItem]) -> list[TimelineItem]:
     last_entry: dict[str, int] = {}
     for index, entry in enumerate(entries):
         if entry.body is not None:
-            first_entry.setdefault(str(entry.body), index)
-            last_entry[str(entry.body)] = index
-    # Sort keys: entry i is (i, 1); a body before entry i is (i, 0); one after entry j is (j, 2).
-    keyed: list[tuple[tuple[int, int, int], TimelineItem]] = [((i, 1, 0), e) for i, e in enumerate(entries)]
-    previous: tuple[int, int, int] = (-1, 2, 0)
-    for order, body in enumerate(bodies):
+            key = entry.body if type(entry.body) is str else str(entry.body)
+            if key not in first_entry:
+                first_entry[key] = index
+            last_entry[key] = index
+    # Each body goes in a slot: before entry i (before[i]) or after entry j (after[j]); slots keep
+    # the bodies' own order. One merge pass then lays out the timeline without sorting 100,000 keys.
+    before: dict[int, list[Body]] = {}
+    after: dict[int, list[Body]] = {}
+    anchor = -1  # after which entry a body that made no call goes
+    for body in bodies:
         if body.key in first_entry:
-            key = (first_entry[body.key], 0, order)
-            after = last_entry[body.key]
-            previous = (after, 2, order)
+            before.setdefault(first_entry[body.key], []).append(body)
+            anchor = last_entry[body.key]
         else:
-            key = (previous[0], 2, order)
-            previous = key
-        keyed.append((key, body))
-    keyed.sort(key=lambda pair: pair[0])
-    return [item for _, item in keyed]
+            after.setdefault(anchor, []).append(body)
+    ordered: list[TimelineItem] = list(after.get(-1, ()))
+    if not before and len(after) <= 1:
+        return ordered + entries
+    for index, entry in enumerate(entries):
+        if index in before:
+            ordered.extend(before[index])
+        ordered.append(entry)
+        if index in after:
+            ordered.extend(after[index])
+    return ordered
 
 
 def accepted_keep(body: Body, max_bytes: int) -> tuple[list[dict[str, Any]], str | None]:
