@@ -362,8 +362,24 @@ class EditsView(QWidget):
         right.valueChanged.connect(lambda value: left.setValue(value) if left.value() != value else None)
 
     # --- session and edits ------------------------------------------------------------------------
+    _stale = True  # the session changed while the tab was hidden
+    _pending_edit: Any = None  # an edit chosen elsewhere while hidden, selected when shown
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 — Qt's hook
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
+
     def refresh(self) -> None:
-        """Pair the session's edits and start computing their diffs."""
+        """Pair the session's edits and start computing their diffs (once the tab is shown).
+
+        Hidden, it only remembers to: diffing every edit of a big session holds the interpreter
+        for seconds, and every other view would wait for it.
+        """
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         self.generation += 1
         session = self.context.session
         pairings = pair_edits(session) if session is not None else []
@@ -379,6 +395,9 @@ class EditsView(QWidget):
                              "changed against the model's call (computing the differences …)")
         QThreadPool.globalInstance().start(_DetailJob(session, pairings, self.generation, self._signals))
         self.edits_table.selectRow(0)
+        if self._pending_edit is not None:
+            pending, self._pending_edit = self._pending_edit, None
+            self.select_edit(pending)
 
     @property
     def ready(self) -> bool:
@@ -415,7 +434,11 @@ class EditsView(QWidget):
         return False
 
     def _entry_chosen(self, entry: Entry) -> None:
-        if entry.applied:
+        if not entry.applied:
+            return
+        if self._stale:
+            self._pending_edit = entry.id
+        else:
             self.select_edit(entry.id)
 
     def current_detail(self) -> EditDetail | None:
