@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
-from itertools import chain
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, chain
 from typing import Any
 
 import orjson
@@ -20,7 +20,7 @@ import orjson
 from core.jsonsize import js_keys
 from core.manifest import shape_text
 from core.model import Entry
-from core.run_inputs import call_matches, entry_bytes, input_bytes, store_bytes
+from core.run_inputs import call_matches, entry_bytes, input_bytes
 
 COLUMNS = ("id", "call", "unit", "applied", "shape", "bytes")
 _DIGITS = re.compile(r"(\d+)")
@@ -59,6 +59,8 @@ class ManifestIndex:
         # The editor-shaped size of each entry: a state's store size is a prefix sum of these.
         self.sizes = [entry_bytes(e) for e in entries]
         self._sort_keys: dict[str, list[Any]] = {}
+        self._prefix: list[int] | None = None  # running sums of sizes, built on first use
+        self._positions: dict[int, int] | None = None
         self._by_call: dict[str, list[int]] = {}  # each call's entry indices, ascending
         for position, call in enumerate(self.calls):
             self._by_call.setdefault(call, []).append(position)
@@ -67,8 +69,17 @@ class ManifestIndex:
         return len(self.entries)
 
     def store_bytes(self, count: int) -> int:
-        """Size of the first `count` entries as the editor's store array (SPEC 3 trimStore)."""
-        return store_bytes(self.entries[:count], self.sizes[:count])
+        """Size of the first `count` entries as the editor's store array (SPEC 3 trimStore), in O(1)."""
+        if self._prefix is None:
+            self._prefix = list(accumulate(self.sizes, initial=0))
+        return 2 + self._prefix[count] + max(count - 1, 0)
+
+    def position(self, entry: Entry, count: int) -> int | None:
+        """Where `entry` stands among the first `count` entries (a state's store), or None."""
+        if self._positions is None:
+            self._positions = {id(e): i for i, e in enumerate(self.entries)}
+        at = self._positions.get(id(entry))
+        return at if at is not None and at < count else None
 
     def distinct_calls(self, count: int | None = None) -> list[str]:
         """Every call among the first `count` entries, sorted, for completion."""

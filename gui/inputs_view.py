@@ -183,7 +183,7 @@ class InputsView(QWidget):
         self._select_entry(entry)
 
     def _select_entry(self, entry: Entry) -> None:
-        position = _position(self.context.state.store, entry)
+        position = self.context.index.position(entry, len(self.context.state.store))
         row = self.model.row_of(position) if position is not None else None
         selection = self.table.selectionModel()
         if row is None:
@@ -211,14 +211,6 @@ class InputsView(QWidget):
         self.entry_label.setText(f"<b><tt>{html.escape(str(entry.id))}</tt></b> <tt>{html.escape(entry.call)}</tt>"
                                  f"{tag}{unit}{of}{by}")
         self.tree.set_value(entry.input, "input")
-
-
-def _position(store: list[Entry], entry: Entry) -> int | None:
-    """The index of `entry` in the store (the store is a prefix of the session's entries)."""
-    for i in range(len(store) - 1, -1, -1):
-        if store[i] is entry:
-            return i
-    return None
 
 
 def _resolution_html(result: Resolution) -> str:
