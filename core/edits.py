@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,23 +68,26 @@ def canvas_edits(session: Session) -> list[Entry]:
     return [e for e in session.entries if e.applied]
 
 
-def predecessors(session: Session) -> dict[str, tuple[Entry | None, str | None]]:
+def predecessors(source: Session | Sequence[Entry]) -> dict[str, tuple[Entry | None, str | None]]:
     """For each entry (by key): the entry it was made from, and a note when its editOf was broken.
 
     An applied entry was made from what its editOf names, when that is earlier; every other entry
     (and an applied one without a usable editOf) from the newest earlier entry of the same call.
+    `source` is a session, or any run of entries in timeline order (a state's store).
     """
+    entries = source.entries if isinstance(source, Session) else source
+    every_key = {e.key for e in entries}
     newest_of_call: dict[str, Entry] = {}
     earlier: dict[str, Entry] = {}
     found: dict[str, tuple[Entry | None, str | None]] = {}
-    for entry in session.entries:
+    for entry in entries:
         fallback = newest_of_call.get(entry.call)
         if not entry.applied or entry.edit_of is None:
             found[entry.key] = (fallback, None)
         elif str(entry.edit_of) in earlier:
             found[entry.key] = (earlier[str(entry.edit_of)], None)
         else:
-            which = "a later" if session.entry(entry.edit_of) is not None else "no"
+            which = "a later" if str(entry.edit_of) in every_key else "no"
             instead = f"compared with {fallback.id!r}, the newest earlier {entry.call}" if fallback else "nothing to compare with"
             found[entry.key] = (fallback, f"editOf {entry.edit_of!r} names {which} entry; {instead}")
         newest_of_call[entry.call] = entry
@@ -91,22 +95,34 @@ def predecessors(session: Session) -> dict[str, tuple[Entry | None, str | None]]
     return found
 
 
+def edit_chain(edit: Entry, made_from: dict[str, tuple[Entry | None, str | None]]) -> tuple[list[Entry], list[str]]:
+    """The chain from the model call (when found) to `edit`, oldest first, and the edit's own notes."""
+    chain, notes = [edit], []
+    node = edit
+    while node.applied:
+        previous, note = made_from[node.key]
+        if note and node is edit:  # an earlier step's broken editOf is reported on that edit itself
+            notes.append(note)
+        if previous is None:
+            break
+        chain.append(previous)
+        node = previous
+    chain.reverse()
+    return chain, notes
+
+
+def model_call(entries: Sequence[Entry], edit: Entry) -> Entry | None:
+    """The model call a canvas edit was compared with (SPEC 4), among `entries` in timeline order."""
+    chain, _ = edit_chain(edit, predecessors(entries))
+    return None if chain[0].applied else chain[0]
+
+
 def pair_edits(session: Session) -> list[Pairing]:
     """Every canvas edit paired with its model call, chains followed back (timeline order)."""
     made_from = predecessors(session)
     pairings = []
     for edit in canvas_edits(session):
-        chain, notes = [edit], []
-        node = edit
-        while node.applied:
-            previous, note = made_from[node.key]
-            if note and node is edit:  # an earlier step's broken editOf is reported on that edit itself
-                notes.append(note)
-            if previous is None:
-                break
-            chain.append(previous)
-            node = previous
-        chain.reverse()
+        chain, notes = edit_chain(edit, made_from)
         base = chain[0] if not chain[0].applied else None
         if base is None:
             notes.append(

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from core.edits import model_call
 from core.filtering import filter_hint
 from core.model import Entry, id_key
 from core.run_inputs import call_matches, make_inputs
@@ -88,7 +89,7 @@ def resolve_last(store: Sequence[Entry], wanted: str, where: str = "here") -> Re
     if entry.call != wanted:
         parts.append(f"its call is {entry.call}")
     if entry.applied:
-        base = edit_base(store, index)
+        base = model_call(store[: index + 1], entry)
         of = f" of {base.id}" if base is not None else ""
         parts.append(f"it is a person's canvas edit{of}, newer than the model call, so the body gets the person's version")
     else:
@@ -117,13 +118,3 @@ def resolve_at(store: Sequence[Entry], entry_id: str, later: Sequence[Entry] = (
     return Resolution("at", entry_id, entry, index, [index], reason)
 
 
-def edit_base(store: Sequence[Entry], index: int) -> Entry | None:
-    """The model call an applied entry edited (SPEC 4): editOf, else the newest earlier same call not applied."""
-    edit = store[index]
-    if edit.edit_of is not None:
-        key = id_key(edit.edit_of)
-        return next((e for e in store[:index] if e.key == key), None)
-    for i in range(index - 1, -1, -1):
-        if store[i].call == edit.call and not store[i].applied:
-            return store[i]
-    return None
