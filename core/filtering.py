@@ -17,22 +17,17 @@ from typing import Any
 
 import orjson
 
-from core.jsonsize import js_keys
 from core.manifest import shape_text
 from core.model import Entry
-from core.run_inputs import call_matches, entry_bytes, input_bytes
+from core.run_inputs import call_matches, entry_bytes, input_bytes, input_shape
 
 COLUMNS = ("id", "call", "unit", "applied", "shape", "bytes")
 _DIGITS = re.compile(r"(\d+)")
 
 
-def shape_of(value: Any, limit: int = 60) -> str:
-    """An input's shape as the manifest describes it: `{spine, bandDepth}`, `[50]` or the value's kind."""
-    if isinstance(value, dict):
-        return shape_text({"keys": js_keys(value)}, limit)
-    if isinstance(value, list):
-        return shape_text({"array": len(value)}, limit)
-    return shape_text({}, limit, value)
+def shape_of(entry: Entry, limit: int = 60) -> str:
+    """An entry's input shape as the manifest describes it: `{spine, bandDepth}`, `[50]` or its kind."""
+    return shape_text(input_shape(entry), limit)
 
 
 def natural_key(text: str) -> tuple:
@@ -144,7 +139,7 @@ _KEYS: dict[str, Callable[[Entry], Any]] = {
     "call": lambda e: e.call,
     "unit": lambda e: e.unit or "",
     "applied": lambda e: e.applied,
-    "shape": lambda e: shape_of(e.input),
+    "shape": shape_of,
     "bytes": input_bytes,
 }
 

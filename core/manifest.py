@@ -21,11 +21,11 @@ def kept_document(state: State) -> dict[str, Any]:
 
 
 def shape_text(line: dict[str, Any], limit: int = 60, value: Any = None) -> str:
-    """A manifest line's shape in a few words: `{spine, bandDepth}`, `[50]`, or the value's kind."""
+    """A shape in a few words: `{spine, bandDepth}`, `[50]`, or the kind (`type`, else `value`'s)."""
     if "keys" in line:
         text = "{" + ", ".join(line["keys"]) + "}"
         return text if len(text) <= limit else text[: limit - 2] + "…}"
     if "array" in line:
         return f"[{line['array']}]"
-    return js_type(value)
+    return line.get("type") or js_type(value)
 

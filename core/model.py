@@ -1,12 +1,14 @@
 """The session's records as plain objects: entries, bodies, problems, and the state at a point.
 
-Entries are slotted dataclasses rather than pydantic models: a session holds 100,000 of them
-and their inputs are large, so they are checked by hand in `core.session` (the boundary).
+Entries are slotted classes rather than pydantic models: a session holds 100,000 of them and
+their inputs are large, so they are checked by hand in `core.records` (the boundary).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from core.reading import parse_json
 
 UNITS = ("mm", "cm", "m", "ft", "in")
 
@@ -33,23 +35,61 @@ def id_key(value: Id | None) -> str | None:
     return None if value is None else str(value)
 
 
-@dataclass(slots=True, eq=False)
 class Entry:
-    """One store entry: a module call a body made, or a person's canvas edit (`applied`)."""
+    """One store entry: a module call a body made, or a person's canvas edit (`applied`).
 
-    id: Id
-    call: str
-    input: Any
-    unit: str | None = None
-    applied: bool = False
-    edit_of: Id | None = None
-    body: Id | None = None
-    output: Any = NO_OUTPUT
-    seq: int | None = None
-    at: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-    where: str = ""  # JSON Pointer (`/store/3`) or JSON Lines line (`line 4`) of the record
-    input_bytes: int | None = field(default=None, repr=False)  # json_bytes(input), once computed
+    An entry loaded from a file holds its record's JSON text, not the parsed input and output: as
+    Python objects a float-heavy input takes about six times its text (a point `[x, y]` is 120 bytes
+    for some 20 of text), so a 130 MB session would need 900 MB. The loader measures each input while
+    it has it parsed (`input_bytes`, `input_shape`); reading `input` or `output` parses the text again,
+    so read it once per use. An entry made in memory (tests, the runner) simply holds its values.
+    """
+
+    __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "extra", "where",
+                 "input_bytes", "input_shape", "_input", "_output", "_text")
+
+    def __init__(self, id: Id, call: str, input: Any = None, unit: str | None = None, applied: bool = False,
+                 edit_of: Id | None = None, body: Id | None = None, output: Any = NO_OUTPUT,
+                 seq: int | None = None, at: str | None = None, extra: dict[str, Any] | None = None,
+                 where: str = ""):
+        self.id = id
+        self.call = call
+        self.unit = unit
+        self.applied = applied
+        self.edit_of = edit_of
+        self.body = body
+        self.seq = seq
+        self.at = at
+        self.extra = {} if extra is None else extra
+        self.where = where  # JSON Pointer (`/store/3`) or JSON Lines line (`line 4`) of the record
+        self.input_bytes: int | None = None  # json_bytes(input), once computed (core.run_inputs)
+        self.input_shape: dict[str, Any] | None = None  # keys, array length or kind, once computed
+        self._input = input
+        self._output = output
+        self._text: Any = None  # the record's JSON text (bytes or a buffer) once the values are let go
+
+    def __repr__(self) -> str:
+        return f"Entry(id={self.id!r}, call={self.call!r}{', applied' if self.applied else ''}, where={self.where!r})"
+
+    @property
+    def input(self) -> Any:
+        return self._input if self._text is None else self._record()["input"]
+
+    @property
+    def output(self) -> Any:
+        if self._text is None or self._output is NO_OUTPUT:
+            return self._output
+        return self._record()["output"]
+
+    def hold_as_text(self, text: Any) -> None:
+        """Let go of the parsed input and output and keep `text`, the record they were read from."""
+        self._text = text
+        self._input = None
+        if self._output is not NO_OUTPUT:
+            self._output = None  # a marker that the record has one; the value comes from the text
+
+    def _record(self) -> dict[str, Any]:
+        return parse_json(memoryview(self._text))
 
     @property
     def key(self) -> str:
@@ -61,7 +101,7 @@ class Entry:
 
     @property
     def has_output(self) -> bool:
-        return self.output is not NO_OUTPUT
+        return self._output is not NO_OUTPUT
 
     def editor_shape(self) -> dict[str, Any]:
         """The entry exactly as the editor injects it: id, call, input, unit?, applied? (SPEC 3)."""

@@ -78,12 +78,13 @@ def no_gc() -> Iterator[None]:
             gc.enable()
 
 
-def parse_json(text: bytes) -> Any:
+def parse_json(text: bytes | memoryview) -> Any:
     """One JSON document, or JsonSyntaxError with its line and column."""
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
         pass
+    text = bytes(text)
     try:
         return json.loads(text.decode("utf-8", "surrogatepass"))
     except UnicodeDecodeError as exc:

@@ -34,6 +34,15 @@ def describe_value(value: Any) -> dict[str, Any]:
     return {"bytes": json_bytes(value)}
 
 
+def value_shape(value: Any) -> dict[str, Any]:
+    """`{"keys": [...]}`, `{"array": n}`, or `{"type": kind}` for anything else (not a manifest field)."""
+    if isinstance(value, dict):
+        return {"keys": js_keys(value)}
+    if isinstance(value, list):
+        return {"array": len(value)}
+    return {"type": js_type(value)}
+
+
 def manifest_entry(entry: Entry) -> dict[str, Any]:
     """The manifest line of one store entry: id, call, unit?, applied?, then the input's shape."""
     line: dict[str, Any] = {"id": entry.id, "call": entry.call}
@@ -41,11 +50,9 @@ def manifest_entry(entry: Entry) -> dict[str, Any]:
         line["unit"] = entry.unit
     if entry.applied:
         line["applied"] = True
-    value = entry.input
-    if isinstance(value, dict):
-        line["keys"] = js_keys(value)
-    elif isinstance(value, list):
-        line["array"] = len(value)
+    shape = input_shape(entry)
+    if "type" not in shape:
+        line.update(shape)
     line["bytes"] = input_bytes(entry)
     return line
 
@@ -55,6 +62,20 @@ def input_bytes(entry: Entry) -> int:
     if entry.input_bytes is None:
         entry.input_bytes = json_bytes(entry.input)
     return entry.input_bytes
+
+
+def input_shape(entry: Entry) -> dict[str, Any]:
+    """value_shape of the entry's input, computed once."""
+    if entry.input_shape is None:
+        entry.input_shape = value_shape(entry.input)
+    return entry.input_shape
+
+
+def measure(entry: Entry) -> None:
+    """Size and shape the entry's input while it is parsed, so neither needs it parsed again."""
+    value = entry.input
+    entry.input_bytes = json_bytes(value)
+    entry.input_shape = value_shape(value)
 
 
 def call_matches(call: str, wanted: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from pydantic import BaseModel, ValidationError
 
 from core.model import Body, Entry, Id, KeptSnapshot, Problem, State, TimelineItem, id_key
@@ -22,6 +23,7 @@ from core.reading import (
     read_bytes,
 )
 from core.records import MODULE, RecordChecker
+from core.run_inputs import measure
 from core.schema import Caps, Entity, Mock, ModuleInfo, SessionInfo, describe_error
 from core.timeline import StatePoint, build_states, order_timeline
 
@@ -162,11 +164,13 @@ def load_bytes(data: bytes, name: str = "<memory>", path: Path | None = None) ->
 
 
 def _load_json(session: Session, text: bytes) -> None:
-    try:
-        document = parse_json(text)
-    except JsonSyntaxError as exc:
-        session.problems.append(Problem("error", f"{exc.line}:{exc.column}", str(exc)))
-        return
+    document = _split_json(text)
+    if document is None:
+        try:
+            document = parse_json(text)
+        except JsonSyntaxError as exc:
+            session.problems.append(Problem("error", f"{exc.line}:{exc.column}", str(exc)))
+            return
     if not isinstance(document, dict):
         session.problems.append(Problem("error", "", "not a session: the file is JSON but not an object"))
         return
@@ -179,9 +183,10 @@ def _load_json(session: Session, text: bytes) -> None:
         session.problems.append(Problem("error", "/store", "store must be an array of entries, oldest first"))
     else:
         for index, raw in enumerate(store):
-            entry = checker.entry(raw, f"/store/{index}")
-            if entry is not None:
-                session.timeline.append(entry)
+            if isinstance(raw, msgspec.Raw):
+                _add_entry(session, checker.entry(parse_json(memoryview(raw)), f"/store/{index}"), raw)
+            else:
+                _add_entry(session, checker.entry(raw, f"/store/{index}"))
     bodies = document.get("bodies", [])
     if not isinstance(bodies, list):
         session.problems.append(Problem("error", "/bodies", "bodies must be an array"))
@@ -198,6 +203,38 @@ def _load_json(session: Session, text: bytes) -> None:
             session.problems.append(Problem("error", "/kept", "kept must be an object of named values"))
     known = {*HEADER_PARTS, "store", "bodies", "kept"}
     session.extra = {k: v for k, v in document.items() if k not in known}
+
+
+def _split_json(text: bytes) -> dict[str, Any] | None:
+    """The document with every member parsed but `store`, whose records are left as their own texts.
+
+    msgspec checks the whole text in C and cuts it into pieces without building them, so records are
+    parsed one at a time and let go (see Entry): the peak is then about the file, not the file, its
+    parse tree and all of its objects (ten times the file for a float-heavy store). None when msgspec
+    refuses the text; the full parser then says where and why, or reads what only it accepts.
+    """
+    try:
+        members = msgspec.json.decode(text, type=dict[str, msgspec.Raw])
+        store = members.pop("store", None)
+        document = {name: parse_json(memoryview(raw)) for name, raw in members.items()}
+        if store is not None:
+            try:
+                document["store"] = msgspec.json.decode(store, type=list[msgspec.Raw])
+            except msgspec.ValidationError:  # not an array: the checks below say so
+                document["store"] = parse_json(memoryview(store))
+        return document
+    except (msgspec.DecodeError, msgspec.ValidationError, JsonSyntaxError):
+        return None
+
+
+def _add_entry(session: Session, entry: Entry | None, text: Any = None) -> None:
+    """Measure a checked entry while its input is parsed, then keep only `text` if there is one."""
+    if entry is None:
+        return
+    measure(entry)
+    if text is not None:
+        entry.hold_as_text(text)
+    session.timeline.append(entry)
 
 
 def _load_json_lines(session: Session, text: bytes) -> None:
@@ -230,9 +267,10 @@ def _load_json_lines(session: Session, text: bytes) -> None:
                 continue
         kind = record.get("kind")
         if kind == "entry":
-            item: TimelineItem | None = checker.entry(record, where, skip="kind")
-        elif kind == "body":
-            item = checker.body(record, where, skip="kind")
+            _add_entry(session, checker.entry(record, where, skip="kind"), line)
+            continue
+        if kind == "body":
+            item: TimelineItem | None = checker.body(record, where, skip="kind")
         elif kind == "kept":
             kept = record.get("kept")
             if isinstance(kept, dict):

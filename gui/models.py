@@ -149,7 +149,7 @@ class ManifestModel(QAbstractTableModel):
             if column == "applied":
                 return PERSON_TAG if entry.applied else ""
             if column == "shape":
-                return shape_of(entry.input)
+                return shape_of(entry)
             return format_size(input_bytes(entry))
         if role == TOOLTIP:
             if column == "bytes":
@@ -158,7 +158,7 @@ class ManifestModel(QAbstractTableModel):
                 of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
                 return f"a person's canvas edit{of}: the editor stored it with applied: true"
             if column == "shape":
-                return shape_of(entry.input, limit=2000)
+                return shape_of(entry, limit=2000)
             if column in ("id", "call"):
                 return f"{entry.call} · recorded at {entry.where}" + (f" by body {entry.body}" if entry.body is not None else "")
             return None

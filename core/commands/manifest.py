@@ -5,6 +5,7 @@ import argparse
 
 from core.cli import add_file_argument, exit_status, open_session, print_json, print_table, state_for
 from core.manifest import inputs_manifest, shape_text
+from core.run_inputs import input_shape
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         rows = [
             [str(e["id"]), e["call"], e.get("unit", ""), "yes" if e.get("applied") else "",
-             shape_text(e, value=entry.input), f"{e['bytes']:,}"]
+             shape_text(input_shape(entry)), f"{e['bytes']:,}"]
             for e, entry in zip(document["entries"], state.store)
         ]
         print_table(["id", "call", "unit", "applied", "shape", "bytes"], rows, right={5})

@@ -3,6 +3,7 @@ import orjson
 import pytest
 
 from core.filtering import FilterSpec, ManifestIndex, filter_hint, natural_key, shape_of
+from core.model import Entry
 from core.session import load_bytes
 
 
@@ -78,7 +79,7 @@ def test_filter_hint_explains_a_group_and_a_partial_segment():
 
 
 def test_shape_and_natural_key():
-    assert shape_of({"b": 1, "2": 0, "a": 1}) == "{2, b, a}"
-    assert shape_of([1, 2]) == "[2]"
-    assert shape_of(3) == "number"
+    assert shape_of(Entry("c1", "a.b.c", {"b": 1, "2": 0, "a": 1})) == "{2, b, a}"
+    assert shape_of(Entry("c2", "a.b.c", [1, 2])) == "[2]"
+    assert shape_of(Entry("c3", "a.b.c", 3)) == "number"
     assert natural_key("c2") < natural_key("c10")

@@ -33,7 +33,9 @@ def test_the_resolver_returns_exactly_what_make_inputs_returns(session):
     store = session.state_at(None).store
     for wanted in ["pack.corridorRuns", "pack.corridorRuns.score", "pack.rooms", "pack"]:
         result = resolve(store, f"last({wanted})")
-        assert (result.entry.input if result.entry else None) is make_inputs(store).last(wanted)
+        inputs = make_inputs(store)
+        assert result.entry is inputs.last_entry(wanted)
+        assert (result.entry.input if result.entry else None) == inputs.last(wanted)
 
 
 def test_a_newer_model_call_shadows_an_older_edit(session):
