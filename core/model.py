@@ -46,7 +46,7 @@ class Entry:
     """
 
     __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "extra", "where",
-                 "input_bytes", "input_shape", "_input", "_output", "_text")
+                 "input_bytes", "input_shape", "size", "_input", "_output", "_text")
 
     def __init__(self, id: Id, call: str, input: Any = None, unit: str | None = None, applied: bool = False,
                  edit_of: Id | None = None, body: Id | None = None, output: Any = NO_OUTPUT,
@@ -64,6 +64,7 @@ class Entry:
         self.where = where  # JSON Pointer (`/store/3`) or JSON Lines line (`line 4`) of the record
         self.input_bytes: int | None = None  # json_bytes(input), once computed (core.run_inputs)
         self.input_shape: dict[str, Any] | None = None  # keys, array length or kind, once computed
+        self.size: int | None = None  # entry_bytes, once computed
         self._input = input
         self._output = output
         self._text: Any = None  # the record's JSON text (bytes or a buffer) once the values are let go

@@ -87,6 +87,8 @@ def call_matches(call: str, wanted: str) -> bool:
 
 def entry_bytes(entry: Entry) -> int:
     """Size of the entry as the editor injects it (the inspector's metadata counts for nothing)."""
+    if entry.size is not None:
+        return entry.size
     # {"id":…,"call":…,"input":…,"unit":…,"applied":true} counted piece by piece: the input is
     # measured once and cached, and a call is identifiers and dots, so it needs no escapes.
     size = len('{"id":,"call":"","input":}') + _id_bytes(entry.id) + len(entry.call) + input_bytes(entry)
@@ -94,6 +96,7 @@ def entry_bytes(entry: Entry) -> int:
         size += len(',"unit":""') + len(entry.unit)
     if entry.applied:
         size += len(',"applied":true')
+    entry.size = size
     return size
 
 

@@ -205,6 +205,19 @@ def _load_json(session: Session, text: bytes) -> None:
     session.extra = {k: v for k, v in document.items() if k not in known}
 
 
+class _Parts(msgspec.Struct, forbid_unknown_fields=True):
+    """A session document's parts, each left as its text, the store cut into its records' texts."""
+
+    format: msgspec.Raw = msgspec.UNSET
+    session: msgspec.Raw = msgspec.UNSET
+    caps: msgspec.Raw = msgspec.UNSET
+    scene: msgspec.Raw = msgspec.UNSET
+    modules: msgspec.Raw = msgspec.UNSET
+    store: list[msgspec.Raw] = msgspec.UNSET
+    bodies: msgspec.Raw = msgspec.UNSET
+    kept: msgspec.Raw = msgspec.UNSET
+
+
 def _split_json(text: bytes) -> dict[str, Any] | None:
     """The document with every member parsed but `store`, whose records are left as their own texts.
 
@@ -214,14 +227,20 @@ def _split_json(text: bytes) -> dict[str, Any] | None:
     refuses the text; the full parser then says where and why, or reads what only it accepts.
     """
     try:
-        members = msgspec.json.decode(text, type=dict[str, msgspec.Raw])
+        try:  # one pass when the file holds only the parts SPEC 2 names
+            parts = msgspec.json.decode(text, type=_Parts)
+            members: dict[str, Any] = {f: getattr(parts, f) for f in _Parts.__struct_fields__}
+        except msgspec.ValidationError:  # more parts (kept as extra), or a store that is not an array
+            members = msgspec.json.decode(text, type=dict[str, msgspec.Raw])
         store = members.pop("store", None)
-        document = {name: parse_json(memoryview(raw)) for name, raw in members.items()}
-        if store is not None:
+        document = {name: parse_json(memoryview(raw)) for name, raw in members.items() if raw is not msgspec.UNSET}
+        if isinstance(store, msgspec.Raw):
             try:
-                document["store"] = msgspec.json.decode(store, type=list[msgspec.Raw])
+                store = msgspec.json.decode(store, type=list[msgspec.Raw])
             except msgspec.ValidationError:  # not an array: the checks below say so
-                document["store"] = parse_json(memoryview(store))
+                store = parse_json(memoryview(store))
+        if store not in (None, msgspec.UNSET):
+            document["store"] = store
         return document
     except (msgspec.DecodeError, msgspec.ValidationError, JsonSyntaxError):
         return None

@@ -65,3 +65,13 @@ def test_a_json_lines_entry_reads_its_values_from_its_line():
     entry = session.entries[0]
     assert entry.input == {"spine": [[0, 0], [1.5, 2]]} and entry.output == [3]
     assert entry.input_bytes == len('{"spine":[[0,0],[1.5,2]]}') and entry.input_shape == {"keys": ["spine"]}
+
+
+@pytest.mark.parametrize("text", [
+    b'{"format": "worker-session/1", "session": {"id": "s"}, "store": [], "store": [{"id": 1, "call": "a.b.c", "input": 2}]}',
+    b'{"format": "worker-session/1", "session": {"id": "s"}, "x": 1, "store": [{"id": 1, "call": "a.b.c", "input": 2}], "x": 3}',
+    b'{"format": "worker-session/1", "session": {"id": "s"}, "store": [1, {"id": 1}, {"id": 2, "call": "a.b.c", "input": []}]}',
+    b'{"format": "worker-session/2", "store": null, "bodies": 3}',
+])
+def test_repeated_parts_and_odd_records_read_the_same(monkeypatch, text):
+    assert described(load_bytes(text, "s.json")) == described(whole_parse(monkeypatch, text, "s.json"))
