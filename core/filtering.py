@@ -23,6 +23,28 @@ from core.run_inputs import call_matches, entry_bytes, input_bytes, input_shape
 
 COLUMNS = ("id", "call", "unit", "applied", "shape", "bytes")
 _DIGITS = re.compile(r"(\d+)")
+_NOT_WITHIN_ONE_TOKEN = re.compile(rb'[,:\[\]{}"\\]').search
+_NUMBER_CHARACTERS = re.compile(rb"[0-9eE+\-.]*").fullmatch
+
+
+def _screen(needle: bytes) -> Callable[[Any], bool] | None:
+    """A quick test of a record's text: False rules out its input holding `needle`; None: no test.
+
+    Parsing every input to search it is most of a search's time. A record's text without a
+    backslash spells each string of its input as compact JSON does, so a needle that can only lie
+    inside one string (no JSON punctuation; compact JSON has spaces only inside strings, and the
+    needle's other whitespace is escaped) and cannot be part of a number or of `null` (which the
+    compact JSON may spell differently: `1e2` is `100.0`, `1e999` is `null`) is in the compact
+    JSON only if it is in the record's text. Case is ignored for ASCII letters, as the search does.
+    """
+    if not needle or _NOT_WITHIN_ONE_TOKEN(needle) or _NUMBER_CHARACTERS(needle) or needle in b"null":
+        return None
+
+    def may_hold(record: Any) -> bool:
+        text = bytes(record)
+        return b"\\" in text or needle in text.lower()  # lower() is 3x faster than an IGNORECASE regex
+
+    return may_hold
 
 
 def shape_of(entry: Entry, limit: int = 60) -> str:
@@ -98,14 +120,19 @@ class ManifestIndex:
             return list(indices)
         # Look for the text as it appears inside JSON: a quote or backslash in it is escaped there.
         needle = orjson.dumps(text)[1:-1].lower()
+        screen = _screen(needle)
         entries = self.entries
         dumps = orjson.dumps
         found = []
         for i in indices:
+            entry = entries[i]
+            record = entry.text
+            if screen is not None and record is not None and not screen(record):
+                continue
             try:
-                data = dumps(entries[i].input)
+                data = dumps(entry.input)
             except TypeError:  # big integers or lone surrogates: the standard library writes them
-                data = json.dumps(entries[i].input, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+                data = json.dumps(entry.input, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
             if needle in data.lower():
                 found.append(i)
         return found

@@ -82,6 +82,11 @@ class Entry:
             return self._output
         return self._record()["output"]
 
+    @property
+    def text(self) -> Any:
+        """The JSON text of the record the entry was read from (bytes or a buffer); None if made in memory."""
+        return self._text
+
     def hold_as_text(self, text: Any) -> None:
         """Let go of the parsed input and output and keep `text`, the record they were read from."""
         self._text = text

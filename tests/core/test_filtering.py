@@ -83,3 +83,36 @@ def test_shape_and_natural_key():
     assert shape_of(Entry("c2", "a.b.c", [1, 2])) == "[2]"
     assert shape_of(Entry("c3", "a.b.c", 3)) == "number"
     assert natural_key("c2") < natural_key("c10")
+
+
+# Texts a record may spell differently from the compact JSON of its input: escapes, exponents,
+# numbers that become null, and spacing.
+RAW_RECORDS = [
+    b'{"id": "r1", "call": "a.b.c", "input": {"label": "Caf\\u00e9 north", "n": 1e2, "m": 1.50}}',
+    b'{"id":"r2","call":"a.b.c","input":{"big":1e999,"s":"x\\/y"}}',
+    '{"id": "r3", "call": "a.b.c", "input": ["Café", "ünï", true, false, null, -0, 2E-3],\n "output": "spineless"}'.encode(),
+    b'{"id":"r4","call":"a.b.c","input":{"k":"spine","k":"gone"},"note":"WARD"}',
+    b'{"id":"r5","call":"a.b.c","input":[1e2,1e999,"plain"]}',
+]
+NEEDLES = ["caf", "café", "é", "100", "1.5", "100.0", "null", "nu", "e", "x/y", "/", "north", "ünï", "true",
+           "spine", "gone", "ward", "spinel", "0.002", "e-3", "-0", "CAFÉ", "afé n", "true, false", "é nor", " "]
+
+
+@pytest.mark.parametrize("form", ["json", "jsonl"])
+def test_the_record_text_screen_never_hides_a_match(monkeypatch, form):
+    import core.filtering
+
+    if form == "json":
+        data = b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(RAW_RECORDS) + b"]}"
+    else:
+        lines = [b'{"format":"worker-session/1","session":{"id":"t"}}']
+        lines += [b'{"kind":"entry",' + r.replace(b"\n", b"")[1:] for r in RAW_RECORDS]
+        data = b"\n".join(lines)
+    session = load_bytes(data, f"t.{form}")
+    assert all(e.text is not None for e in session.entries)
+    index = ManifestIndex(session.entries)
+    screened = {n: index.containing(range(5), n) for n in NEEDLES}
+    monkeypatch.setattr(core.filtering, "_screen", lambda needle: None)
+    assert screened == {n: index.containing(range(5), n) for n in NEEDLES}
+    assert screened["café"] == [0, 2] and screened["gone"] == [3] and screened["spine"] == []
+    assert screened["100.0"] == [0, 4] and screened["nu"] == [1, 2, 4]
