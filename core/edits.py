@@ -289,15 +289,16 @@ def copy_as_body(edit_diff: EditDiff, session: Session) -> str:
     called in the session: then `last(module)` could hand back that fn's input, so the full call is named.
     """
     edit, base = edit_diff.edit, edit_diff.base
-    if base is None or not isinstance(base.input, dict) or not isinstance(edit.input, dict):
-        return f"return {_js(edit.input)};\n"
+    value = edit.input  # parsed once: a loaded entry parses its text on every read
+    if base is None or not isinstance(base.input, dict) or not isinstance(value, dict):
+        return f"return {_js(value)};\n"
     siblings = {e.call for e in session.entries if e.module == edit.module}
     wanted = edit.module if siblings == {edit.call} else edit.call
     fields = []
     changed = _top_level_keys(edit_diff.changes)
-    for key in [k for k in edit.input if k in changed] + [k for k in changed if k not in edit.input]:
+    for key in [k for k in value if k in changed] + [k for k in changed if k not in value]:
         name = key if IDENTIFIER.match(key) else _js(key)
-        fields.append(f"  {name}: {_js(edit.input[key]) if key in edit.input else 'undefined'},")
+        fields.append(f"  {name}: {_js(value[key]) if key in value else 'undefined'},")
     return "return {\n" + f"  ...inputs.last({_js(wanted)}),\n" + "\n".join(fields) + ("\n" if fields else "") + "};\n"
 
 
