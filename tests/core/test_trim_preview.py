@@ -125,6 +125,7 @@ def test_compare_lists_what_falls_at_the_lower_cap_but_not_the_higher(store, cap
     kept_high = {id(e) for e in trim_store(store, high)[0]}
     kept_low = {id(e) for e in trim_store(store, low)[0]}
     assert [id(e) for e in between.entries] == [id(e) for e in store if id(e) in kept_high - kept_low]
+    assert between.count == len(between.entries)
     assert between.edits == sum(e.applied for e in between.entries)
     assert preview.compare(cap_b, cap_a) == between
 
