@@ -4,7 +4,9 @@ A cap (a log-scale slider, an exact field with B/KiB/MiB, and a draggable line o
 kept in step), the store at the cursor with the fallen rows greyed and the smallest cap that keeps
 each entry, a plot of those caps (oldest → newest) against the cap, the summary in words and its
 warnings, and a second cap to compare with. Every answer comes from `core.trim_preview`; a cap move
-costs a few bisections and one `dataChanged`, so dragging stays smooth on a million entries.
+costs a few bisections, one `dataChanged` for the rows on screen whose fate changed, and a repaint
+of what moves on the plot (the axes, curve and edit markers are kept as pixmaps), so dragging
+stays smooth on a million entries.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QGraphicsItem,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -235,6 +238,9 @@ class TrimView(QWidget):
         self.unit_box.currentTextChanged.connect(lambda _: self._show_cap_in_field())
         self.exact_label = QLabel(self)
         self.exact_label.setObjectName("trimExact")
+        # Wide enough for any cap up to a terabyte: a label that grew with the cap's digits
+        # would shrink the slider under the pointer while it is dragged.
+        self.exact_label.setMinimumWidth(self.exact_label.fontMetrics().horizontalAdvance("= 999,999,999,999 B"))
         self.session_cap_button = QPushButton("Session cap", self)
         self.session_cap_button.setObjectName("trimSessionCap")
         self.session_cap_button.setToolTip("back to the session's caps.storeBytes")
@@ -292,6 +298,11 @@ class TrimView(QWidget):
         self.compare_line = pg.InfiniteLine(angle=0, movable=False, pen=COMPARE_PEN)
         self.compare_line.setVisible(False)
         item.addItem(self.compare_line)
+        # What only a new store, range or size changes is kept as a pixmap: a cap move then blits
+        # the axes (their grid spans the plot, and replaying tick text cost more than the rest of the
+        # plot), the curve and the edit markers instead of painting them again under the moving line.
+        for still in (item.getAxis("left"), item.getAxis("bottom"), self.curve.curve, self.edit_points.scatter):
+            still.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot.setMinimumHeight(160)
 
     def _build_table(self) -> None:

@@ -4,6 +4,7 @@ import math
 
 import pytest
 from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QGraphicsItem
 
 from core.session import load
 from core.trim_preview import StoreIndex
@@ -221,3 +222,30 @@ def test_choosing_an_entry_anywhere_selects_its_row(demo_view):
     view.context.choose_entry(entry)
     assert view.table.currentIndex().row() == 20
     assert view.model.data(view.table.currentIndex(), DISPLAY) == "e2"
+
+
+def test_the_cached_plot_paints_what_an_uncached_one_paints_after_the_cap_and_cursor_move(demo_view, qtbot):
+    view = demo_view
+    for position in (100, 400, 800, 300):
+        view.slider.setValue(position)
+        qtbot.wait(1)
+    view.set_compare_cap(3000)
+    view.context.set_cursor("b6")  # a new store: a new curve and markers under the cached pixmaps
+    view.cap_line.setValue(math.log10(1995))
+    qtbot.wait(1)
+    cached = view.plot.grab().toImage()
+    item = view.plot.getPlotItem()
+    for still in (item.getAxis("left"), item.getAxis("bottom"), view.curve.curve, view.edit_points.scatter):
+        assert still.cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache
+        still.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+    assert view.plot.grab().toImage() == cached
+
+
+def test_the_slider_keeps_its_width_while_the_cap_changes(demo_view):
+    view = demo_view
+    widths = set()
+    for cap in (2, 999, 5713, 123_456_789, 2_000_000_000):
+        view.set_cap(cap)
+        view.layout().activate()
+        widths.add(view.slider.width())
+    assert len(widths) == 1  # a slider that shrank under the pointer would jump while dragged
