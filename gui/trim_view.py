@@ -197,7 +197,7 @@ def cap_in_unit(cap: int, unit: str) -> str:
 class TrimView(QWidget):
     """The trimStore preview at the cursor: a cap, who falls, why it matters."""
 
-    cap_changed = Signal(int)
+    cap_changed = Signal(object)  # an int: Signal(int) is 32-bit and overflows on a cap above 2 GiB
 
     def __init__(self, context: InspectorContext, parent: QWidget | None = None):
         super().__init__(parent)

@@ -116,6 +116,17 @@ def test_typing_an_exact_cap_in_a_unit_or_with_a_suffix(demo_view, qtbot):
     assert view.summary_label.text().startswith("at 2 KiB 23 of 36 entries fall")
 
 
+def test_a_cap_above_2_gib_is_taken_whole(demo_view, qtbot):
+    view = demo_view
+    caps = []
+    view.cap_changed.connect(caps.append)
+    view.cap_field.clear()
+    qtbot.keyClicks(view.cap_field, "3072MiB")
+    qtbot.keyClick(view.cap_field, Qt.Key.Key_Return)
+    assert view.cap == caps[-1] == 3 * 1024**3
+    assert fallen_rows(view) == []
+
+
 def test_a_bad_cap_is_refused_in_place_and_the_cap_stays(demo_view, qtbot):
     view = demo_view
     view.cap_field.clear()
@@ -244,7 +255,7 @@ def test_the_cached_plot_paints_what_an_uncached_one_paints_after_the_cap_and_cu
 def test_the_slider_keeps_its_width_while_the_cap_changes(demo_view):
     view = demo_view
     widths = set()
-    for cap in (2, 999, 5713, 123_456_789, 2_000_000_000):
+    for cap in (2, 999, 5713, 123_456_789, 987_654_321_098):
         view.set_cap(cap)
         view.layout().activate()
         widths.add(view.slider.width())
