@@ -1,0 +1,71 @@
+"""The whole road from a session file to `wsi manifest`'s numbers, against V8 reading the same file.
+
+V8 parses the file text itself (JSON.parse, as the editor would) and measures every input, every
+input's keys and the editor-shaped store; the inspector loads the same bytes in each form a
+session can take (compact, pretty with raw unicode, JSON Lines, gzip) and must say the same.
+"""
+import gzip
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.manifest import inputs_manifest
+from core.session import load_bytes
+from tests.core.test_jsonsize import UTF8_LENGTH_JS, json_values, v8  # noqa: F401 (v8 is a fixture)
+
+MEASURE_JS = """
+function measure(texts) {
+  const store = texts.map((t) => JSON.parse(t));
+  const keys = (v) => (v !== null && typeof v === "object" && !Array.isArray(v)) ? Object.keys(v) : null;
+  const shaped = store.map((e) => Object.assign({id: e.id, call: e.call, input: e.input},
+    e.unit !== undefined ? {unit: e.unit} : {}, e.applied ? {applied: true} : {}));
+  return JSON.stringify({
+    inputs: store.map((e) => utf8Length(JSON.stringify(e.input))),
+    keys: store.map((e) => keys(e.input)),
+    arrays: store.map((e) => Array.isArray(e.input) ? e.input.length : null),
+    total: utf8Length(JSON.stringify(shaped)),
+  });
+}
+"""
+
+HEAD = {"format": "worker-session/1", "session": {"id": "v8"}}
+records = st.lists(st.tuples(json_values, st.sampled_from([None, "mm", "m"]), st.booleans()), min_size=1, max_size=6)
+
+
+def forms(store):
+    """The same session as the bytes of each form a file can take, with its name."""
+    ascii_doc = json.dumps({**HEAD, "store": store}, ensure_ascii=True)
+    yield "compact.json", ascii_doc.encode()
+    try:
+        yield "pretty.json", json.dumps({**HEAD, "store": store}, indent=1, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        pass  # a lone surrogate has no UTF-8 spelling; the escaped forms carry it
+    lines = [json.dumps(HEAD)] + [json.dumps({"kind": "entry", **e}) for e in store]
+    yield "lines.jsonl", "\n".join(lines).encode()
+    yield "compact.json.gz", gzip.compress(ascii_doc.encode())
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(records)
+def test_manifest_numbers_match_v8_reading_the_same_file(v8, generated):
+    store = []
+    for i, (value, unit, applied) in enumerate(generated):
+        entry = {"id": f"c{i}", "call": "pack.corridorRuns.score", "input": value}
+        if unit:
+            entry["unit"] = unit
+        if applied:
+            entry["applied"] = True
+        store.append(entry)
+    v8.eval(UTF8_LENGTH_JS + MEASURE_JS)
+    texts = [json.dumps(e, ensure_ascii=True) for e in store]
+    want = json.loads(v8.eval(f"measure({json.dumps(texts)})"))
+    for name, data in forms(store):
+        session = load_bytes(data, name)
+        assert not session.errors, (name, session.errors)
+        manifest = inputs_manifest(session.state_at(None))
+        lines = manifest["entries"]
+        assert [line["bytes"] for line in lines] == want["inputs"], name
+        assert [line.get("keys") for line in lines] == want["keys"], name
+        assert [line.get("array") for line in lines] == want["arrays"], name
+        assert manifest["bytes"] == want["total"], name
