@@ -27,11 +27,10 @@ class InvalidKeepError(ValueError):
 
 def describe_value(value: Any) -> dict[str, Any]:
     """`{"keys": [...]}` or `{"array": n}`, then `"bytes"`: what the manifest says of a value."""
-    if isinstance(value, dict):
-        return {"keys": js_keys(value), "bytes": json_bytes(value)}
-    if isinstance(value, list):
-        return {"array": len(value), "bytes": json_bytes(value)}
-    return {"bytes": json_bytes(value)}
+    described = value_shape(value)
+    described.pop("type", None)
+    described["bytes"] = json_bytes(value)
+    return described
 
 
 def value_shape(value: Any) -> dict[str, Any]:

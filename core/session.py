@@ -239,7 +239,7 @@ def _split_json(text: bytes) -> dict[str, Any] | None:
                 store = msgspec.json.decode(store, type=list[msgspec.Raw])
             except msgspec.ValidationError:  # not an array: the checks below say so
                 store = parse_json(memoryview(store))
-        if store not in (None, msgspec.UNSET):
+        if store is not None and store is not msgspec.UNSET:
             document["store"] = store
         return document
     except (msgspec.DecodeError, msgspec.ValidationError, JsonSyntaxError):
