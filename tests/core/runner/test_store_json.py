@@ -1,0 +1,34 @@
+"""The store a body is handed is the editor's shape of each entry, spliced from the file's own text."""
+import json
+
+from core.model import Entry
+from core.runner.envelope import store_json
+from core.session import load, load_bytes
+from tests.conftest import DEMO
+
+
+def test_the_demo_store_reads_back_as_the_editor_shapes_it():
+    store = load(DEMO).entries
+    assert all(e.text is not None for e in store)
+    assert json.loads(store_json(store)) == [e.editor_shape() for e in store]
+
+
+def test_ids_units_edits_and_odd_spellings_keep_the_editor_shape():
+    text = ('{"format":"worker-session/1","session":{"id":"s"},"store":['
+            '{"id":7,"call":"a.b.c","input":{"n":1e2,"s":"Caf\\u00e9"},"unit":"m","applied":true,"output":[1]},'
+            '{"id":"c2","call":"a.b.c","input":[ 1.0 , -0 ],"applied":true,"body":"b1"},'
+            '{"id":"c3","call":"a.b.c","input":null,"unit":"mm"}]}').encode()
+    store = load_bytes(text, "s.json").entries
+    spliced = json.loads(store_json(store))
+    assert spliced == [e.editor_shape() for e in store]
+    assert list(spliced[0]) == ["id", "call", "input", "unit", "applied"]
+    assert "output" not in spliced[0] and "body" not in spliced[1]
+
+
+def test_a_line_only_the_lenient_parser_reads_and_a_made_entry_are_written_out():
+    text = b'{"format":"worker-session/1","session":{"id":"s"}}\n{"kind":"entry","id":"c1","call":"a.b.c","input":{"x":NaN}}\n'
+    store = load_bytes(text, "s.jsonl").entries + [Entry("m1", "a.b.c", {"made": True})]
+    assert json.loads(store_json(store)) == [
+        {"id": "c1", "call": "a.b.c", "input": {"x": None}},  # orjson writes NaN as null, as JSON.stringify does
+        {"id": "m1", "call": "a.b.c", "input": {"made": True}},
+    ]
