@@ -291,7 +291,12 @@ def _utf16_key(name: str) -> list[int]:
     return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
 
 
+def sorted_names(kept: dict[str, Any]) -> list[str]:
+    """Kept names in UTF-16 code unit order, as JavaScript's default sort puts them."""
+    return sorted(kept, key=_utf16_key)
+
+
 def kept_manifest(kept: dict[str, Any]) -> list[dict[str, Any]]:
     """One line per kept value, sorted by name in UTF-16 code unit order (JavaScript's sort)."""
-    return [{"name": name, **describe_value(kept[name])} for name in sorted(kept, key=_utf16_key)]
+    return [{"name": name, **describe_value(kept[name])} for name in sorted_names(kept)]
 

@@ -42,6 +42,7 @@ TABS = [  # (name for --tab, title, "module:Class")
     ("edits", "Edits", "gui.edits_view:EditsView"),
     ("trim", "Trim", "gui.trim_view:TrimView"),
     ("run", "Run", "gui.run_view:RunView"),
+    ("changes", "Changes", "gui.changes_view:ChangesView"),
     ("problems", "Problems", "gui.problems_view:ProblemsView"),
 ]
 FILE_FILTER = "Sessions (*.json *.jsonl *.json.gz *.jsonl.gz *.gz);;All files (*)"

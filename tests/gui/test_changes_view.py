@@ -1,0 +1,55 @@
+"""The Changes tab: what changed between two points, following the cursor, picked by the person."""
+from PySide6.QtCore import Qt
+
+
+def wait_compared(qtbot, view):
+    qtbot.waitUntil(lambda: view.document is not None, timeout=5000)
+    return view.document
+
+
+def test_cursor_shows_what_the_previous_body_did(window, open_file, demo_path, qtbot):
+    open_file(window, demo_path)
+    view = window.views["changes"]
+    window.tabs.setCurrentWidget(view)
+    window.context.set_cursor("b5")
+    document = wait_compared(qtbot, view)
+    assert view.from_box.currentText() == "body b4" and view.to_box.currentText() == "body b5"
+    assert document["bodies"] == ["b4"]
+    ids = [view.store_model.data(view.store_model.index(row, 1)) for row in range(view.store_model.rowCount())]
+    assert ids[:2] == ["c14", "c15"] and ids[-3:] == ["e1", "e2", "e3"]
+    assert "1 body ran (b4)" in view.summary.text()
+
+
+def test_picking_from_by_keyboard_keeps_it_while_the_cursor_moves(window, open_file, demo_path, qtbot):
+    open_file(window, demo_path)
+    view = window.views["changes"]
+    window.tabs.setCurrentWidget(view)
+    window.context.set_cursor("b3")
+    wait_compared(qtbot, view)
+    view.from_box.setFocus()
+    qtbot.keyClick(view.from_box, Qt.Key.Key_Home)  # body b1
+    qtbot.waitUntil(lambda: view.document is not None and view.document["from"] == "b1", timeout=5000)
+    window.context.set_cursor(None)
+    qtbot.waitUntil(lambda: view.document is not None and view.document["to"] is None, timeout=5000)
+    assert view.from_box.currentText() == "body b1"
+    kept = {view.kept_model.data(view.kept_model.index(r, 1)) for r in range(view.kept_model.rowCount())}
+    assert kept == {"spine", "departmentId", "zoneWidth", "summary"}
+
+
+def test_choosing_a_kept_change_shows_its_diff(window, open_file, tmp_path, qtbot):
+    import json
+
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"format": "worker-session/1", "session": {"id": "s"}, "store": [], "bodies": [
+        {"id": "b1", "code": "", "keep": {"spine": [[0, 0], [10, 0]]}},
+        {"id": "b2", "code": "", "keep": {"spine": [[0, 0], [10, 5]]}},
+        {"id": "b3", "code": ""}]}))
+    open_file(window, path)
+    view = window.views["changes"]
+    view.choose_points("b2", "b3")
+    document = wait_compared(qtbot, view)
+    assert document["kept"]["changed"][0]["name"] == "spine"
+    assert view.kept_model.data(view.kept_model.index(0, 2)).startswith("1 change:")
+    model = view.detail.json_model
+    root = model.node(model.root_index())
+    assert root.value == [{"op": "replace", "path": "/1", "from": [10, 0], "to": [10, 5]}]
