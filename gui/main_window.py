@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from gui.context import InspectorContext
 from gui.errors import log_exception
 from gui.follow import FileFollower
+from gui.keyboard import Keyboard
 from gui.loader import LoadedSession, SessionLoader
 from gui.models import monospace
 from gui.status import InspectorStatusBar
@@ -175,6 +176,7 @@ class MainWindow(QMainWindow):
         self.status.problems_clicked.connect(lambda: self.show_tab("problems"))
         self.setStatusBar(self.status)
         self._build_menus()
+        self.keyboard = Keyboard(self)
         self.loader.progress.connect(self._progress)
         self.loader.loaded.connect(self._loaded)
         self.loader.failed.connect(self._failed)
@@ -203,9 +205,9 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.timeline_dock.toggleViewAction())
         view_menu.addSeparator()
         for number, (name, title, _spec) in enumerate(TABS, start=1):
-            view_menu.addAction(_action(self, title, lambda _=False, n=name: self.show_tab(n), f"Ctrl+{number}"))
+            view_menu.addAction(_action(self, f"{title} tab", lambda _=False, n=name: self.show_tab(n), f"Ctrl+{number}"))
         view_menu.addSeparator()
-        view_menu.addAction(_action(self, "End of session", lambda: self.context.set_cursor(None), "Ctrl+End"))
+        view_menu.addAction(_action(self, "Cursor to the end of the session", lambda: self.context.set_cursor(None), "Ctrl+End"))
         self._fill_recent()
 
     def _fill_recent(self) -> None:
