@@ -24,6 +24,7 @@ COMMANDS = {
     "validate": "every problem of the file",
     "run": "run a body against the mock scene",
     "replay": "re-run every recorded body and report where it diverges",
+    "resolve": "what inputs.last(\"X\") / inputs.at(\"ID\") gives a body at B, and why",
 }
 MAX_PROBLEM_LINES = 20
 # Sessions this process loaded, held to the end: `wsi` exits without freeing millions of parsed
