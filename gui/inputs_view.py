@@ -204,6 +204,10 @@ class InputsView(QWidget):
         self._show_json(entry)
         self._select_entry(entry)
 
+    def show_recorded_output(self) -> None:
+        """Turn the detail to the shown entry's recorded output (what a replay was answered with)."""
+        self.detail_tabs.setCurrentWidget(self.output_tree)
+
     def _select_entry(self, entry: Entry) -> None:
         position = self.context.index.position(entry, len(self.context.state.store))
         row = self.model.row_of(position) if position is not None else None
