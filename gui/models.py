@@ -5,12 +5,14 @@ They format only the cells asked for and never copy rows into widgets; filtering
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 from weakref import WeakKeyDictionary
 
+import orjson
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPainter, QPixmap
 
@@ -607,5 +609,32 @@ class TimelineModel(QAbstractItemModel):
             return monospace()
         if role == TOOLTIP:
             who = "a person's canvas edit (applied)" if entry.applied else f"a call made by body {entry.body}"
-            return f"{entry.id}: {entry.call}, {who}, recorded at {entry.where}"
+            return f"{entry.id}: {entry.call}, {who}, recorded at {entry.where}\n" + recorded_fields_text(entry)
         return None
+
+
+TOOLTIP_VALUE_CHARS = 160  # each recorded value in a tooltip is cut here (the Inputs detail shows it all)
+
+
+def recorded_fields_text(entry: Entry) -> str:
+    """What the record holds beyond id and call, one line each: input, output, unit, and every other field."""
+    lines = [f"input: {value_hint(entry.input)}",
+             f"output: {value_hint(entry.output)}" if entry.has_output else "output: none recorded"]
+    if entry.unit is not None:
+        lines.append(f"unit: {entry.unit}")
+    fields = ({"editOf": entry.edit_of} if entry.edit_of is not None else {}) | (
+        {"seq": entry.seq} if entry.seq is not None else {}) | ({"at": entry.at} if entry.at is not None else {}) | entry.extra
+    lines.extend(f"{name}: {value_hint(value)}" for name, value in fields.items())
+    return "\n".join(lines)
+
+
+def value_hint(value: Any, limit: int = TOOLTIP_VALUE_CHARS) -> str:
+    """A value as one line of JSON (a string as itself), cut to `limit` characters (orjson: fast on big inputs)."""
+    if isinstance(value, str):
+        text = " ".join(value.splitlines())
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+    try:
+        text = orjson.dumps(value).decode("utf-8", "replace")
+    except TypeError:  # integers beyond 64 bits, lone surrogates
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
