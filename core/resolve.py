@@ -97,13 +97,6 @@ def where_text(at_body: Id | None) -> str:
     return "at the end of the session" if at_body is None else f"in the store handed to body {at_body}"
 
 
-def fallen_count(store: Sequence[Entry], cap: int | None, preview: TrimPreview | None = None) -> int:
-    """How many of the oldest entries of `store` fall at `cap` (trimStore's `fell`; 0 without a cap)."""
-    if cap is None or not store:
-        return 0
-    return (preview or StoreIndex(store).preview()).fell_at(cap)
-
-
 def resolve(store: Sequence[Entry], text: str, later: Sequence[Entry] = (), where: str = "here", *,
             cap: int | None = None, at_body: Id | None = None, preview: TrimPreview | None = None) -> Resolution:
     """Resolve a typed expression against the store (oldest first) as a body at `at_body` gets it.
@@ -123,11 +116,10 @@ def resolve_parsed(store: Sequence[Entry], parsed: tuple[Literal["last", "at"], 
     """The answer for `(kind, argument)` in the store trimmed to `cap`, with the untrimmed answer beside it."""
     kind, argument = parsed
     untrimmed = resolve_last(store, argument, where) if kind == "last" else resolve_at(store, argument, later, where)
-    if cap is None or untrimmed.entry is None:
+    if cap is None or untrimmed.entry is None or untrimmed.index is None:
         return replace(untrimmed, untrimmed=untrimmed.entry, cap=cap)
     preview = preview or StoreIndex(store).preview()
     fell = preview.fell_at(cap)
-    assert untrimmed.index is not None
     if untrimmed.index >= fell:
         reason = untrimmed.reason
         if fell:

@@ -159,7 +159,9 @@ class InputsView(QWidget):
         count = len(self.context.state.store)
         session = self.context.session
         cap = session.caps.store_bytes if session is not None else None
-        self.trim = trim_preview_of(self.context.index, count) if cap is not None else None
+        # The trimStore index is built only once the store outgrows the cap: below it nothing falls.
+        over = cap is not None and self.context.index.store_bytes(count) > cap
+        self.trim = trim_preview_of(self.context.index, count) if over else None
         self.model.set_trim(self.trim, cap)
         self.model.set_query(self.context.index, count, self.spec())
         shown, total = self.model.rowCount(), count
@@ -187,7 +189,7 @@ class InputsView(QWidget):
             return None
         cursor, session = self.context.cursor, self.context.session
         result = resolve(self.context.state.store, text, session.entries, where_text(cursor),
-                         cap=session.caps.store_bytes, at_body=cursor, preview=self.trim)
+                         cap=session.caps.store_bytes if self.trim is not None else None, at_body=cursor, preview=self.trim)
         self.resolution = result
         self.model.set_highlighted(result.index)
         self.resolver_label.setText(_resolution_html(result))
