@@ -7,14 +7,26 @@ an integral number prints without a fraction, so it is a Python int (its digits 
 prints them beyond 2^53), and any other number is its float. Two values JavaScript cannot tell
 apart have equal normal forms, so `core.diff.json_equal` and `core.diff.diff` over normal forms
 compare as JavaScript sees values. The walk uses its own stack: user data never sets its depth.
+
+Most values are already normal (no integral floats, no integers beyond 2^53): orjson prints them,
+and when the text holds no `N.0` and no exponent outside what could be a string, the value itself
+is returned without a walk (a 50,000-point input in a few ms instead of half a second).
 """
 from __future__ import annotations
 
+import re
 from typing import Any
+
+import orjson
 
 from core.jsonsize import js_number
 
 _SAFE = 2**53
+# What orjson prints for a number that may not be normal: `N.0` (an integral float, `-0.0`) or an
+# exponent (1e+16 and up are integral). A string holding such text only costs the walk.
+# Two searches that start with a literal (fast), not one alternation; orjson always signs an exponent.
+_INTEGRAL_FLOAT = re.compile(rb"\.0(?=[,\]}\"]|\Z)").search
+_EXPONENT = re.compile(rb"e[-+]").search
 
 
 def js_scalar(value: Any) -> Any:
@@ -37,9 +49,20 @@ def _printed(number: int | float) -> int | float:
 
 
 def as_js(value: Any) -> Any:
-    """A copy of a parsed JSON value with every number in JavaScript's normal form (see the module)."""
+    """A parsed JSON value with every number in JavaScript's normal form: itself when it already is, else a copy."""
     if not isinstance(value, (dict, list)):
         return js_scalar(value)
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER)  # refuses integers beyond 2^53
+    except TypeError:
+        pass
+    else:
+        if _INTEGRAL_FLOAT(text) is None and _EXPONENT(text) is None:
+            return value
+    return _walk(value)
+
+
+def _walk(value: Any) -> Any:
     root: Any = {} if isinstance(value, dict) else []
     stack: list[tuple[Any, Any]] = [(value, root)]
     while stack:
