@@ -10,6 +10,7 @@ not one of the two forms.
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
 
 from core.cli import CliError, add_file_argument, exit_status, open_session, print_json, state_for
@@ -35,16 +36,21 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(document(result, state.at_body))
     else:
-        print(f"{result.expression} → {'undefined' if result.entry is None else result.entry.id}: {result.reason}")
+        print(f"{expression(result)} → {'undefined' if result.entry is None else result.entry.id}: {result.reason}")
     return exit_status(session)
 
 
 def document(result: Resolution, at_body: Any) -> dict[str, Any]:
     """SPEC 6's resolve document."""
     return {
-        "expr": result.expression,
+        "expr": expression(result),
         "at": at_body,
         "id": None if result.entry is None else result.entry.id,
         "untrimmedId": None if result.untrimmed is None else result.untrimmed.id,
         "why": result.reason,
     }
+
+
+def expression(result: Resolution) -> str:
+    """The expression asked, in double quotes: `inputs.at("5")` stays a string argument."""
+    return f"inputs.{result.kind}({json.dumps(result.argument, ensure_ascii=False)})"

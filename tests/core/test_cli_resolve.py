@@ -48,3 +48,12 @@ def test_a_malformed_expr_exits_2_with_a_hint_showing_both_forms():
 def test_an_unknown_body_exits_2():
     done = wsi("resolve", DEMO, 'inputs.at("c1")', "--at", "b99")
     assert done.returncode == 2 and "no body" in done.stderr
+
+
+def test_an_id_made_of_digits_is_echoed_as_the_string_it_was_asked_as(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"format": "worker-session/1", "session": {"id": "s"}, "store": [
+        {"id": 5, "call": "a.b.c", "input": {"x": 1}}]}))
+    out = json.loads(wsi("resolve", path, "inputs.at('5')", "--json").stdout)
+    assert out == {"expr": 'inputs.at("5")', "at": None, "id": 5, "untrimmedId": 5,
+                   "why": out["why"]} and "ids compare as strings" in out["why"]
