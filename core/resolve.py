@@ -4,20 +4,32 @@ Answers are plain data for the GUI's resolver line and for tests. The expression
 `inputs.last("pack.corridorRuns")`, `last(pack.corridorRuns)` or a bare `pack.corridorRuns` ask for
 last(); `inputs.at("c5")`, `at(5)` or a bare word without dots (`c5`) ask for at(). The entry
 returned is exactly the one `core.run_inputs.make_inputs` would return.
+
+A body is handed `makeInputs` over its store trimmed to `caps.storeBytes` (SPEC 5), so the resolver
+answers for the trimmed store. The tail trimStore keeps is a suffix, and a store's entry ids are
+unique, so the trimmed answer is the untrimmed one when that entry is kept and undefined when it
+falls: `resolve` finds the untrimmed answer and asks `core.trim_preview` whether it falls. When it
+does, the reason says so first: "c1 falls at the 5.6 KiB cap: a body at b8 gets undefined
+(untrimmed: c1)". That sentence is made here once, for the Inputs view and `wsi resolve` alike.
+`parse_strict` reads the two forms `wsi resolve` takes: `inputs.last("X")` and `inputs.at("ID")`.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from core.edits import model_call
 from core.filtering import filter_hint
-from core.model import Entry, id_key
+from core.model import Entry, Id, id_key
 from core.run_inputs import call_matches, make_inputs
+from core.sizes import format_size
+from core.trim_preview import StoreIndex, TrimPreview
 
 _CALL = re.compile(r"^\s*(?:inputs\s*\.\s*)?(last|at)\s*\(\s*(.*?)\s*\)\s*;?\s*$")
+_STRICT = re.compile(r"""^\s*inputs\.(last|at)\(\s*(?:"([^"\\]*)"|'([^'\\]*)')\s*\)\s*;?\s*$""")
+STRICT_FORMS = 'inputs.last("group.module") or inputs.last("group.module.fn"), and inputs.at("id")'
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +43,14 @@ class Resolution:
     matches: list[int] = field(default_factory=list)
     reason: str = ""
     error: str | None = None
+    untrimmed: Entry | None = None  # what the untrimmed store answers; `entry` is what the body gets
+    cap: int | None = None  # the store cap the answer is for (None: no cap)
+    fell: int = 0  # how many of the oldest entries fall at that cap
+
+    @property
+    def falls(self) -> bool:
+        """True when the untrimmed answer falls at the cap, so the body gets undefined instead."""
+        return self.untrimmed is not None and self.entry is None
 
     @property
     def expression(self) -> str:
@@ -63,15 +83,56 @@ def _unquote(text: str) -> str:
     return text
 
 
-def resolve(store: Sequence[Entry], text: str, later: Sequence[Entry] = (), where: str = "here") -> Resolution:
-    """Resolve a typed expression against the store (oldest first); `later`: the session's entries."""
+def parse_strict(text: str) -> tuple[Literal["last", "at"], str] | None:
+    """`(kind, argument)` of `inputs.last("X")` / `inputs.at('ID')` (either quotes), else None."""
+    match = _STRICT.match(text)
+    if match is None:
+        return None
+    argument = match.group(2) if match.group(2) is not None else match.group(3)
+    return match.group(1), argument  # type: ignore[return-value]
+
+
+def where_text(at_body: Id | None) -> str:
+    """Where an answer stands, in words: `in the store handed to body b8` or `at the end of the session`."""
+    return "at the end of the session" if at_body is None else f"in the store handed to body {at_body}"
+
+
+def resolve(store: Sequence[Entry], text: str, later: Sequence[Entry] = (), where: str = "here", *,
+            cap: int | None = None, at_body: Id | None = None, preview: TrimPreview | None = None) -> Resolution:
+    """Resolve a typed expression against the store (oldest first) as a body at `at_body` gets it.
+
+    `later`: the session's entries; `cap`: the session's `caps.storeBytes` (the store is trimmed to
+    it first, as the editor does); `preview`: a TrimPreview of exactly `store`, to reuse its sizes.
+    """
     parsed = parse_expression(text)
     if isinstance(parsed, str):
         return Resolution("last", text.strip(), error=parsed)
+    return resolve_parsed(store, parsed, later, where, cap=cap, at_body=at_body, preview=preview)
+
+
+def resolve_parsed(store: Sequence[Entry], parsed: tuple[Literal["last", "at"], str], later: Sequence[Entry] = (),
+                   where: str = "here", *, cap: int | None = None, at_body: Id | None = None,
+                   preview: TrimPreview | None = None) -> Resolution:
+    """The answer for `(kind, argument)` in the store trimmed to `cap`, with the untrimmed answer beside it."""
     kind, argument = parsed
-    if kind == "last":
-        return resolve_last(store, argument, where)
-    return resolve_at(store, argument, later, where)
+    untrimmed = resolve_last(store, argument, where) if kind == "last" else resolve_at(store, argument, later, where)
+    if cap is None or untrimmed.entry is None or untrimmed.index is None:
+        return replace(untrimmed, untrimmed=untrimmed.entry, cap=cap)
+    preview = preview or StoreIndex(store).preview()
+    fell = preview.fell_at(cap)
+    if untrimmed.index >= fell:
+        reason = untrimmed.reason
+        if fell:
+            older = "an older entry" if fell == 1 else f"{fell:,} older entries"
+            reason += f"; the {format_size(cap)} cap trims {older}, not this one"
+        return replace(untrimmed, reason=reason, untrimmed=untrimmed.entry, cap=cap, fell=fell)
+    fallen = untrimmed.entry
+    reader = "a body at the end of the session" if at_body is None else f"a body at {at_body}"
+    reason = (f"{fallen.id} falls at the {format_size(cap)} cap: {reader} gets undefined (untrimmed: {fallen.id}); "
+              f"trimStore keeps the newest entries that fit, and {fell:,} of {preview.count:,} "
+              f"{'entry falls' if preview.count == 1 else 'entries fall' if fell != 1 else 'entries falls'}; "
+              f"a cap of at least {preview.kept_from_cap(untrimmed.index):,} B keeps it")
+    return Resolution(kind, argument, None, None, untrimmed.matches, reason, untrimmed=fallen, cap=cap, fell=fell)
 
 
 def resolve_last(store: Sequence[Entry], wanted: str, where: str = "here") -> Resolution:

@@ -1,5 +1,9 @@
 """The Inputs tab: the manifest at the cursor, a callMatches filter, a value search, the chosen
-entry's input as a JSON tree, and the resolver line (what `inputs.last(x)` / `inputs.at(id)` returns)."""
+entry's recorded input, output and other fields as JSON trees, and the resolver line (what
+`inputs.last(x)` / `inputs.at(id)` returns to a body here, in the store trimmed to the session's cap).
+
+Entries that fall at the session's `caps.storeBytes` at the cursor are greyed, with "⤓ falls" in
+the "at cap" column: the editor trims them before a body runs (SPEC 5)."""
 from __future__ import annotations
 
 import html
@@ -15,16 +19,18 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from core.filtering import FilterSpec, filter_hint
-from core.model import Entry
-from core.resolve import Resolution, resolve
+from core.model import NO_OUTPUT, Entry
+from core.resolve import Resolution, resolve, where_text
+from core.trim_preview import TrimPreview
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
-from gui.models import PERSON, ManifestModel, monospace
+from gui.models import PERSON, ManifestModel, monospace, trim_preview_of
 
 FILTER_DELAY_MS = 120
 SEARCH_DELAY_MS = 250
@@ -60,7 +66,7 @@ class InputsView(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((70, 250, 40, 74, 150, 72)):
+        for column, width in enumerate((64, 220, 40, 70, 150, 70, 70)):
             self.table.setColumnWidth(column, width)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)  # shape takes what is left; bytes stays in view
         self.entry_label = QLabel("Choose an entry to see its input.", self)
@@ -68,6 +74,14 @@ class InputsView(QWidget):
         self.entry_label.setWordWrap(True)
         self.tree = JsonTreeView(self)
         self.tree.setObjectName("inputsJson")
+        self.output_tree = JsonTreeView(self)
+        self.output_tree.setObjectName("inputsOutput")
+        self.other_tree = JsonTreeView(self)
+        self.other_tree.setObjectName("inputsOther")
+        self.detail_tabs = QTabWidget(self)
+        self.detail_tabs.setObjectName("inputsDetail")
+        for tree, title in ((self.tree, "input"), (self.output_tree, "output"), (self.other_tree, "other fields")):
+            self.detail_tabs.addTab(tree, title)
         self._build_layout()
         self.completer_model = QStringListModel(self)
         completer = QCompleter(self.completer_model, self)
@@ -81,6 +95,7 @@ class InputsView(QWidget):
         self.resolver_edit.textChanged.connect(lambda _: self.resolve_now())
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.resolution: Resolution | None = None
+        self.trim: TrimPreview | None = None  # the store at the cursor under the session's cap
         self.shown_entry: Entry | None = None
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self.refresh)
@@ -106,7 +121,7 @@ class InputsView(QWidget):
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addWidget(self.entry_label)
-        right_layout.addWidget(self.tree)
+        right_layout.addWidget(self.detail_tabs)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("inputsSplitter")
         self.splitter.addWidget(left)
@@ -128,7 +143,8 @@ class InputsView(QWidget):
         modules = sorted({c.rsplit(".", 1)[0] for c in calls})
         self.completer_model.setStringList(modules + calls)
         self.shown_entry = None
-        self.tree.set_value(None, present=False)
+        for tree in (self.tree, self.output_tree, self.other_tree):
+            tree.set_value(None, present=False)
         self.entry_label.setText("Choose an entry to see its input." if session else "No session open.")
         self.refresh()
 
@@ -141,6 +157,12 @@ class InputsView(QWidget):
         self._filter_timer.stop()
         self._search_timer.stop()
         count = len(self.context.state.store)
+        session = self.context.session
+        cap = session.caps.store_bytes if session is not None else None
+        # The trimStore index is built only once the store outgrows the cap: below it nothing falls.
+        over = cap is not None and self.context.index.store_bytes(count) > cap
+        self.trim = trim_preview_of(self.context.index, count) if over else None
+        self.model.set_trim(self.trim, cap)
         self.model.set_query(self.context.index, count, self.spec())
         shown, total = self.model.rowCount(), count
         self.count_label.setText(f"{shown:,} of {total:,} entries {self.context.cursor_text}")
@@ -165,13 +187,15 @@ class InputsView(QWidget):
             self.resolver_label.setText('<span style="color:#6b7280">Type a call or module to see what '
                                         "inputs.last() returns here, or an id for inputs.at().</span>")
             return None
-        where = "at this point" if self.context.cursor is None else f"in the store handed to body {self.context.cursor}"
-        result = resolve(self.context.state.store, text, self.context.session.entries, where)
+        cursor, session = self.context.cursor, self.context.session
+        result = resolve(self.context.state.store, text, session.entries, where_text(cursor),
+                         cap=session.caps.store_bytes if self.trim is not None else None, at_body=cursor, preview=self.trim)
         self.resolution = result
         self.model.set_highlighted(result.index)
         self.resolver_label.setText(_resolution_html(result))
-        if select and result.entry is not None:
-            self.show_entry(result.entry)
+        shown = result.entry if result.entry is not None else result.untrimmed  # a fallen answer is shown greyed
+        if select and shown is not None:
+            self.show_entry(shown)
         return result
 
     def show_entry(self, entry: Any) -> None:
@@ -181,6 +205,10 @@ class InputsView(QWidget):
         self.shown_entry = entry
         self._show_json(entry)
         self._select_entry(entry)
+
+    def show_recorded_output(self) -> None:
+        """Turn the detail to the shown entry's recorded output (what a replay was answered with)."""
+        self.detail_tabs.setCurrentWidget(self.output_tree)
 
     def _select_entry(self, entry: Entry) -> None:
         position = self.context.index.position(entry, len(self.context.state.store))
@@ -208,9 +236,28 @@ class InputsView(QWidget):
         of = f" · canvas edit of {html.escape(str(entry.edit_of))}" if entry.edit_of is not None else ""
         unit = f" · {html.escape(entry.unit)}" if entry.unit else ""
         by = f" · made by body {html.escape(str(entry.body))}" if entry.body is not None else ""
+        position = self.context.index.position(entry, len(self.context.state.store))
+        falls = " · <span style='color:#6b7280'>⤓ falls at the cap here</span>" if position is not None and self.model.falls(position) else ""
         self.entry_label.setText(f"<b><tt>{html.escape(str(entry.id))}</tt></b> <tt>{html.escape(entry.call)}</tt>"
-                                 f"{tag}{unit}{of}{by}")
+                                 f"{tag}{unit}{of}{by}{falls}")
         self.tree.set_value(entry.input, "input")
+        output = entry.output if entry.has_output else NO_OUTPUT
+        self.output_tree.set_value(None if output is NO_OUTPUT else output, "output", present=output is not NO_OUTPUT)
+        self.detail_tabs.setTabText(1, "output" if entry.has_output else "output (none recorded)")
+        other = other_fields(entry)
+        self.other_tree.set_value(other, "fields", present=bool(other))
+        self.detail_tabs.setTabText(2, f"other fields ({len(other)})" if other else "other fields (none)")
+
+
+def other_fields(entry: Entry) -> dict[str, Any]:
+    """The entry's recorded fields beyond id, call, input, output, unit, applied, editOf and body."""
+    fields: dict[str, Any] = {}
+    if entry.seq is not None:
+        fields["seq"] = entry.seq
+    if entry.at is not None:
+        fields["at"] = entry.at
+    fields.update(entry.extra)
+    return fields
 
 
 def _resolution_html(result: Resolution) -> str:

@@ -5,11 +5,14 @@ They format only the cells asked for and never copy rows into widgets; filtering
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
+import orjson
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPainter, QPixmap
 
@@ -19,6 +22,7 @@ from core.model import Body, Entry, KeepRefusal, KeptSnapshot, Problem, State, i
 from core.run_inputs import input_bytes, kept_manifest
 from core.session import Session
 from core.sizes import format_size
+from core.trim_preview import StoreIndex, TrimPreview
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY, TOOLTIP, FONT = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole
@@ -37,6 +41,7 @@ STATUS_COLOURS = {"ok": "#1a8f4c", "failed": "#c62828", "refused": "#d97706", "n
 STATUS_GLYPHS = {"ok": "✓", "failed": "✗", "refused": "!", "none": "·", "error": "✗", "warning": "!",
                  "person": "✎", "end": "■", "kept": "K", "same": "=", "diverged": "≠"}
 PERSON_TAG = "✎ person"
+FALLS_TAG = "⤓ falls"  # an entry the cap trims before a body runs
 
 
 @cache
@@ -80,10 +85,25 @@ def size_tooltip(n: int) -> str:
     return f"{n:,} bytes"
 
 
+# One trimStore index per session's ManifestIndex, shared by the views that ask what falls at the
+# cap (built once from the sizes the manifest index already measured; dropped with the session).
+_store_indexes: WeakKeyDictionary[ManifestIndex, StoreIndex] = WeakKeyDictionary()
+
+
+def trim_preview_of(index: ManifestIndex, count: int) -> TrimPreview:
+    """The trimStore preview of the first `count` entries of a session's manifest index."""
+    store_index = _store_indexes.get(index)
+    if store_index is None:
+        store_index = _store_indexes[index] = StoreIndex(index.entries, index.sizes)
+    return store_index.preview(count)
+
+
 class ManifestModel(QAbstractTableModel):
     """The inputs manifest at a state: one row per store entry index, filtered and sorted in core."""
 
     HEADERS = {"id": "id", "call": "call", "unit": "unit", "applied": "applied", "shape": "shape", "bytes": "bytes"}
+    CAP_COLUMN = len(COLUMNS)  # after the manifest's columns: "falls" where the entry falls at the cap
+    CAP_HEADER = "at cap"
 
     def __init__(self, parent: Any = None):
         super().__init__(parent)
@@ -92,6 +112,20 @@ class ManifestModel(QAbstractTableModel):
         self.spec = FilterSpec()
         self.rows: list[int] = []
         self.highlighted: int | None = None  # entry index the resolver answered
+        self.fell = 0  # the oldest `fell` entries fall at the session's cap (SPEC 5: the body never sees them)
+        self.cap: int | None = None
+        self.trim: TrimPreview | None = None
+
+    def set_trim(self, preview: TrimPreview | None, cap: int | None) -> None:
+        """The trimStore preview of the shown store and the session's cap: which entries fall."""
+        self.trim, self.cap = preview, cap
+        self.fell = preview.fell_at(cap) if preview is not None and cap is not None else 0
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, self.CAP_COLUMN))
+
+    def falls(self, entry_index: int) -> bool:
+        """True when the entry at that position falls at the cap."""
+        return entry_index < self.fell
 
     def set_query(self, index: ManifestIndex, count: int, spec: FilterSpec) -> None:
         """Show the first `count` entries of `index` that `spec` keeps, in its order."""
@@ -124,9 +158,15 @@ class ManifestModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
+        return 0 if parent.isValid() else len(COLUMNS) + 1
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if orientation == Qt.Orientation.Horizontal and section == self.CAP_COLUMN:
+            if role == DISPLAY:
+                return self.CAP_HEADER
+            if role == TOOLTIP:
+                return "entries that fall at the session's caps.storeBytes here: the editor trims them before a body runs"
+            return None
         if role != DISPLAY:
             return None
         if orientation == Qt.Orientation.Horizontal:
@@ -138,6 +178,10 @@ class ManifestModel(QAbstractTableModel):
             return None
         position = self.rows[index.row()]
         entry = self.index_data.entries[position]
+        if position < self.fell and (role == FOREGROUND or (index.column() == self.CAP_COLUMN and role in (DISPLAY, TOOLTIP))):
+            return self._fallen_data(position, role)
+        if index.column() == self.CAP_COLUMN:
+            return None if role != FONT else monospace()
         column = COLUMNS[index.column()]
         if role == DISPLAY:
             if column == "id":
@@ -176,6 +220,15 @@ class ManifestModel(QAbstractTableModel):
         if role == USER:
             return position
         return None
+
+    def _fallen_data(self, position: int, role: int) -> Any:
+        if role == DISPLAY:
+            return FALLS_TAG
+        if role == FOREGROUND:
+            return MUTED
+        cap, needed = self.cap or 0, self.trim.kept_from_cap(position) if self.trim is not None else 0
+        return (f"falls at the {format_size(cap)} cap ({cap:,} B): trimStore keeps the newest entries that fit, so a "
+                f"body here is not handed this entry; a cap of at least {needed:,} B keeps it")
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort by a column in core (`ManifestIndex.sorted`); -1 returns to timeline order."""
@@ -556,5 +609,32 @@ class TimelineModel(QAbstractItemModel):
             return monospace()
         if role == TOOLTIP:
             who = "a person's canvas edit (applied)" if entry.applied else f"a call made by body {entry.body}"
-            return f"{entry.id}: {entry.call}, {who}, recorded at {entry.where}"
+            return f"{entry.id}: {entry.call}, {who}, recorded at {entry.where}\n" + recorded_fields_text(entry)
         return None
+
+
+TOOLTIP_VALUE_CHARS = 160  # each recorded value in a tooltip is cut here (the Inputs detail shows it all)
+
+
+def recorded_fields_text(entry: Entry) -> str:
+    """What the record holds beyond id and call, one line each: input, output, unit, and every other field."""
+    lines = [f"input: {value_hint(entry.input)}",
+             f"output: {value_hint(entry.output)}" if entry.has_output else "output: none recorded"]
+    if entry.unit is not None:
+        lines.append(f"unit: {entry.unit}")
+    fields = ({"editOf": entry.edit_of} if entry.edit_of is not None else {}) | (
+        {"seq": entry.seq} if entry.seq is not None else {}) | ({"at": entry.at} if entry.at is not None else {}) | entry.extra
+    lines.extend(f"{name}: {value_hint(value)}" for name, value in fields.items())
+    return "\n".join(lines)
+
+
+def value_hint(value: Any, limit: int = TOOLTIP_VALUE_CHARS) -> str:
+    """A value as one line of JSON (a string as itself), cut to `limit` characters (orjson: fast on big inputs)."""
+    if isinstance(value, str):
+        text = " ".join(value.splitlines())
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+    try:
+        text = orjson.dumps(value).decode("utf-8", "replace")
+    except TypeError:  # integers beyond 64 bits, lone surrogates
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -4,7 +4,9 @@ Runs go to the runner's guest process and come back through a queued signal, so 
 waits on V8; Stop kills the guest. The result shows the status and duration, the error at its line
 (marked in the editor), the returned value as a JSON tree, the keep verdict, the logs, the new calls
 with where each output came from, and a timeline plot of the operations. "Replay all" re-runs every
-recorded body at its own point and puts a badge on each in the timeline.
+recorded body at its own point and puts a badge on each in the timeline. A diverging body lists the
+recorded calls whose outputs answered it (those holding the replayed value first); choosing one
+goes to that entry in the Inputs tab.
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ from core.model import Body
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.replay import replay_session
-from core.runner.report import error_line, source_text
+from core.runner.report import error_line, recorded_calls_text, source_text
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView, compact_json
@@ -170,17 +172,31 @@ class RunView(QWidget):
         self.plot.setMouseEnabled(y=False)
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[], brushes=[])
         self.plot.addItem(self.bars)
-        self.replay_table = _table(["body", "verdict", "first difference"], "replayTable")
+        self.replay_table = _table(["body", "verdict", "recorded calls", "first difference"], "replayTable")
         self.replay_table.setColumnWidth(0, 60)
         self.replay_table.setColumnWidth(1, 80)
+        self.replay_table.setColumnWidth(2, 150)
         self.replay_table.cellDoubleClicked.connect(self._replay_activated)
+        self.replay_table.currentCellChanged.connect(lambda row, *_: self._show_recorded_calls(row))
+        self.replay_calls_label = QLabel(self)
+        self.replay_calls_label.setObjectName("replayRecordedCalls")
+        self.replay_calls_label.setWordWrap(True)
+        self.replay_calls_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.replay_calls_label.linkActivated.connect(self._go_to_recorded)
+        self.replay_calls_label.hide()
+        self.replay_page = QWidget(self)
+        replay_layout = QVBoxLayout(self.replay_page)
+        replay_layout.setContentsMargins(0, 0, 0, 0)
+        replay_layout.addWidget(self.replay_table, 1)
+        replay_layout.addWidget(self.replay_calls_label)
+        self.verdicts: list[dict[str, Any]] = []  # one per row of the replay table
         self.result_tabs = QTabWidget(self)
         self.result_tabs.setObjectName("resultTabs")
         self.result_tabs.addTab(self.returned_tree, "Returned")
         self.result_tabs.addTab(self.logs_text, "Logs")
         self.result_tabs.addTab(self.calls_table, "Calls")
         self.result_tabs.addTab(self.plot, "Operations")
-        self.result_tabs.addTab(self.replay_table, "Replay")
+        self.result_tabs.addTab(self.replay_page, "Replay")
         right = QWidget(self)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -214,6 +230,8 @@ class RunView(QWidget):
             first = next((line.strip() for line in body.code.splitlines() if line.strip()), "")
             self.body_combo.addItem(f"{body.id} · {first[:60]}", body.key)
         self.replay_table.setRowCount(0)
+        self.verdicts = []
+        self.replay_calls_label.hide()
         self.run_button.setEnabled(session is not None)
         self.replay_button.setEnabled(session is not None and bool(session.bodies))
         body = session.body(self.context.cursor) if session and self.context.cursor is not None else None
@@ -422,10 +440,12 @@ class RunView(QWidget):
         self.replaying = True
         self._stop_replay.clear()
         self.replay_table.setRowCount(0)
+        self.verdicts = []
+        self.replay_calls_label.hide()
         self.context.set_badges({})
         self._badges: dict[str, str] = {}
         self._set_busy(True)
-        self.result_tabs.setCurrentWidget(self.replay_table)
+        self.result_tabs.setCurrentWidget(self.replay_page)
         self.status_label.setText(f"Replaying {len(session.bodies)} bodies …")
         runner = self._ensure_runner()
         options = self._options()
@@ -449,14 +469,53 @@ class RunView(QWidget):
         badge = "same" if same else ("failed" if not result["ok"] else "diverged")
         text = "same" if same else badge
         difference = "" if same else verdict["firstDifference"]["message"]
-        for column, value in enumerate([str(verdict["body"]), text, difference]):
+        recorded = ", ".join(map(str, verdict.get("recordedCalls", [])))
+        self.verdicts.append(verdict)
+        for column, value in enumerate([str(verdict["body"]), text, recorded, difference]):
             item = QTableWidgetItem(value)
-            item.setToolTip(value)
+            item.setToolTip(value if column != 2 else (recorded_calls_text(verdict.get("recordedCalls", []))
+                                                        + "; choose one below to see it in Inputs") if recorded else value)
             if not same:
                 item.setForeground(QColor("#b91c1c"))
             self.replay_table.setItem(row, column, item)
         self._badges[str(verdict["body"])] = badge
         self.context.set_badges(dict(self._badges))
+        if not same and self.replay_calls_label.isHidden():
+            self.replay_table.setCurrentCell(row, 2)  # the first divergence: its recorded calls below
+
+    def _show_recorded_calls(self, row: int) -> None:
+        """Under the table: links to the recorded calls that answered the chosen body (fedBy first)."""
+        verdict = self.verdicts[row] if 0 <= row < len(self.verdicts) else None
+        ids = verdict.get("recordedCalls", []) if verdict else []
+        if not ids:
+            self.replay_calls_label.hide()
+            return
+        fed_by = [str(i) for i in verdict["firstDifference"].get("fedBy", [])]  # type: ignore[index]
+        ordered = sorted(ids, key=lambda i: str(i) not in fed_by)
+
+        def link(entry_id: Any) -> str:
+            text = html.escape(str(entry_id))
+            shown = f"<b>{text}</b> (holds the replayed value)" if str(entry_id) in fed_by else text
+            return f'<a href="entry:{html.escape(str(entry_id), quote=True)}">{shown}</a>'
+
+        message = html.escape(verdict["firstDifference"]["message"], quote=False)  # type: ignore[index]
+        self.replay_calls_label.setText(f"<b>Body {html.escape(str(verdict['body']))}</b>: {message}.<br>"  # type: ignore[index]
+                                        f"Its module calls were answered from the record by: {', '.join(link(i) for i in ordered)}. "
+                                        "Choose one to see its recorded output in Inputs.")
+        self.replay_calls_label.show()
+
+    def _go_to_recorded(self, link: str) -> None:
+        """Choose the recorded entry a link names: the cursor moves to it and the Inputs tab shows it."""
+        session = self.context.session
+        entry = session.entry(link.removeprefix("entry:")) if session is not None else None
+        if entry is None:
+            return
+        self.context.choose_entry(entry)
+        window = self.window()
+        inputs = getattr(window, "views", {}).get("inputs")
+        if inputs is not None and hasattr(window, "show_tab"):
+            inputs.show_recorded_output()
+            window.show_tab("inputs")
 
     def _replay_done(self, verdicts: list[dict[str, Any]]) -> None:
         self.replaying = False

@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QWidget
 
 from core.sizes import format_size
 from gui.context import InspectorContext
+from gui.models import trim_preview_of
 
 
 class InspectorStatusBar(QStatusBar):
@@ -48,17 +49,26 @@ class InspectorStatusBar(QStatusBar):
             self.store_label.setToolTip(f"the store as the editor injects it: {size:,} bytes; the session sets no caps.storeBytes")
             self.store_label.setStyleSheet("")
         else:
-            over = size > cap
-            self.store_label.setText(f"store {format_size(size)} / {format_size(cap)} cap" + ("  over!" if over else ""))
+            fell = trim_preview_of(self.context.index, count).fell_at(cap) if size > cap else 0
+            self.store_label.setText(store_words(size, cap, fell))
             self.store_label.setToolTip(f"the store as the editor injects it: {size:,} bytes; caps.storeBytes: {cap:,} bytes"
-                                        + ("; the editor trims the oldest entries (see Trim)" if over else ""))
-            self.store_label.setStyleSheet("color: #c62828; font-weight: 600;" if over else "")
+                                        + (f"; the editor trims the oldest {fell:,} before a body runs (see Trim)" if fell else ""))
+            self.store_label.setStyleSheet("color: #c62828; font-weight: 600;" if fell else "")
         kept = len(state.kept)
         self.kept_label.setText(f"{kept} kept" + (f", {len(state.refused)} refused" if state.refused else ""))
         errors, warnings = len(session.errors), len(session.warnings)
         self.problems_button.setText(f"{errors} errors, {warnings} warnings" if errors or warnings else "no problems")
         self.problems_button.setToolTip("show the Problems tab")
         self.problems_button.setStyleSheet("color: #c62828;" if errors else "color: #b45309;" if warnings else "")
+
+
+def store_words(size: int, cap: int, fell: int) -> str:
+    """The store figure in plain words: `store 6.0 KiB, cap 5.6 KiB: 1 entry falls`."""
+    verdict = "nothing falls" if not fell else f"{fell:,} entr{'y falls' if fell == 1 else 'ies fall'}"
+    shown, limit = format_size(size), format_size(cap)
+    if shown == limit:  # "store 5.6 KiB, cap 5.6 KiB" would not say which is larger
+        shown, limit = f"{size:,} B", f"{cap:,} B"
+    return f"store {shown}, cap {limit}: {verdict}"
 
 
 def _label(name: str) -> QLabel:

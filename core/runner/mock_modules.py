@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from core.diff import canonical, diff
+from core.js_value import as_js
 from core.model import Entry
 from core import run_inputs
 
@@ -80,14 +81,8 @@ def as_json(value: Any) -> Any:
 
 
 def _normal(value: Any) -> Any:
-    # JavaScript has one number type: 1 and 1.0 are the same input.
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _normal(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_normal(v) for v in value]
-    return value
+    # JavaScript has one number type: 1 and 1.0, and integers beyond 2^53 and their nearest double, are one input.
+    return as_js(value)
 
 
 def input_key(value: Any) -> bytes:

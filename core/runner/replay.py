@@ -2,15 +2,25 @@
 
 A body is the same when its module calls (name and input, in order) are the recorded entries whose
 `body` names it, it succeeds or fails as recorded, and its returned value equals the recorded
-`result.returned` (as JavaScript sees parsed JSON). Otherwise `firstDifference` says where:
+`result.returned`. Values compare as JavaScript sees them (`core.js_value`): 1 and 1.0, -0 and 0,
+12345678901234567890 and 12345678901234567000 are one number, and a listed change is one JavaScript
+can tell. Otherwise `firstDifference` says where:
 `{"kind": "call"|"input"|"missing-call"|"extra-call"|"ok"|"returned", "message", …}` with the
 entry, the call index and, for values, the changes (SPEC 4's diff).
+
+A diverging body's verdict lists `recordedCalls`: the ids of the recorded entries whose `output` answered the
+replay's module calls in that body, in the order first used. A divergence downstream of a module
+call (a returned value built from its output) is fed by one of them; the report names them so a
+person can go to the record. A divergence also carries `fedBy` when it can be told: the recorded
+calls (of those) whose output holds the replay's new value at a changed path (`to` of a change,
+compared as JavaScript sees numbers), when that is some of them and not all.
 """
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from core.diff import diff, json_equal
+from core.js_value import as_js
 from core.model import Body, Entry
 from core.runner.envelope import EnvelopeError, RunOptions, build_envelope
 from core.runner.host import Runner
@@ -36,8 +46,9 @@ def first_difference(session: Any, body: Body, result: RunResult) -> dict[str, A
         if entry.call != call["call"]:
             return {"kind": "call", "index": index, "entry": entry.id, "recorded": entry.call, "ran": call["call"],
                     "message": f"call {index + 1}: recorded {entry.call} ({entry.id}), the replay called {call['call']}"}
-        if not json_equal(entry.input, call["input"]):
-            changes = diff(entry.input, call["input"])
+        recorded_input, ran_input = as_js(entry.input), as_js(call["input"])
+        if not json_equal(recorded_input, ran_input):
+            changes = diff(recorded_input, ran_input)
             return {"kind": "input", "index": index, "entry": entry.id, "call": entry.call, "changes": changes,
                     "message": f"call {index + 1} ({entry.id} {entry.call}): the input differs at {_changes_text(changes)}"}
     if len(recorded) > len(ran):
@@ -60,8 +71,9 @@ def first_difference(session: Any, body: Body, result: RunResult) -> dict[str, A
         if "returned" not in record or not result.has_returned:
             which = "the replay returned nothing" if "returned" in record else "the record has no returned value"
             return {"kind": "returned", "message": f"the returned value differs: {which}"}
-        if not json_equal(record["returned"], result.full_returned):
-            changes = diff(record["returned"], result.full_returned)
+        recorded_value, returned = as_js(record["returned"]), as_js(result.full_returned)
+        if not json_equal(recorded_value, returned):
+            changes = diff(recorded_value, returned)
             return {"kind": "returned", "changes": changes,
                     "message": f"the returned value differs at {_changes_text(changes)}"}
     return None
@@ -87,7 +99,62 @@ def replay_body(session: Any, body: Body, runner: Runner, options: RunOptions | 
     verdict: dict[str, Any] = {"body": body.id, "same": difference is None}
     if difference is not None:
         verdict["firstDifference"] = difference
+    if difference is not None:
+        # Only a diverging body carries it: a body that is the same keeps SPEC 6's exact shape.
+        verdict["recordedCalls"] = answered_from_record(result)
+        fed_by = outputs_holding(session, verdict["recordedCalls"], difference.get("changes", []))
+        if fed_by and len(fed_by) < len(verdict["recordedCalls"]):
+            difference["fedBy"] = fed_by
+            names = ", ".join(map(str, fed_by))
+            difference["message"] += f" (the replayed value is in the recorded output of {names})"
     return verdict, result
+
+
+MAX_OUTPUT_NODES = 200_000  # values looked at in one recorded output when tracing a divergence to it
+
+
+def outputs_holding(session: Any, ids: list[Any], changes: list[dict[str, Any]]) -> list[Any]:
+    """Of the recorded calls `ids`, those whose output holds a changed path's new scalar value."""
+    wanted = {_scalar_key(c["to"]) for c in changes if "to" in c and not isinstance(c["to"], (dict, list))}
+    if not wanted:
+        return []
+    found = []
+    for entry_id in ids:
+        entry = session.entry(entry_id)
+        if entry is not None and entry.has_output and wanted & _scalar_keys(entry.output):
+            found.append(entry_id)
+    return found
+
+
+def _scalar_key(value: Any) -> tuple[str, Any]:
+    value = as_js(value)
+    return (type(value).__name__ if isinstance(value, (bool, str)) or value is None else "number", value)
+
+
+def _scalar_keys(value: Any) -> set[tuple[str, Any]]:
+    """Every scalar inside a value (at most MAX_OUTPUT_NODES looked at), as `_scalar_key`s."""
+    keys: set[tuple[str, Any]] = set()
+    stack, seen = [value], 0
+    while stack and seen < MAX_OUTPUT_NODES:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        else:
+            keys.add(_scalar_key(item))
+    return keys
+
+
+def answered_from_record(result: RunResult | dict[str, Any]) -> list[Any]:
+    """The ids of the recorded entries whose output answered the run's module calls, first use first."""
+    ids: dict[str, Any] = {}
+    for call in result.get("calls", []):
+        source = call.get("source") or {}
+        if source.get("kind") == "recorded":
+            ids.setdefault(str(source.get("entry")), source.get("entry"))
+    return list(ids.values())
 
 
 def replay_session(

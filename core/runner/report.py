@@ -55,8 +55,22 @@ def result_text(result: dict[str, Any], where: str = "body", max_returned: int =
     return "\n".join(lines)
 
 
+LISTED_CALLS = 12  # recorded calls named one by one under a divergence; the rest are counted
+
+
 def verdict_text(verdict: dict[str, Any]) -> str:
-    """One line per replayed body: `b3  same` or `b5  DIFFERS: …`."""
+    """`b3  same`, or `b5  DIFFERS: …` and a second line naming the recorded calls that answered b5."""
     if verdict["same"]:
         return f"{verdict['body']}  same"
-    return f"{verdict['body']}  DIFFERS: {verdict['firstDifference']['message']}"
+    text = f"{verdict['body']}  DIFFERS: {verdict['firstDifference']['message']}"
+    fed = recorded_calls_text(verdict.get("recordedCalls", []))
+    return text + (f"\n    {fed}" if fed else "")
+
+
+def recorded_calls_text(ids: list[Any]) -> str:
+    """`answered from the record: c22, c23, …`: the recorded outputs a replayed body used; empty when none."""
+    if not ids:
+        return ""
+    shown = ", ".join(map(str, ids[:LISTED_CALLS]))
+    more = len(ids) - LISTED_CALLS
+    return f"answered from the record: {shown}" + (f" and {more} more" if more > 0 else "")

@@ -1,5 +1,8 @@
 """The Inputs tab on the demo: module filter, value search, sorting, the JSON tree and the resolver."""
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
+
+from gui.models import MUTED
 
 from core.run_inputs import call_matches, make_inputs
 
@@ -102,3 +105,67 @@ def test_the_json_tree_copies_value_pointer_and_json(window, open_file, demo_pat
     value = session.entry("c4").input["spine"][1]
     assert tree.copy_value() == "[" + ",".join(str(v) for v in value) + "]"
     assert tree.copy_json().startswith("[")
+
+
+# --- issue 14: the resolver under the cap (point 1) and nothing recorded hidden (point 6) ----------------------
+
+
+def _choose_body(window, qtbot, body_id):
+    tree = window.timeline.tree
+    index = window.timeline.model.index(window.timeline.model.row_for_cursor(body_id), 0)
+    tree.scrollTo(index)
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualRect(index).center())
+    qtbot.waitUntil(lambda: str(window.context.cursor) == body_id, timeout=2000)
+
+
+def _row_of(view, entry_id):
+    return next(r for r in range(view.model.rowCount()) if str(view.model.entry_at_row(r).id) == entry_id)
+
+
+def test_at_b8_c1_is_greyed_and_marked_as_falling_and_the_resolver_says_undefined(window, open_file, demo_path, qtbot):
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    _choose_body(window, qtbot, "b8")
+    model = view.model
+    cap_column = model.CAP_COLUMN
+    assert model.headerData(cap_column, Qt.Orientation.Horizontal) == "at cap"
+    c1, c2 = _row_of(view, "c1"), _row_of(view, "c2")
+    assert model.data(model.index(c1, cap_column)) == "⤓ falls"
+    assert model.data(model.index(c2, cap_column)) in (None, "")
+    assert model.data(model.index(c1, 1), Qt.ItemDataRole.ForegroundRole) == MUTED
+    assert model.data(model.index(c2, 1), Qt.ItemDataRole.ForegroundRole) != MUTED
+    assert "5,777 B keeps it" in model.data(model.index(c1, cap_column), Qt.ItemDataRole.ToolTipRole)
+    view.resolver_edit.clear()
+    qtbot.keyClicks(view.resolver_edit, 'inputs.at("c1")')
+    text = view.resolver_label.text()
+    assert "undefined" in text and "c1 falls at the 5.6 KiB cap: a body at b8 gets undefined (untrimmed: c1)" in text
+    assert view.shown_entry.id == "c1" and "falls at the cap here" in view.entry_label.text()
+    status = window.status.store_label.text()
+    assert status == "store 5,777 B, cap 5,713 B: 1 entry falls"  # 5.6 KiB both, so in bytes
+
+
+def test_the_status_store_figure_reads_plainly_when_nothing_falls(window, open_file, demo_path, qtbot):
+    open_file(window, demo_path)
+    _choose_body(window, qtbot, "b2")
+    assert window.status.store_label.text().endswith(": nothing falls")
+    assert window.views["inputs"].model.fell == 0
+
+
+def test_the_detail_shows_the_recorded_output_and_the_other_fields(window, open_file, demo_path, qtbot):
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    view.search_edit.clear()
+    view.refresh()
+    row = _row_of(view, "e1")
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.visualRect(view.model.index(row, 0)).center())
+    e1 = session.entry("e1")
+    assert view.shown_entry is e1
+    assert view.other_tree.json_model._root.value["note"] == e1.extra["note"]
+    assert view.detail_tabs.tabText(2) == f"other fields ({len(e1.extra) + 1})"
+    assert view.detail_tabs.tabText(1) == "output (none recorded)"
+    row = _row_of(view, "c23")
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.visualRect(view.model.index(row, 0)).center())
+    c23 = session.entry("c23")
+    assert view.output_tree.json_model._root.value == c23.output and view.detail_tabs.tabText(1) == "output"

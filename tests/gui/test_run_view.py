@@ -82,3 +82,37 @@ def test_replay_all_puts_a_badge_on_every_body(qtbot, run_view):
     assert run_view.replay_table.rowCount() == 8
     assert run_view.context.badges == {f"b{i}": "same" for i in range(1, 9)}
     assert "8 of 8" in run_view.status_label.text()
+
+
+def test_a_diverging_body_lists_its_recorded_calls_and_choosing_one_goes_to_it_in_inputs(qtbot, window, open_file, tmp_path):
+    import json
+
+    from PySide6.QtCore import Qt
+
+    document = json.loads(DEMO.read_text())
+    next(e for e in document["store"] if e["id"] == "c23")["output"]["level"] = 99
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(document))
+    open_file(window, path)
+    window.show_tab("run")
+    view = window.views["run"]
+    qtbot.mouseClick(view.replay_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not view.replaying, timeout=60_000)
+    rows = {view.replay_table.item(r, 0).text(): r for r in range(view.replay_table.rowCount())}
+    b6 = rows["b6"]
+    assert view.replay_table.item(b6, 1).text() == "diverged"
+    assert view.replay_table.item(b6, 2).text() == ", ".join(f"c{n}" for n in range(22, 30))
+    assert view.replay_table.item(rows["b5"], 2).text() == ""  # a body that is the same lists nothing
+    label = view.replay_calls_label
+    assert not label.isHidden() and "entry:c23" in label.text() and "holds the replayed value" in label.text()
+    assert "differs at /levels/1" in label.text()
+    assert label.text().index("entry:c23") < label.text().index("entry:c22")  # the one that fed it comes first
+    label.linkActivated.emit("entry:c23")  # what clicking the link does
+    inputs = window.views["inputs"]
+    assert window.tabs.currentWidget() is inputs
+    assert inputs.shown_entry is not None and inputs.shown_entry.id == "c23"
+    assert any(e.id == "c23" for e in window.context.state.store)  # the cursor moved to a state holding it
+    selected = inputs.table.selectionModel().currentIndex()
+    assert inputs.model.entry_at_row(selected.row()).id == "c23"
+    assert inputs.detail_tabs.currentWidget() is inputs.output_tree  # the recorded output that fed the divergence
+    assert inputs.output_tree.json_model._root.value["level"] == 99

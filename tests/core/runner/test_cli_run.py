@@ -53,3 +53,17 @@ def test_wsi_replay_diverging_session_exits_1_with_the_first_difference(tmp_path
     assert status == 1
     assert "b6  DIFFERS: the returned value differs at /inset: 1400 → 1500" in out
     assert "7 of 8 bodies the same" in out
+
+
+def test_replay_names_the_recorded_calls_of_a_diverging_body_in_json_and_text(tmp_path, capsys):
+    document = json.loads(DEMO.read_text())
+    next(e for e in document["store"] if e["id"] == "c23")["output"]["level"] = 99
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(document))
+    assert main(["replay", str(path), "--json"]) == 1
+    b6 = next(b for b in json.loads(capsys.readouterr().out)["bodies"] if b["body"] == "b6")
+    assert b6["recordedCalls"] == [f"c{n}" for n in range(22, 30)] and b6["firstDifference"]["fedBy"] == ["c23"]
+    assert main(["replay", str(path)]) == 1
+    text = capsys.readouterr().out
+    assert "b6  DIFFERS: the returned value differs at /levels/1" in text
+    assert "\n    answered from the record: c22, c23, c24" in text

@@ -45,3 +45,52 @@ def test_a_body_that_now_fails_says_so_with_its_error(runner):
     verdicts = {v["body"]: v for v in replay_session(_demo_with(change), runner)}
     assert verdicts["b1"]["same"] is False
     assert "TypeError" in verdicts["b1"]["firstDifference"]["message"]
+
+
+# --- issue 14, point 5: compare as JavaScript sees values; name the recorded calls that fed a divergence ------
+
+
+BIG = 12345678901234567890  # JavaScript reads it as the double printed 12345678901234567000
+
+
+def _number_session(recorded_returned: str) -> object:
+    # Written by hand: the record holds the digits as the editor wrote them, not as JavaScript prints them.
+    text = (
+        '{"format": "worker-session/1", "session": {"id": "n"}, "store": ['
+        '{"id": "c1", "call": "big.num.num", "body": "b1", "input": {"n": 12345678901234567890, "z": -0.0, "one": 1.0},'
+        ' "output": {"n": 12345678901234567890, "half": 0.5}}],'
+        ' "bodies": [{"id": "b1", "code": "const r = await modules.big.num.num({ n: 12345678901234567890, z: -0, one: 1 });\\n'
+        'return { r, n: 12345678901234567000, z: 0, one: 1.0 };",'
+        f' "result": {{"ok": true, "returned": {recorded_returned}}}}}]}}'
+    )
+    return load_bytes(text.encode(), "numbers.json")
+
+
+def test_numbers_javascript_cannot_tell_apart_replay_the_same(runner):
+    session = _number_session('{"r": {"n": 12345678901234567890, "half": 0.5}, "n": 12345678901234567890, "z": -0.0, "one": 1}')
+    [verdict] = replay_session(session, runner)
+    assert verdict == {"body": "b1", "same": True}  # SPEC 6's shape: recordedCalls only where it diverges
+
+
+def test_a_number_javascript_can_tell_apart_still_differs(runner):
+    session = _number_session('{"r": {"n": 12345678901234567890, "half": 0.5}, "n": 12345678901234568890, "z": 0, "one": 1}')
+    [verdict] = replay_session(session, runner)
+    assert not verdict["same"]
+    difference = verdict["firstDifference"]
+    assert difference["kind"] == "returned" and [c["path"] for c in difference["changes"]] == ["/n"]
+    assert verdict["recordedCalls"] == ["c1"]
+
+
+def test_a_tampered_c23_output_divergence_names_the_recorded_calls_that_fed_it(runner):
+    def tamper(document):
+        c23 = next(e for e in document["store"] if e["id"] == "c23")
+        c23["output"]["level"] = 99
+    verdicts = {v["body"]: v for v in replay_session(_demo_with(tamper), runner)}
+    b6 = verdicts["b6"]
+    assert not b6["same"] and b6["firstDifference"]["kind"] == "returned"
+    assert [c["path"] for c in b6["firstDifference"]["changes"]] == ["/levels/1"]
+    assert "c23" in b6["recordedCalls"]
+    assert b6["firstDifference"]["fedBy"] == ["c23"]  # the one whose output holds the replayed 99
+    assert "recorded output of c23" in b6["firstDifference"]["message"]
+    assert b6["recordedCalls"] == [f"c{n}" for n in range(22, 30)]  # every riser call of b6 answered from the record
+    assert all(v["same"] for body, v in verdicts.items() if body != "b6")
