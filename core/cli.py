@@ -24,6 +24,7 @@ COMMANDS = {
     "validate": "every problem of the file",
     "run": "run a body against the mock scene",
     "replay": "re-run every recorded body and report where it diverges",
+    "reduce": "the smallest session in which a body still fails (or diverges) the same way",
 }
 MAX_PROBLEM_LINES = 20
 # Sessions this process loaded, held to the end: `wsi` exits without freeing millions of parsed
