@@ -25,16 +25,17 @@ import os
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Literal
 
 from core.ddmin import Stopped, ddmin
 from core.model import Id
-from core.repro import Cut, cut_after, cut_session
+from core.repro import Cut, cut_after, cut_session, write_cut
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.replay import first_difference
 from core.runner.result import RunResult, failure
-from core.session import Session
+from core.session import LoadError, Session, load
 
 PHASES = ("later entries", "entries and kept values", "scene and modules")
 MAX_JOBS = 4
@@ -68,6 +69,8 @@ class Progress:
     entries: int
     kept: int
     seconds: float
+    of_entries: int  # how many B was handed
+    of_kept: int
 
 
 @dataclass
@@ -180,6 +183,15 @@ class Reducer:
         result = self._run(session, cut, self.mode, self.candidate_timeout_s)
         return failure_of(session, cut, result, self.mode) == self.failure
 
+    def write(self, reduction: Reduction, out: str | Path) -> bool:
+        """Write the reduced cut to `out` (OSError when it cannot), load it again and say whether it reproduces."""
+        write_cut(reduction.cut, out)
+        try:
+            written = load(out)
+        except LoadError:
+            return False
+        return self.verify(written)
+
     def verify(self, written: Session) -> bool:
         """True when B, with the code reduced, fails the same way in `written` (the reduced file, loaded again).
 
@@ -281,4 +293,4 @@ class Reducer:
     def _report(self) -> None:
         if self.on_progress is not None:
             self.on_progress(Progress(self.phase, self.runs, len(self.best.received), len(self.best.kept),
-                                      time.monotonic() - self.started))
+                                      time.monotonic() - self.started, len(self.start.received), len(self.start.kept)))

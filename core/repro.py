@@ -232,6 +232,16 @@ def cut_document(cut: Cut) -> dict[str, Any]:
     return document
 
 
+def default_out(file: str | Path, kind: str = "reduced") -> Path:
+    """FILE's name without `.gz` and `.json`/`.jsonl`, plus `.reduced.json` (or `.repro.json`), beside FILE."""
+    path = Path(file)
+    name = path.name
+    for suffix in (".gz", ".jsonl", ".json"):
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+    return path.with_name(f"{name}.{kind}.json")
+
+
 def write_cut(cut: Cut, path: str | Path) -> Path:
     """Write the cut as JSON to `path` (through a temporary file, so a reader never sees half of it)."""
     path = Path(path)

@@ -25,8 +25,8 @@ from core.cli import CliError, add_file_argument, open_session, print_json
 from core.commands.run import read_body
 from core.ddmin import Stopped
 from core.reduce import NoFailure, Progress, Reducer, Reduction
-from core.repro import Cut, cut_after, write_cut
-from core.session import LoadError, Session, load
+from core.repro import Cut, cut_after, default_out, write_cut
+from core.session import Session
 
 PROGRESS_AFTER_S = 1.0
 
@@ -40,16 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, metavar="N", help="runs at the same time (default: the cores, at most 4)")
     parser.add_argument("--repro", action="store_true",
                         help="write the whole cut just after B (what File ▸ Save repro… writes), without reducing")
-
-
-def default_out(file: str, kind: str = "reduced") -> Path:
-    """FILE's name without `.gz` and `.json`/`.jsonl`, plus `.reduced.json` (or `.repro.json`), beside FILE."""
-    path = Path(file)
-    name = path.name
-    for suffix in (".gz", ".jsonl", ".json"):
-        if name.lower().endswith(suffix):
-            name = name[: -len(suffix)]
-    return path.with_name(f"{name}.{kind}.json")
 
 
 class ProgressLine:
@@ -100,10 +90,12 @@ def run(args: argparse.Namespace) -> int:
         except NoFailure as exc:
             return _refuse(args, f"wsi reduce: {session.name}: {exc}")
         except Stopped:
-            return _refuse(args, f"wsi reduce: stopped before B's own run ended; nothing was written", 130)
+            return _refuse(args, f"wsi reduce: stopped before body {args.body}'s own run ended; nothing was written", 130)
         line.end()
-        _write(reduction.cut, out)
-        reproduced = _reproduced(reducer, out)
+        try:
+            reproduced = reducer.write(reduction, out)
+        except OSError as exc:
+            raise CliError(_cannot_write(out, exc)) from None
     finally:
         signal.signal(signal.SIGINT, previous)
         reducer.close()
@@ -129,16 +121,11 @@ def _write(cut: Cut, out: Path) -> None:
     try:
         write_cut(cut, out)
     except OSError as exc:
-        raise CliError(f"wsi reduce: --out {out}: cannot write it ({exc.strerror or exc}); choose a folder you can write to") from None
+        raise CliError(_cannot_write(out, exc)) from None
 
 
-def _reproduced(reducer: Reducer, out: Path) -> bool:
-    """Load the written file again and run B there: does it fail the same way?"""
-    try:
-        written = load(out)
-    except LoadError:
-        return False
-    return reducer.verify(written)
+def _cannot_write(out: Path, exc: OSError) -> str:
+    return f"wsi reduce: --out {out}: cannot write it ({exc.strerror or exc}); choose a folder you can write to"
 
 
 def _refuse(args: argparse.Namespace, message: str, status: int = 1) -> int:
