@@ -218,3 +218,23 @@ def test_ctrl_c_stops_and_writes_the_best_so_far(tmp_path):
     reduced = load(tmp_path / "slow.reduced.json")
     assert not reduced.errors
     assert {e.key for e in reduced.state_at("b6").store} >= set(NEEDED)
+
+
+def test_a_json_lines_session_with_a_kept_snapshot_reduces_to_a_json_file(tmp_path, capsys):
+    document = failing_document(80, kept_needed=True)
+    header = {k: document[k] for k in ("format", "session", "scene", "modules")}
+    records = sorted([{"kind": "entry", **e} for e in document["store"]] + [{"kind": "body", **b} for b in document["bodies"]],
+                     key=lambda r: r["seq"])
+    for record in records:
+        if record["kind"] == "body":
+            record.pop("keep", None)
+    position = next(i for i, r in enumerate(records) if r.get("id") == "b6")
+    records.insert(position, {"kind": "kept", "kept": {"spacing": 900, "other": [1, 2]}})
+    path = tmp_path / "live.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [header, *records]) + "\n")
+    status, summary = _reduce(capsys, str(path), "--body", "b6")
+    assert status == 0 and summary["before"] == {"entries": 80, "kept": 2} and summary["after"] == {"entries": 2, "kept": 1}
+    reduced = load(tmp_path / "live.reduced.json")
+    assert reduced.form == "json" and not reduced.errors
+    assert reduced.state_at("b6").kept == {"spacing": 900}
+    assert "spacing: from a kept snapshot" in reduced.body("b6~kept").code
