@@ -84,7 +84,7 @@ def cut_after(session: Session, body_id: Id, code: str | None = None, lang: str 
         raise KeyError(f"no body {body_id!r} in this session")
     state = session.state_at(body.id)
     received_ids = {id(e) for e in state.store}
-    own = own_calls(session, body)
+    own = [e for e in own_calls(session, body) if id(e) not in received_ids]  # (a `seq` may put one before B)
     own_ids = {id(e) for e in own}
     after = [e for e in session.entries if id(e) not in received_ids and id(e) not in own_ids] if later else []
     scene = session.scene or {}

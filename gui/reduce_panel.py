@@ -128,12 +128,18 @@ class ReducePanel(QDialog):
 
     def cancel(self) -> None:
         """Stop the reduction (its runs are killed) and close; nothing opens."""
-        self.cancelled = True
-        _stop(self._stop_event, self._holder)
-        self._end(None)
+        self.reject()
+
+    def reject(self) -> None:  # noqa: D102 — Cancel, Esc and the title bar's close all come here
+        if self.running:
+            self.cancelled = True
+            _stop(self._stop_event, self._holder)
+            self.running = False
+            self.done.emit(None)
+        super().reject()
 
     def _failure(self, text: str) -> None:
-        self.headline.setText(f"Reducing body <b>{html.escape(self.body.key)}</b>, which {html.escape(_lower(text))}")
+        self.headline.setText(f"Reducing body <b>{html.escape(self.body.key)}</b>, which {html.escape(_how_it_fails(text))}")
 
     def _progress(self, progress: Progress) -> None:
         if self.cancelled:
@@ -158,10 +164,9 @@ class ReducePanel(QDialog):
         self._end(self.window)
 
     def _end(self, window: MainWindow | None) -> None:
-        if self.running:
-            self.running = False
-            self.done.emit(window)
-        self.close()
+        self.running = False
+        self.done.emit(window)
+        self.accept()
 
 
 def _stop(stop: threading.Event, holder: dict[str, Reducer]) -> None:
@@ -178,7 +183,7 @@ def emit_safely(signal: Any, *values: Any) -> None:
         pass
 
 
-def _lower(text: str) -> str:
+def _how_it_fails(text: str) -> str:
     return "fails with " + text if not text.startswith("differs") else text
 
 
@@ -205,7 +210,7 @@ def summary_html(reduction: Reduction, out: Path, reproduced: bool) -> str:
     check = ("Body {0} fails the same way here." if reproduced else
              "<b>Body {0} does not fail the same way in the written file</b>; please report it with the session.")
     return (f"<b>{after['entries']} of {before['entries']} entries were needed</b> for body "
-            f"{html.escape(cut.body.key)}, which {html.escape(_lower(reduction.failure.text()))}; "
+            f"{html.escape(cut.body.key)}, which {html.escape(_how_it_fails(reduction.failure.text()))}; "
             f"{after['kept']} of {before['kept']} kept values ({reduction.runs} runs, {reduction.seconds:.1f} s).<br>"
             f"Entries kept: {entries}. Kept values: {kept}.<br>"
             f"{check.format(html.escape(cut.body.key))} Written to {html.escape(str(out))}.")

@@ -151,3 +151,20 @@ def test_save_repro_never_overwrites_the_open_file(qtbot, window, open_file, lon
 def test_the_reduce_button_and_save_repro_menu_are_there(window):
     assert window.views["run"].reduce_button.text() == "Reduce…"
     assert window.save_repro_action.text() == "Save Re&pro…"
+
+
+def test_closing_the_reduce_panel_cancels_it(qtbot, window, open_file, long_session):
+    view = _at_b6(window, open_file, long_session)
+    panel = view.reduce_body()
+    with qtbot.waitSignal(panel.done, timeout=5_000) as done:
+        panel.close()
+    assert done.args == [None] and panel.cancelled
+    qtbot.wait(300)
+    assert not (long_session.parent / "long.reduced.json").exists()
+
+
+def test_reduce_at_the_end_of_the_session_asks_for_a_body(window, open_file, long_session):
+    open_file(window, long_session)
+    view = window.views["run"]
+    assert view.reduce_body() is None
+    assert "needs a body" in view.status_label.text()
