@@ -69,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else default_out(args.file, "repro" if args.repro else "reduced")
     if out.resolve() == Path(args.file).resolve():
         raise CliError(f"wsi reduce: --out {args.out}: that is FILE itself, which is never written; choose another path")
+    if not out.parent.is_dir():
+        raise CliError(f"wsi reduce: --out {out}: no folder {out.parent}; choose a path in a folder that exists")
     if not 0 < args.timeout <= 3600:
         raise CliError(f"wsi reduce: --timeout {args.timeout:g}: give a number of seconds above 0 and at most 3600")
     if args.jobs is not None and args.jobs < 1:

@@ -156,6 +156,7 @@ def test_a_body_that_neither_fails_nor_differs_exits_1_and_writes_nothing(tmp_pa
     ([], "the following arguments are required: --body"),
     (["--body", "b6", "--out", "{file}"], "that is FILE itself"),
     (["--body", "b6", "--jobs", "0"], "--jobs 0"),
+    (["--body", "b6", "--out", "/nonexistent/folder/out.json"], "no folder /nonexistent/folder"),
 ])
 def test_bad_usage_exits_2_with_one_line(tmp_path, capsys, args, says):
     session = failing_session(tmp_path / "long.json")
