@@ -139,8 +139,9 @@ class Reducer:
     def stop(self) -> None:
         """Stop soon: runs in flight are killed and `reduce()` returns the best cut so far."""
         self._stop = True
-        for future in list(self._pending):
-            self.runner.stop(future)
+        runner = self._runner  # no runner yet: nothing runs, and none is started just to stop it
+        for future in list(self._pending) if runner is not None else []:
+            runner.stop(future)
 
     def close(self) -> None:
         """End the guests this reducer started."""

@@ -7,7 +7,8 @@ of the recorded code (what the window's Reduce does). The written file is loaded
 in it: `reproduced` says whether it fails the same way there.
 
 `--json` prints `{"body", "out", "before": {"entries", "kept"}, "after": {"entries", "kept"}, "runs",
-"reproduced"}`. Exit status 0 when reduced and reproduced, 1 when B does not fail or diverge in
+"reproduced"}`; `runs` counts the body runs the reduction made, B's own first run included (the
+check of the written file is one more). Exit status 0 when reduced and reproduced, 1 when B does not fail or diverge in
 FILE (or the reduced file does not reproduce), 2 for bad usage, 130 when stopped by Ctrl+C, after
 writing the smallest reproducing session found so far. Progress goes to stderr once a reduction
 has taken a second: one line rewritten in place on a terminal, a line every 2 s otherwise.
