@@ -26,6 +26,7 @@ COMMANDS = {
     "replay": "re-run every recorded body and report where it diverges",
     "changes": "entries added, kept values changed and store size between two points",
     "resolve": "what inputs.last(\"X\") / inputs.at(\"ID\") gives a body at B, and why",
+    "reduce": "the smallest session in which a body still fails (or diverges) the same way",
 }
 MAX_PROBLEM_LINES = 20
 # Sessions this process loaded, held to the end: `wsi` exits without freeing millions of parsed

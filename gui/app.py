@@ -1,4 +1,4 @@
-"""`wsi` / `wsi gui [FILE] [--screenshot OUT.png] [--tab NAME]`: start the inspector window.
+"""`wsi` / `wsi gui [FILE] [--screenshot OUT.png] [--tab NAME] [--at B]`: start the inspector window.
 
 With no FILE it opens the bundled demo session. `--screenshot` renders the window offscreen at
 1400×900 once the file has loaded, writes the PNG and exits (for bug reports and for checking views).
@@ -32,6 +32,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("file", nargs="?", help="a session file (.json, .jsonl, optionally .gz); default: the demo")
     parser.add_argument("--screenshot", metavar="OUT.png", help="render the window at 1400×900 into OUT.png and exit")
     parser.add_argument("--tab", choices=[name for name, _t, _s in TABS], help="the tab to show first")
+    parser.add_argument("--at", metavar="B", help="put the cursor at body B once the file is open (a deep link)")
     return parser.parse_args(argv)
 
 
@@ -67,31 +68,32 @@ def run_app(argv: list[str]) -> int:
     from PySide6.QtCore import QSettings
 
     from gui import errors
+    from gui.deep_link import follow_link
     from gui.main_window import MainWindow
 
     app = make_application(argv)
     if args.screenshot:
-        return _screenshot(path, Path(args.screenshot), args.tab or "inputs")
+        return _screenshot(path, Path(args.screenshot), args.tab or "inputs", args.at)
     errors.install()
     window = MainWindow(QSettings("worker-session-inspector", "wsi"))
     window.show()
-    if args.tab:
-        window.show_tab(args.tab)
+    follow_link(window, args.at, args.tab)
     window.open_file(path)
     return app.exec()  # type: ignore[attr-defined]
 
 
-def _screenshot(path: Path, out: Path, tab: str) -> int:
+def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from gui.deep_link import follow_link
     from gui.main_window import MainWindow
 
     with tempfile.TemporaryDirectory() as folder:  # a screenshot neither reads nor changes the person's settings
         window = MainWindow(QSettings(str(Path(folder) / "wsi.ini"), QSettings.Format.IniFormat))
         window.resize(*SCREENSHOT_SIZE)
         window.show()
-        window.show_tab(tab)
+        follow_link(window, at, tab)
         loop = QEventLoop()
         window.load_finished.connect(loop.quit)
         window.open_file(path)

@@ -199,6 +199,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.follow_action)
         file_menu.addSeparator()
         file_menu.addAction(_action(self, "Save &Screenshot…", self._choose_screenshot, None))
+        self.save_repro_action = _action(self, "Save Re&pro…", self.save_repro, "Ctrl+Shift+S")
+        file_menu.addAction(self.save_repro_action)
         file_menu.addSeparator()
         file_menu.addAction(_action(self, "&Quit", self.close, QKeySequence.StandardKey.Quit))
         view_menu = self.menuBar().addMenu("&View")
@@ -408,6 +410,12 @@ class MainWindow(QMainWindow):
     def screenshot(self, out: str | Path) -> bool:
         """Render the window into a PNG; True when written."""
         return self.grab().save(str(out), "PNG")
+
+    def save_repro(self) -> None:
+        """File ▸ Save repro…: the session cut just after the body at the cursor, as one file (gui.save_repro)."""
+        from gui.save_repro import saver_for
+
+        saver_for(self).choose()
 
     def _choose_screenshot(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save a screenshot", str(Path.home() / "wsi.png"), "PNG (*.png)")

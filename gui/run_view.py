@@ -107,6 +107,10 @@ class RunView(QWidget):
         self.replay_button.setObjectName("replayButton")
         self.replay_button.setToolTip("Re-run every recorded body at its own point and compare it with the record")
         self.replay_button.clicked.connect(self.replay_all)
+        self.reduce_button = QPushButton("Reduce…", self)
+        self.reduce_button.setObjectName("reduceButton")
+        self.reduce_button.setToolTip("Shrink the session to what the failure of the body at the cursor (the editor's code) needs")
+        self.reduce_button.clicked.connect(self.reduce_body)
         self.timeout_box = QDoubleSpinBox(self)
         self.timeout_box.setObjectName("timeoutBox")
         self.timeout_box.setRange(0.1, 600)
@@ -125,6 +129,7 @@ class RunView(QWidget):
         bar.addWidget(self.run_button)
         bar.addWidget(self.stop_button)
         bar.addWidget(self.replay_button)
+        bar.addWidget(self.reduce_button)
         bar.addStretch(1)
         bar.addWidget(QLabel("timeout", self))
         bar.addWidget(self.timeout_box)
@@ -430,6 +435,12 @@ class RunView(QWidget):
         line, _, column = link.partition(":")
         self.editor.go_to(int(line), int(column or 1))
         self.editor.setFocus()
+
+    def reduce_body(self) -> Any:
+        """Reduce the session to what the failure of the body at the cursor needs (gui.reduce_panel)."""
+        from gui.reduce_panel import start_reduce
+
+        return start_reduce(self)
 
     # --- replay -------------------------------------------------------------------------------------
     def replay_all(self) -> None:

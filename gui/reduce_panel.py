@@ -1,0 +1,250 @@
+"""Run tab ▸ Reduce…: shrink the session to what the failure of the body at the cursor needs, off the GUI thread.
+
+The body is the one at the cursor, with the code in the editor (edited or not). A `ReducePanel`
+shows the failure being kept, the phase, runs made and what is left, and Cancel (which kills the
+runs in flight and drops the reduction). The reduction (core.reduce) runs on a worker thread on
+its own pool of guests and reports through queued signals. When it is done the reduced session is
+written beside the session file as `NAME.reduced.json` (in a temporary folder when that folder is
+not writable), loaded again to check B still fails the same way, and opened in a new window at B's
+Run tab, whose notice says "N of M entries were needed" and lists the entries kept.
+"""
+from __future__ import annotations
+
+import html
+import tempfile
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from core.ddmin import Stopped
+from core.model import Body
+from core.reduce import NoFailure, Progress, Reducer, Reduction
+from core.repro import default_out
+from core.session import Session
+from gui.deep_link import follow_link
+from gui.errors import log_exception
+
+if TYPE_CHECKING:
+    from gui.main_window import MainWindow
+    from gui.run_view import RunView
+
+MAX_LISTED = 30
+_windows: list[QWidget] = []  # reduced-session windows, held until they close
+
+
+class _Bridge(QObject):
+    """Carries the worker thread's news to the GUI thread (queued signals)."""
+
+    failure = Signal(str)  # the failure being kept, in words
+    progress = Signal(object)  # Progress
+    finished = Signal(object, object, bool)  # Reduction, the file written, whether it reproduces
+    failed = Signal(str)  # why there is nothing to open (no failure, an error of ours)
+
+
+class ReducePanel(QDialog):
+    """One reduction: what is kept, progress and Cancel; emits `done` with the new window (None if none)."""
+
+    done = Signal(object)
+
+    def __init__(self, session: Session, body: Body, code: str, lang: str, timeout_s: float = 10.0,
+                 parent: QWidget | None = None, settings: Any = None):
+        super().__init__(parent)
+        self.setObjectName("reducePanel")
+        self.setWindowTitle(f"Reduce body {body.key}")
+        self.setModal(False)
+        self.session, self.body, self.settings = session, body, settings
+        self._job = (code, lang, timeout_s)
+        self.bridge = _Bridge(self)
+        self.window: MainWindow | None = None
+        self.cancelled = False
+        self.running = False
+        self.headline = QLabel(f"Reducing body <b>{html.escape(body.key)}</b>: finding how it fails …", self)
+        self.headline.setObjectName("reduceHeadline")
+        self.headline.setWordWrap(True)
+        self.status = QLabel("", self)
+        self.status.setObjectName("reduceStatus")
+        self.status.setWordWrap(True)
+        self.bar = QProgressBar(self)
+        self.bar.setRange(0, 0)  # how many runs a reduction takes is not known in advance
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setObjectName("reduceCancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.headline)
+        layout.addWidget(self.status)
+        layout.addWidget(self.bar)
+        layout.addLayout(buttons)
+        self.resize(560, 150)
+        self.bridge.failure.connect(self._failure)
+        self.bridge.progress.connect(self._progress)
+        self.bridge.finished.connect(self._finished)
+        self.bridge.failed.connect(self._failed)
+        stop = self._stop_event = threading.Event()
+        # The reducer is made on the worker thread (cutting a big session takes a while); it is shared
+        # through `holder` with the closer, which must not hold the panel.
+        holder: dict[str, Reducer] = {}
+        self._holder = holder
+        self.destroyed.connect(lambda *_: _stop(stop, holder))  # the window closed mid-way: end the runs
+
+    def start(self) -> None:
+        """Start the reduction on a worker thread; the window stays live."""
+        self.running = True
+        self.show()
+        bridge, session, body, stop, holder = self.bridge, self.session, self.body, self._stop_event, self._holder
+        code, lang, timeout_s = self._job
+
+        def work() -> None:
+            reducer = None
+            try:
+                reducer = holder["reducer"] = Reducer(session, body.id, code, lang, timeout_s=timeout_s,
+                                                      on_progress=lambda progress: emit_safely(bridge.progress, progress))
+                if stop.is_set():
+                    return
+                failure = reducer.find_failure()
+                emit_safely(bridge.failure, failure.text())
+                reduction = reducer.reduce()
+                if reduction.stopped:
+                    return
+                out, reproduced = _write(reducer, reduction, session.path, session.name)
+                emit_safely(bridge.finished, reduction, out, reproduced)
+            except NoFailure as exc:
+                emit_safely(bridge.failed, str(exc))
+            except Stopped:
+                pass
+            except Exception as exc:  # a bug of ours: say so, log it, keep the window up
+                log_exception(exc)
+                emit_safely(bridge.failed, f"the reduction failed ({type(exc).__name__}: {exc}); this is a bug, the details are in the log")
+            finally:
+                if reducer is not None:
+                    reducer.close()
+
+        threading.Thread(target=work, daemon=True, name="wsi-reduce").start()
+
+    def cancel(self) -> None:
+        """Stop the reduction (its runs are killed) and close; nothing opens."""
+        self.reject()
+
+    def reject(self) -> None:  # noqa: D102 — Cancel, Esc and the title bar's close all come here
+        if self.running:
+            self.cancelled = True
+            _stop(self._stop_event, self._holder)
+            self.running = False
+            self.done.emit(None)
+        super().reject()
+
+    def _failure(self, text: str) -> None:
+        self.headline.setText(f"Reducing body <b>{html.escape(self.body.key)}</b>, which {html.escape(_how_it_fails(text))}")
+
+    def _progress(self, progress: Progress) -> None:
+        if self.cancelled:
+            return
+        self.status.setText(f"{progress.phase}: {progress.runs} runs · {progress.entries:,} of {progress.of_entries:,} "
+                            f"entries and {progress.kept} of {progress.of_kept} kept values left · {progress.seconds:.1f} s")
+
+    def _failed(self, message: str) -> None:
+        if self.cancelled:
+            return
+        self.bar.setRange(0, 1)
+        self.headline.setText(f"<b style='color:#b91c1c'>Nothing to reduce</b>: {html.escape(message)}")
+        self.status.setText("")
+        self.cancel_button.setText("Close")
+        self.running = False
+        self.done.emit(None)
+
+    def _finished(self, reduction: Reduction, out: Path, reproduced: bool) -> None:
+        if self.cancelled:
+            return
+        self.window = open_reduced(reduction, out, reproduced, self.settings)
+        self._end(self.window)
+
+    def _end(self, window: MainWindow | None) -> None:
+        self.running = False
+        self.done.emit(window)
+        self.accept()
+
+
+def _stop(stop: threading.Event, holder: dict[str, Reducer]) -> None:
+    stop.set()
+    if "reducer" in holder:
+        holder["reducer"].stop()
+
+
+def emit_safely(signal: Any, *values: Any) -> None:
+    """Emit from a worker thread; nothing happens when the receiver was closed and deleted meanwhile."""
+    try:
+        signal.emit(*values)
+    except RuntimeError:  # the panel was closed and deleted while the worker ran
+        pass
+
+
+def _how_it_fails(text: str) -> str:
+    return "fails with " + text if not text.startswith("differs") else text
+
+
+def _write(reducer: Reducer, reduction: Reduction, path: Path | None, name: str) -> tuple[Path, bool]:
+    """Write beside the session file, or in a temporary folder when that cannot be written."""
+    if path is not None:
+        out = default_out(path)
+        try:
+            return out, reducer.write(reduction, out)
+        except OSError:
+            pass
+    out = default_out(Path(tempfile.mkdtemp(prefix="wsi-reduce-")) / name)
+    return out, reducer.write(reduction, out)
+
+
+def summary_html(reduction: Reduction, out: Path, reproduced: bool) -> str:
+    """The notice of a reduced session: what was needed, the entries kept, where it was written."""
+    before, after, cut = reduction.before, reduction.after, reduction.cut
+    listed = [f"<tt>{html.escape(e.key)}</tt> {html.escape(e.call)}{' (canvas edit)' if e.applied else ''}"
+              for e in cut.received[:MAX_LISTED]]
+    more = len(cut.received) - MAX_LISTED
+    entries = ", ".join(listed) + (f" and {more} more" if more > 0 else "") if listed else "none"
+    kept = ", ".join(f"<tt>{html.escape(n)}</tt>" for n in cut.kept) or "none"
+    check = ("Body {0} fails the same way here." if reproduced else
+             "<b>Body {0} does not fail the same way in the written file</b>; please report it with the session.")
+    return (f"<b>{after['entries']} of {before['entries']} entries were needed</b> for body "
+            f"{html.escape(cut.body.key)}, which {html.escape(_how_it_fails(reduction.failure.text()))}; "
+            f"{after['kept']} of {before['kept']} kept values ({reduction.runs} runs, {reduction.seconds:.1f} s).<br>"
+            f"Entries kept: {entries}. Kept values: {kept}.<br>"
+            f"{check.format(html.escape(cut.body.key))} Written to {html.escape(str(out))}.")
+
+
+def open_reduced(reduction: Reduction, out: Path, reproduced: bool, settings: Any = None) -> MainWindow:
+    """A new inspector window on the reduced session, at B's Run tab, with the summary in its notice."""
+    from gui.main_window import MainWindow
+
+    window = MainWindow(settings)
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    _windows.append(window)
+    window.destroyed.connect(lambda *_: _windows.remove(window) if window in _windows else None)
+    follow_link(window, str(reduction.cut.body.id), "run")
+    text = summary_html(reduction, out, reproduced)
+
+    def loaded() -> None:
+        window.load_finished.disconnect(loaded)
+        window.notice.show_notice(text, "info" if reproduced else "warning")
+
+    window.load_finished.connect(loaded)
+    window.show()
+    window.open_file(out)
+    return window
+
+
+def start_reduce(view: RunView) -> ReducePanel | None:
+    """Run tab ▸ Reduce…: reduce the body at the cursor with the editor's code; None when there is none."""
+    session, cursor = view.context.session, view.context.cursor
+    body = session.body(cursor) if session is not None and cursor is not None else None
+    if session is None or body is None:
+        view.status_label.setText("<b>Reduce</b> needs a body: move the cursor to the body whose failure to reduce.")
+        return None
+    panel = ReducePanel(session, body, view.editor.toPlainText(), view.lang, float(view.timeout_box.value()), view,
+                        getattr(view.window(), "settings", None))
+    panel.start()
+    return panel

@@ -1,0 +1,92 @@
+"""File ▸ Save repro…: one file holding the session cut just after the body at the cursor (core.repro).
+
+It holds the entries and kept values B was handed, the scene, B's record (code, recorded outcome)
+and, when the Run tab's editor holds B changed, the edited code beside it (`editedCode`). It opens
+in the inspector and replays as the source does. The cut is written on a worker thread; the status
+bar says where it went. Headless: `wsi reduce FILE --body B --repro [--out OUT]`.
+"""
+from __future__ import annotations
+
+import html
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog
+
+from core.repro import cut_after, default_out, write_cut
+from gui.errors import log_exception
+from gui.reduce_panel import emit_safely
+
+if TYPE_CHECKING:
+    from gui.main_window import MainWindow
+
+
+class ReproSaver(QObject):
+    """Writes repro files for one window; `saved(path)` or `failed(message)` arrive on the GUI thread."""
+
+    saved = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, window: MainWindow):
+        super().__init__(window)
+        self.window = window
+        self.saved.connect(self._saved)
+        self.failed.connect(self._failed)
+
+    def edited_code(self) -> tuple[str | None, str | None]:
+        """The Run tab editor's code and language when it holds the body at the cursor, else (None, None)."""
+        run = self.window.views.get("run")
+        body = getattr(run, "loaded_body", None)
+        if body is None or str(self.window.context.cursor) != body.key:
+            return None, None
+        return run.editor.toPlainText(), run.lang  # type: ignore[union-attr]
+
+    def choose(self) -> None:
+        """Ask where to save, starting beside the session file as NAME.repro.json."""
+        session, cursor = self.window.context.session, self.window.context.cursor
+        if session is None or cursor is None:
+            self.window.notice.show_notice("<b>Save repro</b> needs a body: move the cursor to the body to reproduce.", "warning")
+            return
+        start = default_out(self.window.current_path or Path.home() / session.name, "repro")
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save a repro", str(start), "Sessions (*.json)")
+        if path:
+            self.save(Path(path))
+
+    def save(self, path: Path) -> bool:
+        """Write the cut just after the body at the cursor to `path` off the GUI thread; False when there is no body."""
+        session, cursor = self.window.context.session, self.window.context.cursor
+        if session is None or cursor is None or session.body(cursor) is None:
+            return False
+        if self.window.current_path is not None and path.resolve() == self.window.current_path.resolve():
+            self.failed.emit(f"{path} is the open session file, which is never written; choose another name")
+            return False
+        code, lang = self.edited_code()
+        saved, failed = self.saved, self.failed
+
+        def work() -> None:
+            try:
+                write_cut(cut_after(session, cursor, code, lang), path)
+            except OSError as exc:
+                emit_safely(failed, f"cannot write {path} ({exc.strerror or exc}); choose a folder you can write to")
+            except Exception as exc:  # a bug of ours: say so, log it, keep the window up
+                log_exception(exc)
+                emit_safely(failed, f"saving the repro failed ({type(exc).__name__}: {exc}); this is a bug, the details are in the log")
+            else:
+                emit_safely(saved, path)
+
+        threading.Thread(target=work, daemon=True, name="wsi-save-repro").start()
+        return True
+
+    def _saved(self, path: Path) -> None:
+        self.window.status.showMessage(f"saved the repro of body {self.window.context.cursor} to {path}", 8000)
+
+    def _failed(self, message: str) -> None:
+        self.window.notice.show_notice(f"<b>Repro not saved</b>: {html.escape(message)}")
+
+
+def saver_for(window: MainWindow) -> ReproSaver:
+    """The window's ReproSaver, made on first use."""
+    saver = window.findChild(ReproSaver)
+    return saver if saver is not None else ReproSaver(window)
