@@ -24,6 +24,7 @@ COMMANDS = {
     "validate": "every problem of the file",
     "run": "run a body against the mock scene",
     "replay": "re-run every recorded body and report where it diverges",
+    "check": "validate, replay and trim-check many sessions (files and folders)",
 }
 MAX_PROBLEM_LINES = 20
 # Sessions this process loaded, held to the end: `wsi` exits without freeing millions of parsed
