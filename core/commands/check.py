@@ -83,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
         finished = _run(args, paths, options, on_report, stop.requested)
     progress.end()
     examined = [reports[i] for i in sorted(reports)]
-    shown = [r for r in examined if r.get("matched", True)] if where is not None else examined
+    # A session that could not be loaded has no "matched" yet: its report decides (problem=too-large …).
+    shown = [r for r in examined if r.get("matched", where.matches(r))] if where is not None else examined
     counts = summary(shown, len(paths), progress.seconds, not finished, where.text if where else None, len(examined))
     _print(args, shown, counts)
     if not finished:
