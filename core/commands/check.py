@@ -59,6 +59,15 @@ def _positive_int(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        return _check(args)
+    except CliError as exc:
+        if args.json:  # scripts always get one JSON document (SPEC 6)
+            print_json({"error": {"message": str(exc).removeprefix("wsi check: ")}})
+        raise
+
+
+def _check(args: argparse.Namespace) -> int:
+    try:
         where = parse_where(args.where) if args.where else None
     except WhereError as exc:
         raise CliError(f"wsi check: {exc}") from None

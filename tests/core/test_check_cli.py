@@ -84,6 +84,8 @@ def test_a_clean_corpus_exits_0_and_bad_usage_exits_2(corpus, tmp_path):
         bad = wsi(*args)
         assert bad.returncode == 2 and words in bad.stderr, (args, bad.stderr)
         assert "Traceback" not in bad.stderr
+    as_json = wsi("check", str(tmp_path / "nowhere"), "--json")
+    assert as_json.returncode == 2 and "no such file" in json.loads(as_json.stdout)["error"]["message"]
 
 
 def test_junit_has_a_case_per_body_and_per_session_load_and_trim_and_parses(corpus, tmp_path):
