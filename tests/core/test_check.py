@@ -144,3 +144,22 @@ def test_a_where_that_rules_a_session_out_skips_its_replay(tmp_path, runner):
     assert report["matched"] is False and report["replayed"] == 0
     report = check_file(path, runner, where=parse_where(["call=pack.corridorRuns"]))
     assert report["matched"] is True and report["replayed"] == 2
+
+
+def test_junit_stays_valid_xml_whatever_a_message_holds(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from core.check import empty_report, finding, finish
+    from core.check_report import write_junit
+
+    report = empty_report("weird\x01name.json")
+    report["findings"].append(finding("syntax", "error", "1:1", "bad byte \x00 here, lone \ud800 surrogate, <tag> & \"quote\""))
+    report["bodies"] = 1
+    report["replay"] = [{"body": "b\x1f1", "same": False, "ok": True, "ms": 1.0, "message": "differs \udfff"}]
+    out = tmp_path / "j.xml"
+    write_junit([finish(report)], out)
+    root = ET.parse(out).getroot()
+    cases = list(root.iter("testcase"))
+    assert [c.get("name") for c in cases] == ["load", "body b\ufffd1"]
+    assert "<tag> & \"quote\"" in cases[0].find("failure").get("message")
+    assert root.get("failures") == "2"
