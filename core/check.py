@@ -74,14 +74,25 @@ def find_sessions(paths: Iterable[str | Path]) -> Iterator[Path]:
                 yield path
             continue
         # os.walk keeps its own stack (no recursion on the user's tree) and does not follow links,
-        # so a link back up the tree cannot loop.
-        for folder, subfolders, files in os.walk(path, onerror=None):
+        # so a link back up the tree cannot loop. A folder it cannot list is yielded too, so that
+        # its report says so instead of its sessions going missing without a word.
+        unlistable: list[OSError] = []
+        for folder, subfolders, files in os.walk(path, onerror=unlistable.append):
+            yield from _unlistable(unlistable)
             subfolders.sort()
             for name in sorted(files):
                 found = Path(folder) / name
                 if is_session_name(name) and found not in seen:
                     seen.add(found)
                     yield found
+        yield from _unlistable(unlistable)
+
+
+def _unlistable(errors: list[OSError]) -> Iterator[Path]:
+    while errors:
+        failed = errors.pop(0)
+        if failed.filename:
+            yield Path(failed.filename)
 
 
 # --- reading, bounded --------------------------------------------------------------------------------
@@ -193,6 +204,8 @@ def finish(report: SessionReport) -> SessionReport:
 def check_file(path: str | Path, runner: Any, options: CheckOptions = CheckOptions(),
                where: Any = None, should_stop: Callable[[], bool] | None = None) -> SessionReport:
     """Check the session file at `path` (see the module docstring); never raises for the file's content."""
+    if Path(path).is_dir():
+        return failed_report(str(path), "unreadable", "a folder that cannot be listed: its sessions were not checked")
     try:
         raw = read_raw(Path(path), options.max_bytes)
     except TooLarge as exc:

@@ -18,6 +18,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QThread, Q
 from PySide6.QtGui import QBrush, QCloseEvent, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -284,6 +285,9 @@ class CorpusView(QWidget):
         self.thread.report.connect(self._report)
         self.thread.failed.connect(lambda message: self.status.setText(message))
         self.thread.finished.connect(self._finished)
+        app = QApplication.instance()
+        if app is not None:  # the window may still be checking when the application quits
+            app.aboutToQuit.connect(self._shutdown)
         self.resize(1000, 640)
         self.thread.start()
 
@@ -320,9 +324,12 @@ class CorpusView(QWidget):
         """Stop checking; what is done stays in the table."""
         self.thread.stopped = True
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 — Qt's hook
+    def _shutdown(self) -> None:
         self.stop()
         self.thread.wait(30_000)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 — Qt's hook
+        self._shutdown()
         super().closeEvent(event)
 
 
