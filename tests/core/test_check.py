@@ -163,3 +163,16 @@ def test_junit_stays_valid_xml_whatever_a_message_holds(tmp_path):
     assert [c.get("name") for c in cases] == ["load", "body b\ufffd1"]
     assert "<tag> & \"quote\"" in cases[0].find("failure").get("message")
     assert root.get("failures") == "2"
+
+
+def test_a_checked_session_is_let_go_so_a_worker_does_not_grow_with_the_corpus(tmp_path, runner):
+    import gc
+
+    from core.session import Session
+
+    path = write(tmp_path / "let_go.json", session("g", bodies=3, edit=True))
+    for _ in range(3):
+        assert check_file(path, runner)["same"] == 3
+    gc.collect()
+    alive = [o for o in gc.get_objects() if isinstance(o, Session) and o.name == "let_go.json"]
+    assert alive == []
