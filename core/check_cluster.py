@@ -34,8 +34,17 @@ def _warm_runner() -> Any:
         if _runner is None:
             from core.runner.host import Runner
 
-            _runner = Runner(size=1)  # it starts more guests when the worker runs sessions on several threads
+            _runner = Runner(size=_worker_threads())  # a guest per thread: sessions run side by side
         return _runner
+
+
+def _worker_threads() -> int:
+    try:
+        from distributed import get_worker
+
+        return max(1, int(get_worker().state.nthreads))
+    except (ImportError, ValueError, AttributeError):  # not inside a Dask worker
+        return 1
 
 
 def check_on_worker(raw: bytes, path: str, options: dict[str, Any], where_texts: list[str]) -> SessionReport:
