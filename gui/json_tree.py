@@ -138,14 +138,14 @@ class JsonTreeModel(QAbstractItemModel):
         self._holder = JsonNode(None, 0, "", None)
         self._root = JsonNode(None, 0, label, value) if present else None
         self._holder.children = [self._root] if self._root is not None else []
-        self.endResetModel()
+        self._end_reset()
 
     def set_annotations(self, title: str | None = None, column: Annotation | None = None,
                         tooltip: Annotation | None = None, colour: Annotation | None = None) -> None:
         """Hooks called with (JSON Pointer, value): an extra column titled `title`, a tooltip, a QColor."""
         self.beginResetModel()
         self._extra_title, self._extra, self._tooltip, self._colour = title, column, tooltip, colour
-        self.endResetModel()
+        self._end_reset()
 
     def node(self, index: Index) -> JsonNode | None:
         """The node behind an index (None for the invisible root)."""
@@ -158,6 +158,17 @@ class JsonTreeModel(QAbstractItemModel):
         return self.index(0, 0) if self._root is not None else QModelIndex()
 
     # --- QAbstractItemModel ---------------------------------------------------------------------
+    _resetting = False
+
+    def _end_reset(self) -> None:
+        # A slot on modelReset (Qt's model tester, a proxy) that fetches would insert rows before the
+        # listeners connected after it have seen the reset: no rows are fetched inside the reset signal.
+        self._resetting = True
+        try:
+            self.endResetModel()
+        finally:
+            self._resetting = False
+
     def _node_or_holder(self, index: Index) -> JsonNode:
         return index.internalPointer() if index.isValid() else self._holder
 
@@ -190,13 +201,13 @@ class JsonTreeModel(QAbstractItemModel):
         return self._node_or_holder(parent).total > 0
 
     def canFetchMore(self, parent: Index) -> bool:
-        if not parent.isValid() or parent.column() != 0:
+        if self._resetting or not parent.isValid() or parent.column() != 0:
             return False
         node = self._node_or_holder(parent)
         return len(node.children) < node.total
 
     def fetchMore(self, parent: Index) -> None:
-        if not parent.isValid():
+        if self._resetting or not parent.isValid():
             return
         node = self._node_or_holder(parent)
         start = len(node.children)

@@ -1,0 +1,408 @@
+"""Every item model in gui/ keeps Qt's model contract (issue 13, point 6), checked as qutebrowser does.
+
+Each model is driven through the updates its view makes (a session opened, the cursor moved, sorted,
+filtered, details arriving, back to nothing) with pytest-qt's `qtmodeltester` attached: Qt's own
+QAbstractItemModelTester (its warnings fail the test: `qt_log_level_fail`) and pytest-qt's Python
+port, which also checks the value types of each role. Each runs on the demo, on a session with no
+entries, and on no session at all. Then the narrow change signals are asserted where a model emits
+them: one row's dataChanged, rowsInserted, layoutChanged with persistent indexes moved, never a
+reset in their place.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import pkgutil
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+
+import gui
+from core.changes import changes_between
+from core.edits import pair_edits
+from core.filtering import FilterSpec, ManifestIndex
+from core.session import Session, load, load_bytes
+from core.trim_preview import StoreIndex
+from tests.conftest import BROKEN, DEMO
+
+pytestmark = pytest.mark.usefixtures("qapp")  # icons and fonts need the application
+
+EMPTY = json.dumps({"format": "worker-session/1", "session": {"id": "empty"}, "store": []}).encode()
+DESCENDING = Qt.SortOrder.DescendingOrder
+ASCENDING = Qt.SortOrder.AscendingOrder
+
+Driver = Callable[[Session | None], Iterator[QAbstractItemModel]]
+DRIVERS: dict[str, Driver] = {}
+
+
+def driver(name: str) -> Callable[[Driver], Driver]:
+    """Register a driver: it yields the model (empty, as its view builds it), then makes its view's updates."""
+    def register(function: Driver) -> Driver:
+        DRIVERS[name] = function
+        return function
+    return register
+
+
+def bodies(session: Session | None) -> list[Any]:
+    """Every cursor position of a session: each body, then the end (None)."""
+    return ([b.id for b in session.bodies] if session is not None else []) + [None]
+
+
+@driver("ManifestModel")
+def _manifest(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.models import ManifestModel, trim_preview_of
+
+    model = ManifestModel()
+    yield model
+    index = ManifestIndex(session.entries if session is not None else [])
+    count = len(index.entries)
+    model.set_query(index, count, FilterSpec())
+    model.set_trim(trim_preview_of(index, count), session.caps.store_bytes if session is not None else None)
+    model.set_highlighted(count - 1 if count else None)
+    model.set_highlighted(0 if count else None)
+    model.sort(5, DESCENDING)
+    model.sort(0, ASCENDING)
+    model.sort(-1, ASCENDING)
+    model.set_query(index, count // 2, FilterSpec(text="pack"))
+    model.set_trim(None, None)
+    model.set_query(ManifestIndex([]), 0, FilterSpec())
+
+
+@driver("KeptModel")
+def _kept(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.context import empty_state
+    from gui.models import KeptModel
+
+    model = KeptModel()
+    yield model
+    for cursor in bodies(session):
+        model.set_state(session.state_at(cursor) if session is not None else empty_state())
+    model.set_state(empty_state())
+
+
+@driver("RefusedModel")
+def _refused(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.context import empty_state
+    from gui.models import RefusedModel
+
+    model = RefusedModel()
+    yield model
+    for cursor in bodies(session):
+        model.set_state(session.state_at(cursor) if session is not None else empty_state())
+    model.set_state(empty_state())
+
+
+@driver("ProblemsModel")
+def _problems(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.models import ProblemsModel
+
+    model = ProblemsModel()
+    yield model
+    model.set_problems(session.problems if session is not None else [])
+    model.set_problems(load(BROKEN / "duplicate_id.json").problems)  # a session with errors and warnings
+    model.set_problems([])
+
+
+@driver("TimelineModel")
+def _timeline(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.models import TimelineModel
+
+    model = TimelineModel()
+    yield model
+    model.set_session(session)
+    for cursor in bodies(session):
+        model.set_cursor(cursor)
+    model.set_badges({str(b): "same" for b in bodies(session) if b is not None})
+    model.set_badges({})
+    model.set_session(None)
+
+
+@driver("JsonTreeModel")
+def _json_tree(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.json_tree import JsonTreeModel
+
+    model = JsonTreeModel()
+    yield model
+    for entry in session.entries if session is not None else []:
+        model.set_value(entry.input, f"{entry.id} input")
+    model.set_annotations("set by", lambda pointer, value: pointer or None, lambda pointer, value: pointer, None)
+    model.set_value(list(range(2500)), "long")  # more than a batch: rows arrive by fetchMore
+    model.set_value(session.state_at(None).kept if session is not None else None, "kept", session is not None)
+    model.set_annotations()
+    model.set_value(None, present=False)
+
+
+@driver("TrimModel")
+def _trim(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.trim_view import TrimModel
+
+    model = TrimModel()
+    yield model
+    index = StoreIndex(session.entries if session is not None else [])
+    for cursor in bodies(session):
+        store = session.state_at(cursor).store if session is not None else []
+        preview = index.preview_of(store)
+        model.set_preview(preview, preview.fell_at(session.caps.store_bytes or 0) if session is not None else 0)
+    preview = index.preview()
+    for cap in (1, 2048, 4096, 1 << 40):
+        model.set_fell(preview.fell_at(cap), range(0, preview.fell_at(cap) // 2), range(0, 10))
+        model.set_fell(preview.fell_at(cap))
+    model.set_preview(StoreIndex([]).preview(), 0)
+
+
+@driver("EditsModel")
+def _edits(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.edits_view import EditsModel, edit_detail
+
+    model = EditsModel()
+    yield model
+    pairings = pair_edits(session) if session is not None else []
+    model.set_pairings(pairings)
+    for row, pairing in enumerate(pairings):  # as each background job reports
+        model.set_detail(row, edit_detail(session, pairing))  # type: ignore[arg-type]
+    if pairings:
+        model.set_detail(0, None, "ValueError: a failed comparison")
+    model.set_pairings([])
+
+
+@driver("ChangesModel")
+def _changes(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.edits_view import ChangesModel, edit_detail
+
+    model = ChangesModel()
+    yield model
+    for pairing in pair_edits(session) if session is not None else []:
+        for comparison in edit_detail(session, pairing).comparisons:  # type: ignore[arg-type]
+            for text in ("", "x", "no such text"):
+                model.set_changes(comparison.changes, pairing.edit.unit, text)
+            model.set_changes(comparison.changes, "mm", "")
+    model.set_changes([], None)
+
+
+@driver("StoreChangesModel")
+def _store_changes(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.changes_view import StoreChangesModel
+
+    model = StoreChangesModel()
+    yield model
+    _each_change(session, model.set_document)
+
+
+@driver("KeptChangesModel")
+def _kept_changes(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.changes_view import KeptChangesModel
+
+    model = KeptChangesModel()
+    yield model
+    _each_change(session, model.set_document)
+
+
+def _each_change(session: Session | None, show: Callable[[dict[str, Any] | None], None]) -> None:
+    """Show what changed between each pair of neighbouring points, forwards and back, then nothing."""
+    points = bodies(session)
+    for start, stop in zip(points, points[1:]):
+        show(changes_between(session, start, stop))  # type: ignore[arg-type]
+        show(changes_between(session, stop, start))  # type: ignore[arg-type]
+    show(None)
+
+
+@pytest.fixture(scope="module")
+def corpus_reports() -> list[dict[str, Any]]:
+    """Real `wsi check` reports: the demo (replayed in V8) and every broken session."""
+    from core.check import CheckOptions, check_file
+    from core.runner.host import Runner
+
+    with Runner(size=1) as runner:
+        return [check_file(path, runner, CheckOptions(timeout_s=5)) for path in [DEMO, *sorted(BROKEN.iterdir())]]
+
+
+@driver("CorpusModel")
+def _corpus(session: Session | None, reports: Sequence[dict[str, Any]] = ()) -> Iterator[QAbstractItemModel]:
+    from gui.corpus_view import CorpusModel
+
+    model = CorpusModel(DEMO.parent)
+    yield model
+    model.sort(1, DESCENDING)
+    for report in reports:  # as the workers report: each lands in its sorted place
+        model.add(report)
+    for column in range(model.columnCount()):
+        model.sort(column, ASCENDING)
+        model.sort(column, DESCENDING)
+    for text in ("broken", "fails", "errors>0", "bad where ==", ""):
+        model.set_filter(text)
+
+
+def gui_models() -> set[str]:
+    """The name of every QAbstractItemModel subclass defined in a gui/ module."""
+    names = set()
+    for info in pkgutil.iter_modules(gui.__path__, "gui."):
+        module = importlib.import_module(info.name)
+        for name, value in inspect.getmembers(module, inspect.isclass):
+            if issubclass(value, QAbstractItemModel) and value.__module__ == module.__name__:
+                names.add(name)
+    return names
+
+
+ABSTRACT = {"RowsModel"}  # a base class: its subclasses are driven
+
+
+def test_every_model_in_gui_is_driven_here():
+    assert gui_models() - ABSTRACT == set(DRIVERS), "a model in gui/ needs a driver in this file (or is gone)"
+
+
+def open_session(kind: str) -> Session | None:
+    return {"demo": lambda: load(DEMO), "empty": lambda: load_bytes(EMPTY, "empty.json"), "none": lambda: None}[kind]()
+
+
+@pytest.mark.parametrize("tester", ["qt", "python"])
+@pytest.mark.parametrize("kind", ["demo", "empty", "none"])
+@pytest.mark.parametrize("name", sorted(DRIVERS))
+def test_model_passes_the_model_tester(qtmodeltester, request, name, kind, tester):
+    session = open_session(kind)
+    if name == "CorpusModel":
+        steps = _corpus(session, request.getfixturevalue("corpus_reports") if kind == "demo" else [])
+    else:
+        steps = DRIVERS[name](session)
+    model = next(steps)
+    qtmodeltester.check(model, force_py=tester == "python")  # the tester re-checks on every signal from here
+    for _ in steps:
+        pass
+    qtmodeltester.check(model, force_py=tester == "python")  # and once more on what is left at the end
+
+
+# --- the narrow change signals ----------------------------------------------------------------------
+
+class Signals:
+    """Records what a model announced: (signal name, arguments) in order."""
+
+    NAMES = ("dataChanged", "rowsInserted", "rowsRemoved", "layoutChanged", "modelReset")
+
+    def __init__(self, model: QAbstractItemModel):
+        self.seen: list[tuple[str, tuple[Any, ...]]] = []
+        for name in self.NAMES:
+            getattr(model, name).connect(lambda *args, name=name: self.seen.append((name, args)))
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self.seen]
+
+    def rows_changed(self) -> list[tuple[int, int]]:
+        """The (first, last) rows of each dataChanged."""
+        return [(args[0].row(), args[1].row()) for name, args in self.seen if name == "dataChanged"]
+
+    def clear(self) -> None:
+        self.seen.clear()
+
+
+@pytest.fixture
+def demo() -> Session:
+    return load(DEMO)
+
+
+def test_moving_the_timeline_cursor_repaints_two_rows_not_the_model(demo):
+    from gui.models import TimelineModel
+
+    model = TimelineModel()
+    model.set_session(demo)
+    first, second = demo.bodies[0], demo.bodies[1]
+    model.set_cursor(first.id)
+    signals = Signals(model)
+    model.set_cursor(second.id)
+    assert signals.names() == ["dataChanged", "dataChanged"]
+    assert sorted(signals.rows_changed()) == sorted([(model.row_for_cursor(first.id),) * 2, (model.row_for_cursor(second.id),) * 2])
+    signals.clear()
+    model.set_badges({first.key: "same"})
+    assert signals.names() == ["dataChanged"]
+    (_, (top_left, bottom_right, *_)), = signals.seen
+    assert (top_left.column(), bottom_right.column()) == (1, 1)  # only the replay column
+
+
+def test_the_resolver_highlight_repaints_the_old_and_new_rows_only(demo):
+    from gui.models import ManifestModel
+
+    model = ManifestModel()
+    model.set_query(ManifestIndex(demo.entries), len(demo.entries), FilterSpec())
+    model.set_highlighted(3)
+    signals = Signals(model)
+    model.set_highlighted(7)
+    assert signals.names() == ["dataChanged", "dataChanged"]
+    assert sorted(signals.rows_changed()) == [(3, 3), (7, 7)]
+
+
+def test_sorting_the_manifest_is_a_layout_change_that_keeps_the_selected_entry(demo):
+    from gui.models import ManifestModel
+
+    model = ManifestModel()
+    model.set_query(ManifestIndex(demo.entries), len(demo.entries), FilterSpec())
+    chosen = QPersistentModelIndex(model.index(4, 1))
+    entry = model.entry_at_row(4)
+    signals = Signals(model)
+    model.sort(5, DESCENDING)
+    assert signals.names() == ["layoutChanged"]
+    assert chosen.isValid() and chosen.column() == 1 and model.entry_at_row(chosen.row()) is entry
+    assert chosen.row() != 4 or model.rows[4] == 4  # it moved with its entry (or its entry stayed put)
+
+
+def test_a_cap_move_repaints_the_rows_whose_fate_changed_and_on_screen_only(demo):
+    from gui.trim_view import TrimModel
+
+    model = TrimModel()
+    preview = StoreIndex(demo.entries).preview()
+    model.set_preview(preview, 0)
+    signals = Signals(model)
+    model.set_fell(10)
+    assert signals.names() == ["dataChanged"] and signals.rows_changed() == [(0, 9)]
+    signals.clear()
+    model.set_fell(30, shown=range(20, 25))  # rows 10…29 changed; 20…24 are on screen
+    assert signals.rows_changed() == [(20, 24)]
+    signals.clear()
+    model.set_fell(30, shown=range(0, 5))  # nothing changed
+    assert signals.seen == []
+
+
+def test_an_edit_diff_arriving_repaints_its_row(demo):
+    from gui.edits_view import EditsModel, edit_detail
+
+    model = EditsModel()
+    pairings = pair_edits(demo)
+    assert len(pairings) >= 2
+    model.set_pairings(pairings)
+    signals = Signals(model)
+    model.set_detail(1, edit_detail(demo, pairings[1]))
+    assert signals.names() == ["dataChanged"] and signals.rows_changed() == [(1, 1)]
+    (_, (top_left, bottom_right, *_)), = signals.seen
+    assert (top_left.column(), bottom_right.column()) == (0, model.columnCount() - 1)
+    assert model.data(model.index(1, 2)) != "…"
+
+
+def test_a_corpus_report_arriving_is_one_inserted_row_in_its_sorted_place(corpus_reports):
+    from gui.corpus_view import CorpusModel
+
+    model = CorpusModel(DEMO.parent)
+    model.sort(0, ASCENDING)
+    signals = Signals(model)
+    for report in corpus_reports:
+        model.add(report)
+    assert set(signals.names()) == {"rowsInserted"} and len(signals.seen) == len(corpus_reports)
+    paths = [model.report(row)["path"].lower() for row in range(model.rowCount())]
+    assert paths == sorted(paths)
+    first, last = signals.seen[-1][1][1:3]
+    assert first == last  # one row at a time
+
+
+def test_opening_a_long_array_inserts_its_rows_a_batch_at_a_time():
+    from gui.json_tree import JsonTreeModel
+
+    model = JsonTreeModel()
+    model.set_value(list(range(2500)), "long")
+    root = model.root_index()
+    signals = Signals(model)
+    while model.canFetchMore(root):
+        model.fetchMore(root)
+    inserted = [args[1:3] for name, args in signals.seen if name == "rowsInserted"]
+    assert set(signals.names()) == {"rowsInserted"} and len(inserted) >= 2
+    assert inserted[0][0] == 0 and inserted[-1][1] == 2499
+    assert all(later[0] == earlier[1] + 1 for earlier, later in zip(inserted, inserted[1:]))
+    assert model.rowCount(root) == 2500
