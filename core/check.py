@@ -34,7 +34,6 @@ from typing import Any
 
 from core.model import Problem
 from core.reading import BOM, GZIP_MAGIC
-from core.run_inputs import call_matches
 from core.session import Session, load_bytes
 from core.trim_preview import StoreIndex
 

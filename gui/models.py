@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPainter, QPixmap
 
 from core.filtering import COLUMNS, FilterSpec, ManifestIndex, shape_of
 from core.manifest import shape_text
-from core.model import Body, Entry, KeepRefusal, KeptSnapshot, Problem, State, id_key
+from core.model import Body, Entry, KeptSnapshot, Problem, State, id_key
 from core.run_inputs import input_bytes, kept_manifest
 from core.session import Session
 from core.sizes import format_size

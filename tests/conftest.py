@@ -1,6 +1,5 @@
 """Test set-up: Qt renders offscreen (no display in CI), and shared fixtures."""
 import os
-import sys
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -127,10 +127,8 @@ def test_ctrl_c_stops_cleanly_with_a_partial_report(tmp_path):
                              "--json", "--timeout", "2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first = proc.stderr.readline()
     assert first.startswith("checked 1/8 sessions"), first
-    started = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert time.monotonic() - started < 10
+    out, err = proc.communicate(timeout=30)  # a wait bound; how soon it stops: tests/bench/bench_stop.py
     assert proc.returncode == 130, err
     document = json.loads(out)
     assert document["interrupted"] is True and document["total"] == 8 and 1 <= document["checked"] < 8

@@ -6,8 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import pytest
 
@@ -210,10 +208,8 @@ def test_ctrl_c_stops_and_writes_the_best_so_far(tmp_path):
     line = proc.stderr.readline().decode()  # the first progress line: the reduction is under way
     assert "wsi reduce:" in line and "Ctrl+C" in line
     proc.send_signal(signal.SIGINT)
-    started = time.monotonic()
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=60)  # a wait bound; how soon it stops: tests/bench/bench_stop.py
     assert proc.returncode == 130, err
-    assert time.monotonic() - started < 30
     summary = json.loads(out)
     assert summary["reproduced"] is True and 2 <= summary["after"]["entries"] <= 150
     reduced = load(tmp_path / "slow.reduced.json")
