@@ -118,7 +118,7 @@ def add_file_argument(parser: argparse.ArgumentParser, at: bool = True, json_fla
     if at:
         parser.add_argument("--at", metavar="B", help="the state body B was handed (default: the end of the session)")
     if json_flag:
-        parser.add_argument("--json", action="store_true", help="print one JSON document (SPEC 6)")
+        parser.add_argument("--json", action="store_true", help="print one JSON document (its shape: docs/cli.md)")
 
 
 def format_problem(name: str, problem: Problem) -> str:
