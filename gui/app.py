@@ -105,11 +105,25 @@ def run_app(argv: list[str]) -> int:
     return app.exec()  # type: ignore[attr-defined]
 
 
+def _quiet_offscreen_noise() -> None:
+    """Drop the one warning the offscreen platform prints for every main window (it has no window
+    manager to pass size hints to); every other Qt message still reaches stderr."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    def handler(kind: QtMsgType, _context: object, message: str) -> None:
+        if message != "This plugin does not support propagateSizeHints()":
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(handler)
+
+
 def _screenshot(path: Path, out: Path, tab: str) -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     from gui.main_window import MainWindow
+
+    _quiet_offscreen_noise()
 
     with tempfile.TemporaryDirectory() as folder:  # a screenshot neither reads nor changes the person's settings
         window = MainWindow(QSettings(str(Path(folder) / "wsi.ini"), QSettings.Format.IniFormat))

@@ -69,6 +69,7 @@ def test_screenshot_names_the_session_it_loaded(tmp_path):
     assert done.returncode == 0, done.stderr
     title = json.loads(DEMO.read_text(encoding="utf-8"))["session"]["title"]
     assert f"demo.json, “{title}”" in done.stdout
+    assert done.stderr == ""  # nothing but errors goes there, and there are none
     assert QImage(str(out)).size().toTuple() == (1400, 900)
 
 
