@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.resources
 import os
 import re
 import resource
 import struct
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from core.runner.protocol import ChannelClosed, read_frame, write_frame
 
-PRELUDE = (Path(__file__).with_name("prelude.js")).read_text(encoding="utf-8")
+PRELUDE = importlib.resources.files("core.runner").joinpath("prelude.js").read_text(encoding="utf-8")  # package data
 WRAP_HEAD = "__wsi.start(async function (inputs, kept, modules, scene, console, log) {\n"
 RING_UNITS = 1 << 17
 MAX_LOG_ENTRIES = 300
