@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from core.runner.envelope import Envelope
 from core.runner.protocol import ChannelClosed, ChannelTimeout, read_frame, write_frame
-from core.runner.result import CallTrace, RunResult, assemble, failure, loads
+from core.runner.result import CallTrace, RunResult, assemble, failure, read_done
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHDOG_GRACE_S = 0.5
@@ -52,7 +52,7 @@ class GuestProcess:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "core.runner.guest", "--data-limit", str(data_limit)],
+            [sys.executable, "-m", "core.runner.guest", "--data-limit", str(data_limit), "--parent", str(os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=str(ROOT), env=env, start_new_session=True, close_fds=True,
         )
@@ -106,13 +106,23 @@ class GuestProcess:
             code = self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             code = None
-        tail = " ".join(self.stderr_tail)[-400:]
+        tail = " ".join(self.stderr_tail)  # V8's fatal-error report ends in a long C stack trace
         if any(word in tail.lower() for word in MEMORY_WORDS) or code == -signal.SIGSEGV and "memory" in tail.lower():
             return "MemoryError", ("the body ran out of memory and its guest process was stopped; look for an array "
                                    "or string that grows without end")
         how = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-        detail = f": {tail}" if tail else ""
+        last = last_words(list(self.stderr_tail))
+        detail = f": {last}" if last else ""
         return "CrashError", f"the guest process running the body died ({how}){detail}"
+
+
+def last_words(lines: list[str]) -> str:
+    """The last line a dying guest wrote that is not part of a Python traceback (a result never shows one)."""
+    for line in reversed(lines):
+        text = line.strip()
+        if text and not line[:1].isspace() and not text.startswith(("Traceback", "File ", "^", "~")):
+            return text[:200]
+    return ""
 
 
 class Runner:
@@ -244,15 +254,15 @@ class Runner:
                                        trace=trace, duration_ms=(time.monotonic() - started) * 1000)
                     guest.send({"t": "answers", "json": answers})
                 elif frame.get("t") == "done":
+                    if frame.get("exit"):
+                        guest.healthy = False  # the guest exits after this run: take a fresh one
                     try:
-                        done = loads(frame["json"])["done"]
+                        done = read_done(frame)
                     except (ValueError, KeyError, TypeError):
                         guest.kill()
                         return failure("InternalError", "the body broke the runner's own code (it changed a built-in "
                                        "the runner relies on, such as Array.prototype.join); it runs again in a fresh guest",
                                        trace=trace, duration_ms=(time.monotonic() - started) * 1000)
-                    if done.get("error", {}).get("name") in ("TimeoutError", "MemoryError"):
-                        guest.healthy = False  # the guest exits after these; take a fresh one
                     return assemble(done, frame.get("logs", []), trace, envelope, (time.monotonic() - started) * 1000)
         except ChannelTimeout:
             guest.kill()
