@@ -235,6 +235,9 @@ class Runner:
             guest.wait_ready(started + START_TIMEOUT_S)
         except (ChannelClosed, ChannelTimeout, OSError):
             guest.kill()
+            with self._lock:
+                if id(future) in self._stopped:  # stopped while its guest was still starting
+                    return failure("StoppedError", "the run was stopped before it finished", trace=trace)
             name, message = guest.death_error()
             return failure("CrashError" if name == "CrashError" else name, f"the guest process did not start: {message}")
         started = time.monotonic()  # the timeout counts from here: guest start-up is not the body's time
