@@ -417,6 +417,7 @@
         globalThis.Date = fixedDate(env.options.nowMs);
       }
       const scope = [makeInputs(env.store), env.kept, makeModules(), makeScene(env.scene), bodyConsole, bodyConsole.log];
+      const current = run;
       const finish = (value) => {
         const out = { ok: true };
         const json = stringify(value);
@@ -428,12 +429,12 @@
         if (value !== null && typeof value === "object" && hasOwn.call(value, "keep") && value.keep !== undefined) {
           keepJson = stringify(value.keep, markFunctions);
         }
-        run.done = { out, json, keepJson };
+        current.done = { out, json, keepJson };
       };
       Promise.resolve()
         .then(() => fn.apply(undefined, scope))
         .then(finish)
-        .then(null, (error) => { run.done = { out: { ok: false, error: describeError(error) } }; });
+        .then(null, (error) => { current.done = { out: { ok: false, error: describeError(error) } }; });
     },
     // The done text is three JSON texts joined by NUL (which JSON text never holds raw): the
     // outcome, the returned value and the keep; the host reads each on its own.
@@ -488,11 +489,23 @@
   // The global scope a body sees: the standard globals, its console and the timers. mini-racer's
   // own timers are never installed (the guest sees to it): their callbacks would outlive the run.
   const bodyConsole = makeConsole();
-  const define = (name, value) => Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
+  const define = (name, value) => {
+    const own = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (own && !own.configurable) globalThis[name] = value;  // a `var` of an embedder's own script
+    else Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
+  };
   define("console", bodyConsole);
   define("setTimeout", (fn, delay, ...args) => setTimer(fn, delay, args, false));
   define("setInterval", (fn, delay, ...args) => setTimer(fn, delay, args, true));
   define("clearTimeout", (id) => { if (run) run.timers.delete(id); });
   define("clearInterval", (id) => { if (run) run.timers.delete(id); });
+  // Compile the hooks' code now, while the realm waits for its run, not during it: a fresh
+  // isolate compiles each function on its first call. Only the runner's code runs here, on a run
+  // record that is dropped; the body's realm is otherwise untouched.
+  const idle = async function () {};
+  hooks.start(idle, '{"store":[],"kept":{},"scene":{"entities":[]},"known":{},"options":{"deterministic":false}}',
+    "", fnToString.call(idle).length);
+  hooks.poll();
+  run = null;
   return Object.freeze(hooks);
 })()
