@@ -41,6 +41,13 @@ class RunResult(dict):
         return self.full_returned is not _MISSING
 
 
+def readable(text: str) -> str:
+    """Text for people: a lone surrogate (JavaScript strings may hold them; UTF-8 cannot) becomes U+FFFD."""
+    if text.isascii():
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
 def loads(text: str | bytes) -> Any:
     """Parse JSON; the standard library takes what orjson refuses (lone surrogates)."""
     try:
@@ -194,6 +201,9 @@ def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, env
                 result["keep"] = result.pop("keep")
     else:
         result["error"] = done.get("error") or {"name": "Error", "message": "the run failed"}
+    if "error" in result:
+        error = result["error"]
+        error["name"], error["message"] = readable(str(error.get("name"))), readable(str(error.get("message")))
     result["logs"] = logs
     result["calls"] = trace.calls if trace else []
     result["operations"] = trace.operations if trace else []

@@ -5,6 +5,8 @@ No run crashes its guest with a Python error, and no result or message holds Pyt
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -37,6 +39,18 @@ def test_wsi_run_json_prints_a_lone_surrogate_result(tmp_path, capsys):
     document = json.loads(capsys.readouterr().out)
     assert status == 0
     assert document["logs"] == ["Ward \ufffd"] and document["returned"] == "Ward \ud83c"
+
+
+@pytest.mark.parametrize("last_line, status", [("return 'Ward \\u{1F3E5} east'.slice(0, 6);", 0),
+                                               ("throw new Error('Ward \\u{1F3E5} east'.slice(0, 6));", 1)])
+def test_wsi_run_prints_lone_surrogates_as_replacement_characters(tmp_path, last_line, status):
+    body = tmp_path / "surrogate.js"
+    body.write_text("log('Ward \\u{1F3E5} east'.slice(0, 6));\n" + last_line + "\n")
+    cli = "import sys; from core.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", cli, "run", str(DEMO), str(body)], capture_output=True,
+                          env={"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"}, timeout=60)
+    assert done.returncode == status, done.stderr
+    assert "Ward \ufffd" in done.stdout.decode() and b"internal error" not in done.stderr
 
 
 def test_a_returned_value_nested_2000_deep_comes_back_cut_with_a_marker(demo, runner):
