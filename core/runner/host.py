@@ -29,9 +29,14 @@ from core.runner.result import CallTrace, RunResult, assemble, failure, read_don
 ROOT = Path(__file__).resolve().parents[2]
 WATCHDOG_GRACE_S = 0.5
 START_TIMEOUT_S = 20.0
-# V8 reserves much more address space than it uses, so the cap is on data (RLIMIT_DATA), with room
-# above V8's own heap cap for the interpreter, the engine and the copies a run's result needs.
+# The guest's hard RLIMIT_DATA: V8 holds ~560 MiB of data segment at rest (address space it
+# commits ahead of use), and each run may take twice its memory cap above that (see guest.py).
 DATA_HEADROOM = 1024 * 1024 * 1024
+
+
+def data_limit_for(memory_bytes: int) -> int:
+    """The hard RLIMIT_DATA a guest needs for runs with this memory cap."""
+    return 2 * memory_bytes + DATA_HEADROOM
 MEMORY_WORDS = ("out of memory", "oom", "allocation failed", "heap limit", "invalid size", "cannot allocate")
 
 
@@ -49,6 +54,7 @@ class GuestProcess:
     """One guest: a `python -m core.runner.guest` child with frames on its stdin and stdout."""
 
     def __init__(self, data_limit: int):
+        self.data_limit = data_limit
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
@@ -132,7 +138,7 @@ class Runner:
         from core.runner.envelope import DEFAULT_MEMORY_BYTES
 
         self.size = max(1, size)
-        self.data_limit = data_limit if data_limit is not None else DEFAULT_MEMORY_BYTES + DATA_HEADROOM
+        self.data_limit = data_limit if data_limit is not None else data_limit_for(DEFAULT_MEMORY_BYTES)
         self._idle: queue.SimpleQueue[GuestProcess] = queue.SimpleQueue()
         self._executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="wsi-runner")
         self._lock = threading.Lock()
@@ -186,14 +192,16 @@ class Runner:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _take(self) -> GuestProcess:
+    def _take(self, memory_bytes: int) -> GuestProcess:
+        # A run with a bigger memory cap than the pool's needs a guest with a higher hard limit.
+        limit = max(self.data_limit, data_limit_for(memory_bytes))
         try:
             guest = self._idle.get_nowait()
         except queue.Empty:
-            return GuestProcess(self.data_limit)
-        if guest.proc.poll() is not None:
-            guest.kill()
-            return GuestProcess(self.data_limit)
+            return GuestProcess(limit)
+        if guest.proc.poll() is not None or guest.data_limit < limit:
+            guest.kill()  # the bigger guest then takes its place in the pool
+            return GuestProcess(limit)
         return guest
 
     def _work(self, envelope: Envelope, future: Future) -> None:
@@ -208,7 +216,7 @@ class Runner:
     def _run_envelope(self, envelope: Envelope, future: Future) -> RunResult:
         if envelope.refusal is not None:
             return failure(**envelope.refusal)
-        guest = self._take()
+        guest = self._take(envelope.options.memory_bytes)
         with self._lock:
             self._active[id(future)] = guest
         started = time.monotonic()

@@ -106,3 +106,10 @@ def test_memory_past_the_cap_is_a_memory_error_whatever_holds_it(demo, runner, l
     assert result["ok"] is False and result["error"]["name"] == "MemoryError", result["error"]
     assert result["logs"] == ["start"] and no_traceback(result)
     assert runner.run(build_envelope(demo, "return 40 + 2;"))["returned"] == 42
+
+
+def test_a_run_with_a_memory_cap_above_the_pools_gets_room_for_it(demo, runner):
+    # Address space only (left untouched, it takes no memory): more than the pool's guest may hold.
+    code = "const b = new Uint8Array(1.2e9);\nb[0] = 1;\nreturn b.length;"
+    result = runner.run(build_envelope(demo, code, options={"timeout_s": 20, "memory_bytes": 2 * 1024**3}))
+    assert result["ok"] is True and result["returned"] == 1_200_000_000, result.get("error")
