@@ -113,3 +113,15 @@ def test_a_run_with_a_memory_cap_above_the_pools_gets_room_for_it(demo, runner):
     code = "const b = new Uint8Array(1.2e9);\nb[0] = 1;\nreturn b.length;"
     result = runner.run(build_envelope(demo, code, options={"timeout_s": 20, "memory_bytes": 2 * 1024**3}))
     assert result["ok"] is True and result["returned"] == 1_200_000_000, result.get("error")
+
+
+def test_a_dying_guests_python_traceback_never_reaches_the_message():
+    import subprocess as sp
+
+    from core.runner.host import last_words
+
+    died = sp.run([sys.executable, "-c", "import json\ndef f():\n    raise UnicodeEncodeError('utf-8', 'x', 0, 1, 'surrogates not allowed')\nf()"],
+                  capture_output=True, text=True)
+    words = last_words(died.stderr.splitlines())
+    assert words.startswith("UnicodeEncodeError: 'utf-8' codec can't encode") and "Traceback" in died.stderr
+    assert "File " not in words and "line " not in words
