@@ -248,6 +248,7 @@ class Guest:
             if not keep_serving:
                 return
             self.realm = Realm()  # the next run's, made now so that run does not wait for it
+            self.send({"t": "ready", "pid": os.getpid()})
 
     async def run(self, realm: Realm, message: dict[str, Any]) -> bool:
         """Run one body in `realm`; whether the guest can serve another run."""

@@ -79,10 +79,9 @@ class GuestProcess:
         return self.proc.stdout.fileno()
 
     def wait_ready(self, deadline: float) -> None:
-        """Block until the guest says it is ready (V8 started)."""
-        if not self.ready:
-            frame = read_frame(self.out_fd, deadline)
-            self.ready = frame.get("t") == "ready"
+        """Block until the guest says it is ready: V8 started, or the next run's realm made."""
+        while not self.ready:
+            self.ready = read_frame(self.out_fd, deadline).get("t") == "ready"
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
@@ -248,7 +247,7 @@ class Runner:
                     return failure("StoppedError", "the run was stopped before it finished", trace=trace)
             name, message = guest.death_error()
             return failure("CrashError" if name == "CrashError" else name, f"the guest process did not start: {message}")
-        started = time.monotonic()  # the timeout counts from here: guest start-up is not the body's time
+        started = time.monotonic()  # the timeout counts from here: guest start-up and realms are not the body's time
         trace.started = started
         deadline = started + envelope.options.timeout_s + WATCHDOG_GRACE_S
         try:
@@ -265,6 +264,7 @@ class Runner:
                                        trace=trace, duration_ms=(time.monotonic() - started) * 1000)
                     guest.send({"t": "answers", "json": answers})
                 elif frame.get("t") == "done":
+                    guest.ready = False  # it says so again once the next run's realm is made
                     if frame.get("exit"):
                         guest.healthy = False  # the guest exits after this run: take a fresh one
                     try:
