@@ -37,7 +37,7 @@ DATA_HEADROOM = 1024 * 1024 * 1024
 def data_limit_for(memory_bytes: int) -> int:
     """The hard RLIMIT_DATA a guest needs for runs with this memory cap."""
     return 2 * memory_bytes + DATA_HEADROOM
-MEMORY_WORDS = ("out of memory", "oom", "allocation failed", "heap limit", "invalid size", "cannot allocate")
+MEMORY_WORDS = ("out of memory", "allocation failed", "heap limit", "invalid size", "cannot allocate")
 
 
 _live_guests: weakref.WeakSet[GuestProcess] = weakref.WeakSet()
