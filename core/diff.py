@@ -25,6 +25,7 @@ from difflib import SequenceMatcher
 from itertools import chain
 from typing import Any, Iterator
 
+import jsonpointer
 import orjson
 
 Change = dict[str, Any]
@@ -85,23 +86,17 @@ def canonical(value: Any) -> bytes:
         return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
 
 
-def escape_token(token: Token) -> str:
-    """One RFC 6901 reference token: `~` → `~0`, `/` → `~1`."""
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
 def pointer(tokens: tuple[Token, ...] | list[Token]) -> str:
     """The JSON Pointer of a path of keys and indices; `""` is the root."""
-    return "".join(f"/{t}" if type(t) is int else "/" + escape_token(t) for t in tokens)
+    return "".join(f"/{t}" if type(t) is int else "/" + jsonpointer.escape(str(t)) for t in tokens)
 
 
 def parse_pointer(path: str) -> list[str]:
     """The unescaped reference tokens of a JSON Pointer; ValueError names what is wrong."""
-    if path == "":
-        return []
-    if not path.startswith("/"):
-        raise ValueError(f"JSON Pointer {path!r} must be empty or start with '/'")
-    return [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
+    try:
+        return jsonpointer.JsonPointer(path).parts
+    except jsonpointer.JsonPointerException as exc:
+        raise ValueError(f"JSON Pointer {path!r}: {exc} (a pointer is empty or is /-separated tokens, `~` written `~0` and `/` written `~1`)") from None
 
 
 def delta(before: Any, after: Any) -> int | float:
