@@ -49,7 +49,7 @@ def report(label: str, runs: list[tuple[float, float, int]], alone: tuple[float,
     median = statistics.median(walls)
     print(f"{label:24} {len(runs):3} runs  wall median {median:6.2f} s, worst {max(walls):6.2f} s "
           f"({median / alone[0]:.1f}× alone, {alone[0]:.2f} s)  CPU median {statistics.median(cpus):.2f} s, "
-          f"worst {max(cpus):.2f} s (alone {alone[1]:.2f} s)  exit {sorted(set(code for _, _, code in runs))}")
+          f"worst {max(cpus):.2f} s (alone {alone[1]:.2f} s)  exit {sorted({code for _, _, code in runs})}")
     return max(max(cpus), alone[1]) <= TIMEOUT_S + 1.0
 
 
