@@ -154,16 +154,16 @@ class JsonTreeModel(QAbstractItemModel):
         return self.index(0, 0) if self._root is not None else QModelIndex()
 
     # --- QAbstractItemModel ---------------------------------------------------------------------
-    _resetting = False
+    _signalling = False  # inside this model's own reset or insert signals
 
     def _end_reset(self) -> None:
-        # A slot on modelReset (Qt's model tester, a proxy) that fetches would insert rows before the
-        # listeners connected after it have seen the reset: no rows are fetched inside the reset signal.
-        self._resetting = True
+        # A slot on modelReset or rowsAboutToBeInserted (Qt's model tester, a proxy) that fetches would
+        # insert rows before the listeners connected after it have seen the change: no fetching inside.
+        self._signalling = True
         try:
             self.endResetModel()
         finally:
-            self._resetting = False
+            self._signalling = False
 
     def _node_or_holder(self, index: Index) -> JsonNode:
         return index.internalPointer() if index.isValid() else self._holder
@@ -197,22 +197,26 @@ class JsonTreeModel(QAbstractItemModel):
         return self._node_or_holder(parent).total > 0
 
     def canFetchMore(self, parent: Index) -> bool:
-        if self._resetting or not parent.isValid() or parent.column() != 0:
+        if self._signalling or not parent.isValid() or parent.column() != 0:
             return False
         node = self._node_or_holder(parent)
         return len(node.children) < node.total
 
     def fetchMore(self, parent: Index) -> None:
-        if self._resetting or not parent.isValid():
+        if self._signalling or not parent.isValid():
             return
         node = self._node_or_holder(parent)
         start = len(node.children)
         count = min(BATCH, node.total - start)
         if count <= 0:
             return
-        self.beginInsertRows(parent, start, start + count - 1)
-        node.fetch(count)
-        self.endInsertRows()
+        self._signalling = True
+        try:
+            self.beginInsertRows(parent, start, start + count - 1)
+            node.fetch(count)
+            self.endInsertRows()
+        finally:
+            self._signalling = False
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:

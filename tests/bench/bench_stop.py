@@ -8,6 +8,11 @@ exit status 130, the partial report); how soon is a figure, measured here.
   of one clean session, start-up included);
 - `wsi reduce` of a 150-entry session with slow bodies, from Ctrl+C to the exit (same baseline).
 
+Two time bounds stay in the tests because they are behaviour, not speed: a run from the Run tab
+returns to the event loop at once (tests/gui/test_run_view.py: the window never waits on a body, which
+here loops forever), and a hostile body ends within its own `timeout_s` (tests/core/runner/
+test_hostile_bodies.py: the option's contract). The tests' other waits are bounds against hanging.
+
 Run: `.venv/bin/python tests/bench/bench_stop.py`.
 """
 from __future__ import annotations

@@ -130,6 +130,8 @@ def _json_tree(session: Session | None) -> Iterator[QAbstractItemModel]:
         model.set_value(entry.input, f"{entry.id} input")
     model.set_annotations("set by", lambda pointer, value: pointer or None, lambda pointer, value: pointer, None)
     model.set_value(list(range(2500)), "long")  # more than a batch: rows arrive by fetchMore
+    while model.canFetchMore(model.root_index()):  # as a view fetches when the node is expanded and scrolled
+        model.fetchMore(model.root_index())
     model.set_value(session.state_at(None).kept if session is not None else None, "kept", session is not None)
     model.set_annotations()
     model.set_value(None, present=False)
@@ -406,3 +408,50 @@ def test_opening_a_long_array_inserts_its_rows_a_batch_at_a_time():
     assert inserted[0][0] == 0 and inserted[-1][1] == 2499
     assert all(later[0] == earlier[1] + 1 for earlier, later in zip(inserted, inserted[1:]))
     assert model.rowCount(root) == 2500
+
+
+# --- every model of the window, as its views drive it ------------------------------------------------
+
+def test_every_model_in_the_window_keeps_the_contract_while_the_window_is_used(qtbot, window, open_file, tmp_path):
+    """Qt's tester (what `qtmodeltester.check` runs) on every gui model the window holds, through a session's life."""
+    from PySide6.QtTest import QAbstractItemModelTester
+
+    from gui.main_window import TABS
+
+    testers: dict[int, QAbstractItemModelTester] = {}
+
+    def attach() -> None:  # models a view makes later get a tester too
+        for model in window.findChildren(QAbstractItemModel):
+            if type(model).__module__.startswith("gui.") and id(model) not in testers:
+                testers[id(model)] = QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Warning)
+
+    attach()
+    session = open_file(window, DEMO)
+    for name, _title, _spec in TABS:
+        window.show_tab(name)
+        qtbot.wait(20)
+    attach()
+    window.show_tab("edits")
+    edits = window.views["edits"]
+    qtbot.waitUntil(lambda: edits.ready, timeout=20_000)
+    for row in range(edits.edits_model.rowCount()):
+        edits.edits_table.selectRow(row)
+    for body in session.bodies:
+        window.context.set_cursor(body.id)
+    for entry in session.entries[:: max(1, len(session.entries) // 8)]:
+        window.context.choose_entry(entry)
+    window.show_tab("inputs")
+    window.views["inputs"].table.sortByColumn(5, DESCENDING)
+    window.context.set_badges({session.bodies[0].key: "same"})
+    attach()
+    assert {type(m).__name__ for m in window.findChildren(QAbstractItemModel) if id(m) in testers} >= {
+        "ManifestModel", "KeptModel", "RefusedModel", "ProblemsModel", "TimelineModel", "JsonTreeModel", "TrimModel",
+        "EditsModel", "ChangesModel", "StoreChangesModel", "KeptChangesModel"}
+    empty = tmp_path / "empty.json"
+    empty.write_bytes(EMPTY)
+    open_file(window, empty)
+    for name, _title, _spec in TABS:
+        window.show_tab(name)
+        qtbot.wait(20)
+    window.context.set_session(None)
+    qtbot.wait(50)
