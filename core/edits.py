@@ -26,11 +26,12 @@ from typing import Any
 
 import orjson
 
-from core.diff import Change, diff, is_number, is_point, json_equal
+from core.diff import Change, diff, is_number, is_point, json_equal, parse_pointer
 from core.jsonsize import js_stringify
 from core.model import Entry, Id
 from core.run_inputs import trim_store
 from core.session import Session
+from core.units import unit_text
 
 IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 SUMMARY_ITEMS = 8
@@ -315,7 +316,8 @@ def change_text(change: Change, unit: str | None, raw_unit: str | None = None) -
         return f"{where} added: {value_text(change['to'])}{raw_text}"
     if change["op"] == "remove":
         return f"{where} removed (was {value_text(change['from'])}){raw_text}"
-    suffix = f" {unit}" if unit and (is_number(change["to"]) or is_point(change["to"])) else ""
+    suffix = unit_text(unit, parse_pointer(change["path"]), change["to"])
+    suffix = f" {suffix}" if suffix else ""
     text = f"{where} {value_text(change['from'])} → {value_text(change['to'])}{suffix}"
     if "delta" in change:
         text += f" ({signed(change['delta'])})"

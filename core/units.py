@@ -88,6 +88,16 @@ def power_at(tokens: list[str] | tuple[Any, ...]) -> int | None:
     return power
 
 
+def unit_text(unit: str | None, tokens: list[str], value: Any) -> str:
+    """The unit a changed value at `tokens` is in, as words: `mm`, `mm²`, or "" (not a length, or no unit)."""
+    power = power_at(tokens)
+    if power is None and is_point(value):
+        power = LENGTH
+    if not unit or power is None or power <= 0 or not (is_number(value) or is_point(value)):
+        return ""
+    return unit + {LENGTH: "", AREA: "²", VOLUME: "³"}[power]
+
+
 class Conversion:
     """Lengths from one unit to another, with the rule above (the identity when the units are equal)."""
 

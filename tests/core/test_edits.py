@@ -195,3 +195,22 @@ def test_copy_as_body_writes_the_input_out_whole_when_the_model_call_falls_at_th
     assert "falls at the store cap" in body and "inputs.at" not in body
     with Runner(size=1) as runner:
         assert json_equal(runner.run(build_envelope(s, body))["returned"], {**big, "d": 2})
+
+
+def test_values_nested_deeper_than_pythons_stack_are_summed_up_drawn_and_copied():
+    from core.geometry import shapes
+    from core.jsonsize import js_stringify
+
+    def nested(leaf, depth):
+        value = leaf
+        for _ in range(depth):
+            value = {"spine": [[0, 0], [1, 1]], "inner": [value]}
+        return value
+
+    assert len(shapes(nested(1, 1500))) == 1500
+    store = [entry("c1", nested(1, 300)), entry("e1", nested(2, 300), applied=True)]
+    s = load_bytes(js_stringify({**HEAD, "store": store}).encode(), "deep.json")
+    edit = diff_edits(s)[0]
+    assert len(edit.changes) == 1 and edit.changes[0]["to"] == 2
+    assert "→ 2 mm" not in summary_line(edit) and "→ 2" in summary_line(edit)
+    assert copy_as_body(edit, s).count("[") > 600
