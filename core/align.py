@@ -45,9 +45,27 @@ def all_points(values: list[Any]) -> bool:
             and set(map(type, chain.from_iterable(values))) <= {int, float})
 
 
-def array_opcodes(a: list[Any], b: list[Any]) -> list[Opcode]:
-    """Opcodes turning `a` into `b`: "equal" runs, and "replace"/"delete"/"insert" of one element each."""
-    if all_points(a) and all_points(b):
+def rounded_key(value: Any) -> Any:
+    """As `element_key`, with numbers (alone or in a point) to 10 significant digits: numbers within about
+    1e-9 of each other (a length converted between units) mostly get one key. Only for aligning: an
+    element whose neighbour falls across a rounding boundary is compared again, with the tolerance."""
+    kind = type(value)
+    if kind is float or kind is int:
+        return float(f"{value:.10g}")
+    if kind is list and 2 <= len(value) <= 3 and all(type(n) is float or type(n) is int for n in value):
+        return tuple(float(f"{n:.10g}") for n in value)
+    return element_key(value)
+
+
+def array_opcodes(a: list[Any], b: list[Any], rounded: bool = False) -> list[Opcode]:
+    """Opcodes turning `a` into `b`: "equal" runs, and "replace"/"delete"/"insert" of one element each.
+
+    `rounded`: align numbers by `rounded_key` (the diff across units, where "equal" has a tolerance);
+    an "equal" run then holds elements that are only nearly equal.
+    """
+    if rounded:
+        keys_a, keys_b = [rounded_key(v) for v in a], [rounded_key(v) for v in b]
+    elif all_points(a) and all_points(b):
         keys_a, keys_b = a, b  # list == list is JSON equality here: every element is numbers only
     else:
         keys_a, keys_b = [element_key(v) for v in a], [element_key(v) for v in b]

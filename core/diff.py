@@ -128,8 +128,18 @@ class _Differ:
                 else:
                     self._leaf(before[key], value, inner_raw, path + (key,), inner_power, out)
         else:
-            for tag, i1, _, j1, _ in array_opcodes(before, after):
-                if tag == "replace":
+            for tag, i1, i2, j1, _ in array_opcodes(before, after, rounded=self.tolerance > 0):
+                if tag == "equal" and self.tolerance > 0:  # nearly equal: compare each pair with the tolerance
+                    for k in range(i2 - i1):
+                        x, y = before[i1 + k], after[j1 + k]
+                        if x == y and type(x) is type(y) and (type(x) is not list or all_points([x, y])):
+                            continue  # exactly equal numbers or points: the common case, checked in C
+                        inner_raw = raw[j1 + k] if raw is not None else None
+                        if _inside(x, y):
+                            out.extend((yield self._frame(x, y, inner_raw, path + (j1 + k,), power)))
+                        else:
+                            self._leaf(x, y, inner_raw, path + (j1 + k,), power, out)
+                elif tag == "replace":
                     x, y, inner_raw = before[i1], after[j1], raw[j1] if raw is not None else None
                     if _inside(x, y):
                         inner = yield self._frame(x, y, inner_raw, path + (j1,), power)

@@ -29,6 +29,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from core.align import all_points
 from core.json_values import is_number, is_point
 
 UNITS = ("mm", "cm", "m", "ft", "in")
@@ -104,11 +105,15 @@ class Conversion:
     def __init__(self, from_unit: str, to_unit: str):
         self.from_unit, self.to_unit = from_unit, to_unit
         self.factor = MM_PER_UNIT[from_unit] / MM_PER_UNIT[to_unit]
+        whole = self.factor == self.factor.to_integral_value()
+        self.whole_factor = int(self.factor) if whole else None  # cm → mm: an int stays an int, exactly
 
     def number(self, value: int | float, power: int) -> int | float:
         """One number carrying unit^power, converted exactly."""
         if power <= 0 or self.from_unit == self.to_unit:
             return value
+        if power == LENGTH and self.whole_factor is not None and type(value) is int:
+            return value * self.whole_factor
         exact = (Decimal(value) if isinstance(value, int) else Decimal(repr(value))) * self.factor ** power
         return exact_number(exact)
 
@@ -122,6 +127,9 @@ class Conversion:
             item, item_power, parent, slot = todo.pop()
             if is_number(item):
                 parent[slot] = item if item_power is None else self.number(item, item_power)
+            elif isinstance(item, list) and item_power in (None, LENGTH) and all_points(item):
+                number = self.number  # a polyline: every number is a coordinate
+                parent[slot] = [[number(n, LENGTH) for n in point] for point in item]
             elif isinstance(item, list):
                 copy = list(item)
                 parent[slot] = copy
