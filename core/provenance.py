@@ -23,6 +23,7 @@ from core.diff import Token, all_points, array_opcodes, is_point, json_equal, po
 from core.edits import predecessors
 from core.model import Entry, Id
 from core.session import Session
+from core.units import Conversion
 
 Path = tuple[Token, ...]
 
@@ -179,6 +180,8 @@ class Provenance:
             if previous is None or found is None:
                 found = {path: step for path, _ in leaves(value)}
             else:
+                if previous.unit and step.unit and previous.unit != step.unit:  # a length equal after conversion is carried
+                    value = Conversion(step.unit, previous.unit).value(value)
                 sources = leaf_sources(previous.input, value)
                 earlier = found
                 found = {path: step if source is None else earlier.get(source, step) for path, source in sources.items()}

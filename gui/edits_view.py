@@ -120,7 +120,7 @@ def _comparison(title: str, before: Entry, after: Entry, changes: list[Change]) 
     before_value, after_value = before.input, after.input
     unit, raw_unit = units_of(before, after)
     # The reverse diff's paths are in the model's input, so they say what to highlight there.
-    reverse = diff(after_value, before_value)
+    reverse = diff(after_value, before_value, after.unit, before.unit)
     conversion = Conversion(raw_unit, unit) if raw_unit and unit else None
     return Comparison(title, before, after, before_value, after_value, changes, unit, raw_unit,
                       _written(reverse), changed_paths(reverse), _written(changes), changed_paths(changes),

@@ -120,3 +120,9 @@ def test_every_step_of_a_long_chain_is_traced_from_the_step_before_once(monkeypa
         provenance.blame(entry)
     assert last == {"/d": "e3000", "/w": "c0"}
     assert len(calls) == 3000  # one per step, not once per later entry (4.5 million)
+
+
+def test_a_length_the_person_left_alone_in_another_unit_is_carried_not_theirs():
+    s = session_of({"id": "c1", "call": CALL, "input": {"spine": [[0, 0], [1000, 0]], "bandDepth": 32}, "unit": "mm", "body": "b1"},
+                   {"id": "e1", "call": CALL, "input": {"spine": [[0, 0], [100, 6]], "bandDepth": 3.2}, "unit": "cm", "applied": True})
+    assert origins(s, "e1") == {"/spine/0": ("c1", "e1", False), "/spine/1": ("e1", "e1", True), "/bandDepth": ("c1", "e1", False)}
