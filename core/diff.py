@@ -22,8 +22,9 @@ Rules, chosen so a designer sees one change per thing they did:
   relative 1e-9 are equal, and `from`/`to`/`delta` are in the model's unit; each change then
   carries `raw: {"from"?, "to"?}` in the edit's own unit. `to` (and `apply_changes`) rebuild the
   edit in the model's unit; `raw` (`raw=True`) rebuilds the edit's own input from the model's
-  input expressed in the edit's unit: exactly, since every number the diff does not list is
-  equal after conversion.
+  input expressed in the edit's unit: every listed number exactly as the edit wrote it, and every
+  number not listed the model's, converted (equal to the edit's, or within the 1e-9 that makes
+  it the same number). Arrays are then aligned on numbers rounded to 10 significant digits.
 - Paths are RFC 6901 pointers (`~` as `~0`, `/` as `~1`); the root is `""`. Applied in order,
   array indices are those of the document as it stands after the earlier changes (RFC 6902).
 - No recursion on the values: nesting as deep as the parser allows is diffed with an explicit
@@ -128,12 +129,15 @@ class _Differ:
                 else:
                     self._leaf(before[key], value, inner_raw, path + (key,), inner_power, out)
         else:
-            for tag, i1, i2, j1, _ in array_opcodes(before, after, rounded=self.tolerance > 0):
+            points = self.tolerance > 0 and all_points(before) and all_points(after)  # list == list is JSON equality
+            for tag, i1, i2, j1, j2 in array_opcodes(before, after, rounded=self.tolerance > 0):
                 if tag == "equal" and self.tolerance > 0:  # nearly equal: compare each pair with the tolerance
+                    if points and before[i1:i2] == after[j1:j2]:
+                        continue  # exactly equal points (the common case), compared in C
                     for k in range(i2 - i1):
                         x, y = before[i1 + k], after[j1 + k]
-                        if x == y and type(x) is type(y) and (type(x) is not list or all_points([x, y])):
-                            continue  # exactly equal numbers or points: the common case, checked in C
+                        if points and x == y:
+                            continue
                         inner_raw = raw[j1 + k] if raw is not None else None
                         if _inside(x, y):
                             out.extend((yield self._frame(x, y, inner_raw, path + (j1 + k,), power)))
