@@ -161,17 +161,31 @@ class _DiffJob(QRunnable):
         self.signals.diffed.emit(self.generation, batch)
 
 
+class _SessionProvenance:
+    """One session's Provenance, made by the first detail job (indexing the session is O(entries))."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.provenance: Provenance | None = None
+
+    def get(self) -> Provenance:
+        if self.provenance is None:
+            self.provenance = Provenance(self.session)
+        return self.provenance
+
+
 class _DetailJob(QRunnable):
     """Computes one edit's EditDetail."""
 
-    def __init__(self, provenance: Provenance, edit_diff: EditDiff, row: int, generation: int, signals: _Signals):
+    def __init__(self, provenance: _SessionProvenance, edit_diff: EditDiff, row: int, generation: int,
+                 signals: _Signals):
         super().__init__()
         self.provenance, self.edit_diff, self.row = provenance, edit_diff, row
         self.generation, self.signals = generation, signals
 
     def run(self) -> None:
         try:
-            detail = edit_detail(self.provenance, self.edit_diff)
+            detail = edit_detail(self.provenance.get(), self.edit_diff)
         except Exception as exc:  # a view never crashes the window: the row says what went wrong
             self.signals.failed.emit(self.generation, self.row, f"{type(exc).__name__}: {exc}")
         else:
@@ -345,7 +359,7 @@ class EditsView(QWidget):
         self._diff_pool, self._detail_pool = QThreadPool(self), QThreadPool(self)
         for pool in (self._diff_pool, self._detail_pool):
             pool.setMaxThreadCount(1)
-        self._provenance: Provenance | None = None
+        self._provenance: _SessionProvenance | None = None
         self._asked: set[int] = set()  # rows whose detail job is queued or running
         self.summary = QLabel(self)
         self.summary.setObjectName("editsSummary")
@@ -453,7 +467,7 @@ class EditsView(QWidget):
         self.generation += 1
         self._asked.clear()
         session = self.context.session
-        self._provenance = Provenance(session) if session is not None else None
+        self._provenance = _SessionProvenance(session) if session is not None else None
         self.edits_model.set_pairings([])
         self._show_nothing()
         if session is None:
