@@ -125,7 +125,7 @@ def gunzip(data: bytes, limit: int) -> bytearray:
         while not inflater.eof:
             consumed = len(view) - len(pending)
             try:
-                chunk = inflater.decompress(pending, _INFLATE_CHUNK)
+                chunk = inflater.decompress(pending, min(_INFLATE_CHUNK, limit + 1 - len(out)))
             except zlib.error as exc:
                 raise JsonSyntaxError(
                     f"not a valid gzip file: damaged after compressed byte {consumed:,} ({exc}); get the file "
@@ -174,19 +174,32 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
         return orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         if exc.msg.startswith("depth limit"):
-            raise too_deep(bytes(text), exc.pos) from None
+            raise too_deep(bytes(text), exc.pos - 1) from None  # orjson points just past the bracket
     text = bytes(text)
     deep_at = deeper_than(text, MAX_DEPTH)
     if deep_at is not None:
         raise too_deep(text, deep_at)
     try:
-        return json.loads(text.decode("utf-8", "surrogatepass"))
+        return json.loads(text.decode("utf-8", "surrogatepass"), parse_constant=_refuse_constant)
+    except _NotJsonConstant as exc:  # Python reads NaN and Infinity; JSON (and JSON.parse) does not
+        offset = max(text.find(str(exc).encode()), 0)
+        line, column = _position(text, offset)
+        raise JsonSyntaxError(f"{exc} is not JSON (JSON has no NaN or Infinity); write null or a number",
+                              line, column, offset) from None
     except UnicodeDecodeError as exc:
         line, column = _position(text, exc.start)
         raise JsonSyntaxError(f"not UTF-8 text (byte 0x{text[exc.start]:02x}); save the session as UTF-8",
                               line, column, exc.start) from None
     except json.JSONDecodeError as exc:
         raise JsonSyntaxError(_reword(exc.msg), exc.lineno, exc.colno, _offset(text, exc.pos)) from None
+
+
+class _NotJsonConstant(ValueError):
+    """NaN, Infinity or -Infinity met by the standard library's parser."""
+
+
+def _refuse_constant(token: str) -> Any:
+    raise _NotJsonConstant(token)
 
 
 def too_deep(text: bytes, offset: int) -> JsonSyntaxError:

@@ -34,6 +34,7 @@ from gui.models import ProblemsModel, monospace
 
 _LINE_COLUMN = re.compile(r"^(\d+):(\d+)$")
 _LINE = re.compile(r"^line (\d+)")
+_RECORD_PLACE = re.compile(r"^(/(?:store|bodies)/\d+|line \d+)(?=$|[/ ])")
 EXCERPT_LINES = 3
 
 
@@ -48,30 +49,38 @@ class RecordView:
     text: str | None = None
 
 
-def loaded_record(session: Session, where: str) -> Entry | Body | None:
+def loaded_record(session: Session, where: str, cache: dict[str, Any] | None = None) -> Entry | Body | None:
     """The loaded entry or body a problem's place belongs to (`/store/3/unit` → the entry at /store/3)."""
-    for record in [*session.entries, *session.bodies]:
-        base = record.where
-        if base and (where == base or where.startswith(base + "/") or where.startswith(base + " ")):
-            return record
-    return None
+    found = _RECORD_PLACE.match(where)
+    if found is None:
+        return None
+    records = None if cache is None else cache.get("records")
+    if records is None:  # indexed once per session, then each activation is a lookup
+        records = {r.where: r for r in [*session.entries, *session.bodies] if r.where}
+        if cache is not None:
+            cache["records"] = records
+    return records.get(found.group(1))
 
 
 def record_view(session: Session, where: str, cache: dict[str, Any] | None = None) -> RecordView:
     """Find what a problem points at: the loaded record, else the raw record read back from the file."""
-    record = loaded_record(session, where)
+    record = loaded_record(session, where, cache)
     if record is not None:
         kind = "entry" if isinstance(record, Entry) else "body"
         return RecordView(f"the {kind} {record.id} at {record.where} (loaded)", record=record)
     if session.path is None:
         return RecordView(f"{where}: the file is not on disk to read the record back from")
     try:
-        data = decode(read_bytes(Path(session.path)))
+        data = (cache or {}).get("data")
+        if data is None:
+            data = decode(read_bytes(Path(session.path)))
+            if cache is not None:
+                cache["data"] = data
     except (LoadError, JsonSyntaxError) as exc:
         return RecordView(f"{where}: the file cannot be read again ({exc})")
     found = _LINE_COLUMN.match(where)
     if found:
-        return RecordView(f"line {found.group(1)}, column {found.group(2)}: where the file stops being JSON",
+        return RecordView(f"line {found.group(1)}, column {found.group(2)} of the file: where it stops being readable",
                           text=excerpt(data, int(found.group(1)), int(found.group(2))))
     found = _LINE.match(where)
     if found:
