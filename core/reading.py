@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 
 BOM = b"\xef\xbb\xbf"
@@ -175,7 +176,8 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
     except orjson.JSONDecodeError as exc:
         if exc.msg.startswith("depth limit"):
             raise too_deep(bytes(text), exc.pos - 1) from None  # orjson points just past the bracket
-    text = bytes(text)
+    if isinstance(text, memoryview):
+        text = bytes(text)  # a record's piece: small
     deep_at = deeper_than(text, MAX_DEPTH)
     if deep_at is not None:
         raise too_deep(text, deep_at)
@@ -200,6 +202,51 @@ class _NotJsonConstant(ValueError):
 
 def _refuse_constant(token: str) -> Any:
     raise _NotJsonConstant(token)
+
+
+def locate_failure(text: bytes | bytearray) -> JsonSyntaxError | None:
+    """Where a big text stops being JSON, found without building it (None: it is JSON after all).
+
+    The full parsers build everything before the bad spot, ten times a float-heavy text; msgspec
+    only checks, so a truncated 1 GB session or a gzip of spaces costs no more than its text.
+    """
+    try:
+        msgspec.json.decode(text, type=msgspec.Raw)
+    except msgspec.DecodeError as exc:
+        reason = str(exc)
+        found = re.search(r"\(byte (\d+)\)", reason)
+        offset = int(found.group(1)) if found else _end_of_content(text)
+        if "truncated" in reason:
+            message = "the JSON document ends early (a value or a closing bracket is missing); the file may be truncated"
+        else:
+            message = "not JSON here: " + re.sub(r"^JSON is malformed: | \(byte \d+\)$", "", reason)
+        line, column = _position(text, offset)
+        return JsonSyntaxError(message, line, column, offset)
+    except RecursionError:
+        offset = deeper_than(text, MAX_DEPTH)
+        return too_deep(text, offset if offset is not None else 0)
+    return None
+
+
+def _end_of_content(text: bytes | bytearray) -> int:
+    """The offset just past the last byte that is not whitespace, looking back in small pieces."""
+    end = len(text)
+    while end > 0:
+        piece = bytes(text[max(end - 65536, 0):end])
+        kept = piece.rstrip()
+        if kept:
+            return end - len(piece) + len(kept)
+        end -= len(piece)
+    return 0
+
+
+def starts_with(text: bytes | bytearray, wanted: bytes) -> bool:
+    """True when the first byte that is not whitespace is `wanted` (no copy of the text)."""
+    found = _NOT_SPACE.search(text)
+    return found is not None and found.group() == wanted
+
+
+_NOT_SPACE = re.compile(rb"[^ \t\r\n]")
 
 
 def too_deep(text: bytes, offset: int) -> JsonSyntaxError:

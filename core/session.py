@@ -20,7 +20,9 @@ from core.reading import (
     JsonSyntaxError,
     LoadError,
     decode,
+    locate_failure,
     position_of,
+    starts_with,
     iter_lines,
     looks_like_json_lines,
     no_gc,
@@ -35,6 +37,9 @@ from core.timeline import StatePoint, build_states, order_timeline
 __all__ = ["LoadError", "Session", "load", "load_bytes"]
 
 FORMAT = "worker-session/1"
+# A broken JSON-form file bigger than this is placed by msgspec, which only checks, instead of the
+# full parsers, which build everything before the bad spot (ten times the text for float-heavy data).
+WHOLE_PARSE_LIMIT = 16 * 1024 * 1024
 HEADER_PARTS = ("format", "session", "caps", "scene", "modules")
 
 
@@ -195,6 +200,16 @@ def _offset_of(text: Any, raw: Any) -> int | None:
 
 def _load_json(session: Session, text: bytes) -> None:
     document = _split_json(session, text)
+    if document is None and len(text) > WHOLE_PARSE_LIMIT:
+        failure = locate_failure(text)
+        if failure is None and not starts_with(text, b"{"):
+            failure = JsonSyntaxError("", 0, 0)  # JSON, but not an object: said below without building it
+        if failure is not None:
+            if failure.line:
+                _unreadable(session, Problem("error", failure.where, str(failure)))
+            else:
+                _unreadable(session, Problem("error", "", "not a session: the file is JSON but not an object"))
+            return
     if document is None:
         try:
             document = parse_json(text)

@@ -237,3 +237,29 @@ def test_json_failures_print_exactly_one_error_document(args, tmp_path):
     error = one_json_document(done.stdout)["error"]
     assert set(error) <= {"where", "message"} and error["message"]
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_spaces_under_the_gzip_limit_cost_at_most_three_times_their_size():
+    size = 64 * 1024 * 1024
+    bomb = gzip.compress(b" " * size, compresslevel=1)
+    tracemalloc.start()
+    try:
+        session = load_bytes(bomb, "spaces.json.gz")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * size, peak
+    assert session.unreadable is not None and "ends early" in session.unreadable.message
+
+
+def test_a_big_truncated_file_is_placed_without_building_it():
+    record = json.dumps(entry("c", {"spine": [[1.5, 2.25]] * 200})).encode()
+    text = json.dumps(HEAD).encode()[:-1] + b', "store": [' + b",".join([record] * 20_000)  # ~40 MB, never closed
+    tracemalloc.start()
+    try:
+        session = load_bytes(text, "cut.json")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * len(text), (peak, len(text))
+    assert session.unreadable.where == "1:%d" % (len(text) + 1) and "truncated" in session.unreadable.message
