@@ -6,7 +6,9 @@ Prints cases, command runs, failures (internal errors, signals, empty or extra `
 
 Commands run in worker processes (`core.cli.main` in-process, a fresh worker after any crash), so a
 signal is seen as the worker's death and blamed on the run it was in. A run's peak memory is the
-worker's VmHWM after resetting it (`/proc/self/clear_refs`), which includes the worker itself.
+worker's VmHWM after resetting it (`/proc/self/clear_refs`): it includes the worker itself (what earlier
+cases left resident), so it bounds the run's own peak from above; "added" is that peak minus the
+resident set the run started from.
 """
 from __future__ import annotations
 
@@ -53,9 +55,9 @@ def _reset_peak() -> None:
         pass
 
 
-def _peak_bytes() -> int:
+def _peak_bytes(field: str = "VmHWM") -> int:
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1]) * 1024
     return 0
 
@@ -69,6 +71,7 @@ def run_one(argv: list[str]) -> dict:
     wrapper = io.TextIOWrapper(out, encoding="utf-8")
     sys.stdout, sys.stderr = wrapper, err
     _reset_peak()
+    before = _peak_bytes("VmRSS")
     start = time.perf_counter()
     try:
         status = cli.main(argv)
@@ -81,7 +84,7 @@ def run_one(argv: list[str]) -> dict:
         wrapper.detach()
         sys.stdout, sys.stderr = stdout, stderr
         cli._loaded.clear()
-    return {"argv": argv, "status": status, "seconds": seconds, "peak": _peak_bytes(),
+    return {"argv": argv, "status": status, "seconds": seconds, "peak": _peak_bytes(), "grew": _peak_bytes() - before,
             "stdout": printed.decode("utf-8", "replace"), "stderr": err.getvalue()}
 
 
@@ -121,7 +124,8 @@ def worker(args: argparse.Namespace) -> None:
                 results.flush()
                 result = run_one(argv)
                 line = {"case": number, "kind": case.kind, "argv": argv[:1] + argv[2:], "status": str(result["status"]),
-                        "seconds": round(result["seconds"], 4), "peak": result["peak"], "failure": failure_of(result)}
+                        "seconds": round(result["seconds"], 4), "peak": result["peak"], "grew": result["grew"],
+                        "failure": failure_of(result)}
                 results.write(json.dumps(line) + "\n")
                 results.flush()
             path.unlink()
@@ -152,6 +156,7 @@ def gui_worker(args: argparse.Namespace) -> None:
             results.write(json.dumps({"start": number, "kind": case.kind, "argv": ["gui"]}) + "\n")
             results.flush()
             _reset_peak()
+            before = _peak_bytes("VmRSS")
             start = time.perf_counter()
             loop = QEventLoop()
             window.load_finished.connect(loop.quit)
@@ -167,6 +172,7 @@ def gui_worker(args: argparse.Namespace) -> None:
                 failure = "internal error while loading: " + window.notice.label.text()[:300]
             results.write(json.dumps({"case": number, "kind": case.kind, "argv": ["gui"], "status": "0",
                                       "seconds": round(time.perf_counter() - start, 4), "peak": _peak_bytes(),
+                                      "grew": _peak_bytes() - before,
                                       "failure": failure}) + "\n")
             results.flush()
             path.unlink()
@@ -285,12 +291,15 @@ def report(runs: list[dict], args: argparse.Namespace, seconds: float) -> None:
     json_runs = [r for r in runs if "--json" in r["argv"]]
     slowest = max(runs, key=lambda r: r["seconds"])
     biggest = max(runs, key=lambda r: r["peak"])
+    growing = max(runs, key=lambda r: r.get("grew", 0))
     print(f"seed {args.seed}: {len({r['case'] for r in runs}):,} cases, {len(runs):,} runs "
           f"({len(json_runs):,} with --json, {sum(1 for r in runs if r['argv'][0] == 'gui'):,} in the window) in {seconds:.0f} s")
     print(f"failures: {len(failures)}  (internal errors {count('internal error')}, signals {count('signal')}, "
           f"empty --json {count('empty --json')}, over 2 GB {count('peak memory')}, hangs {count('hang')})")
     print(f"worst time: {slowest['seconds']:.2f} s ({' '.join(slowest['argv'])}, case {slowest['case']}, {slowest['kind']})")
-    print(f"worst peak memory: {biggest['peak'] / 1e6:.0f} MB ({' '.join(biggest['argv'])}, case {biggest['case']}, {biggest['kind']})")
+    print(f"worst peak memory: {biggest['peak'] / 1e6:.0f} MB, the worker's whole resident set "
+          f"({' '.join(biggest['argv'])}, case {biggest['case']}, {biggest['kind']}); most one run added: "
+          f"{growing.get('grew', 0) / 1e6:.0f} MB ({' '.join(growing['argv'])}, case {growing['case']}, {growing['kind']})")
     kinds: dict[str, int] = {}
     for r in runs:
         kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
