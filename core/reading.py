@@ -182,26 +182,13 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
     if deep_at is not None:
         raise too_deep(text, deep_at)
     try:
-        return json.loads(text.decode("utf-8", "surrogatepass"), parse_constant=_refuse_constant)
-    except _NotJsonConstant as exc:  # Python reads NaN and Infinity; JSON (and JSON.parse) does not
-        offset = max(text.find(str(exc).encode()), 0)
-        line, column = _position(text, offset)
-        raise JsonSyntaxError(f"{exc} is not JSON (JSON has no NaN or Infinity); write null or a number",
-                              line, column, offset) from None
+        return json.loads(text.decode("utf-8", "surrogatepass"))
     except UnicodeDecodeError as exc:
         line, column = _position(text, exc.start)
         raise JsonSyntaxError(f"not UTF-8 text (byte 0x{text[exc.start]:02x}); save the session as UTF-8",
                               line, column, exc.start) from None
     except json.JSONDecodeError as exc:
         raise JsonSyntaxError(_reword(exc.msg), exc.lineno, exc.colno, _offset(text, exc.pos)) from None
-
-
-class _NotJsonConstant(ValueError):
-    """NaN, Infinity or -Infinity met by the standard library's parser."""
-
-
-def _refuse_constant(token: str) -> Any:
-    raise _NotJsonConstant(token)
 
 
 def locate_failure(text: bytes | bytearray) -> JsonSyntaxError | None:

@@ -108,11 +108,6 @@ def test_a_file_nested_100000_deep_is_one_located_error_line_and_one_json_docume
     assert "nested deeper than" in report["errors"][0]["message"]
 
 
-def test_nan_and_infinity_are_not_json():
-    session = load_bytes(b'{"format": "worker-session/1", "session": {"id": "s"}, "store": [{"id": "c1", "call": "a.b.c", "input": NaN}]}', "s.json")
-    assert session.errors and "NaN is not JSON" in session.errors[0].message
-
-
 # --- 2. a byte that is not UTF-8 ------------------------------------------------------------------
 
 
