@@ -20,14 +20,14 @@ from core.reading import (
     JsonSyntaxError,
     LoadError,
     decode,
-    locate_failure,
-    position_of,
-    starts_with,
     iter_lines,
+    locate_failure,
     looks_like_json_lines,
     no_gc,
     parse_json,
+    position_of,
     read_bytes,
+    starts_with,
 )
 from core.records import MODULE, RecordChecker
 from core.run_inputs import measure
@@ -41,6 +41,7 @@ FORMAT = "worker-session/1"
 # full parsers, which build everything before the bad spot (ten times the text for float-heavy data).
 WHOLE_PARSE_LIMIT = 16 * 1024 * 1024
 HEADER_PARTS = ("format", "session", "caps", "scene", "modules")
+NOT_AN_OBJECT = "not a session: the file is JSON but not an object"
 
 
 class Session:
@@ -202,13 +203,11 @@ def _load_json(session: Session, text: bytes) -> None:
     document = _split_json(session, text)
     if document is None and len(text) > WHOLE_PARSE_LIMIT:
         failure = locate_failure(text)
-        if failure is None and not starts_with(text, b"{"):
-            failure = JsonSyntaxError("", 0, 0)  # JSON, but not an object: said below without building it
         if failure is not None:
-            if failure.line:
-                _unreadable(session, Problem("error", failure.where, str(failure)))
-            else:
-                _unreadable(session, Problem("error", "", "not a session: the file is JSON but not an object"))
+            _unreadable(session, Problem("error", failure.where, str(failure)))
+            return
+        if not starts_with(text, b"{"):  # JSON, but not an object: said without building it
+            _unreadable(session, Problem("error", "", NOT_AN_OBJECT))
             return
     if document is None:
         try:
@@ -217,7 +216,7 @@ def _load_json(session: Session, text: bytes) -> None:
             _unreadable(session, Problem("error", exc.where, str(exc)))
             return
     if not isinstance(document, dict):
-        _unreadable(session, Problem("error", "", "not a session: the file is JSON but not an object"))
+        _unreadable(session, Problem("error", "", NOT_AN_OBJECT))
         return
     _read_header(session, document, "")
     checker = RecordChecker(session.problems)
