@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPainter, QPixmap
 
 from core.filtering import COLUMNS, FilterSpec, ManifestIndex, shape_of
 from core.manifest import shape_text
-from core.model import Body, Entry, KeptSnapshot, Problem, State, id_key
+from core.model import Body, Entry, Problem, State, id_key
 from core.run_inputs import input_bytes, kept_manifest
 from core.session import Session
 from core.sizes import format_size

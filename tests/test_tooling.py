@@ -55,7 +55,7 @@ ANY_ALLOWANCE = {
     "core.runner.scene": 3,
     "core.runner.typescript": 1,
     "core.schema": 1,
-    "core.timeline": 2,
+    "core.timeline": 3,
     "core.units": 5,
 }
 

@@ -22,8 +22,9 @@ from PySide6.QtCore import QAbstractItemModel, QPersistentModelIndex, Qt
 
 import gui
 from core.changes import changes_between
-from core.edits import pair_edits
+from core.edits import diff_edit, pair_edits
 from core.filtering import FilterSpec, ManifestIndex
+from core.provenance import Provenance
 from core.session import Session, load, load_bytes
 from core.trim_preview import StoreIndex
 from tests.conftest import BROKEN, DEMO
@@ -163,8 +164,11 @@ def _edits(session: Session | None) -> Iterator[QAbstractItemModel]:
     yield model
     pairings = pair_edits(session) if session is not None else []
     model.set_pairings(pairings)
-    for row, pairing in enumerate(pairings):  # as each background job reports
-        model.set_detail(row, edit_detail(session, pairing))  # type: ignore[arg-type]
+    diffs = {row: diff_edit(pairing) for row, pairing in enumerate(pairings)}
+    model.add_diffs(diffs)  # the diff job's batch
+    provenance = Provenance(session) if session is not None else None
+    for row, edit_diff in diffs.items():  # as each detail job reports
+        model.set_detail(row, edit_detail(provenance, edit_diff))  # type: ignore[arg-type]
     if pairings:
         model.set_detail(0, None, "ValueError: a failed comparison")
     model.set_pairings([])
@@ -176,8 +180,9 @@ def _changes(session: Session | None) -> Iterator[QAbstractItemModel]:
 
     model = ChangesModel()
     yield model
+    provenance = Provenance(session) if session is not None else None
     for pairing in pair_edits(session) if session is not None else []:
-        for comparison in edit_detail(session, pairing).comparisons:  # type: ignore[arg-type]
+        for comparison in edit_detail(provenance, diff_edit(pairing)).comparisons:  # type: ignore[arg-type]
             for text in ("", "x", "no such text"):
                 model.set_changes(comparison.changes, pairing.edit.unit, text)
             model.set_changes(comparison.changes, "mm", "")
@@ -372,11 +377,18 @@ def test_an_edit_diff_arriving_repaints_its_row(demo):
     assert len(pairings) >= 2
     model.set_pairings(pairings)
     signals = Signals(model)
-    model.set_detail(1, edit_detail(demo, pairings[1]))
+    diffs = {row: diff_edit(pairing) for row, pairing in enumerate(pairings)}
+    assert model.data(model.index(1, 2)) == "…"
+    model.add_diffs(diffs)  # a batch of diffs: one dataChanged over its rows, the changes column only
+    assert model.data(model.index(1, 2)) == f"{len(diffs[1].changes):,}"
+    assert signals.names() == ["dataChanged"] and signals.rows_changed() == [(0, len(pairings) - 1)]
+    assert [(args[0].column(), args[1].column()) for _, args in signals.seen] == [(2, 2)]
+    signals.clear()
+    model.set_detail(1, edit_detail(Provenance(demo), diffs[1]))
     assert signals.names() == ["dataChanged"] and signals.rows_changed() == [(1, 1)]
     (_, (top_left, bottom_right, *_)), = signals.seen
     assert (top_left.column(), bottom_right.column()) == (0, model.columnCount() - 1)
-    assert model.data(model.index(1, 2)) != "…"
+    assert model.details[1].edit_diff is diffs[1]
 
 
 def test_a_corpus_report_arriving_is_one_inserted_row_in_its_sorted_place(corpus_reports):
