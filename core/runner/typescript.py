@@ -29,18 +29,22 @@ a wide character 2), turned back into UTF-16 columns here.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
+import queue
 import re
 import threading
 import unicodedata
+from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 WRAP_HEAD = "(async function () {\n"  # a body is an async function's body: `return` and `await` parse
 WRAP_TAIL = "\n})"
 VENDOR = Path(__file__).with_name("vendor") / "amaro"
 LOADER = Path(__file__).with_name("typescript_stripper.js")
 STRIP_TIMEOUT_S = 5.0
+LOAD_TIMEOUT_S = 30.0  # compiling swc's WebAssembly, once; generous for a loaded machine
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # swc's words for what it refuses → the construct and what to write instead.
 ADVICE = (
@@ -82,7 +86,7 @@ class _Stripper:
         view.release()
         self.racer.eval(LOADER.read_text("utf-8"))
         load = self.racer.eval("(glue) => { wsiStripper.load(glue, globalThis.wsiWasm); delete globalThis.wsiWasm; }")
-        load((VENDOR / "wasm.js").read_text("utf-8"), timeout_sec=STRIP_TIMEOUT_S * 4)
+        load((VENDOR / "wasm.js").read_text("utf-8"), timeout_sec=LOAD_TIMEOUT_S)
         self.strip = self.racer.eval("wsiStripper.strip")
 
     def parse_error(self, script: str) -> tuple[int, int] | None:
@@ -101,51 +105,73 @@ class _Stripper:
         return None
 
     def close(self) -> None:
-        """End the isolate."""
+        """End the isolate, once V8 has answered every call it was given (a stopped one answers late)."""
+        from py_mini_racer import JSEvalException
+
+        with contextlib.suppress(JSEvalException):
+            self.racer.eval("0", timeout_sec=STRIP_TIMEOUT_S)  # V8 answers in order: the stopped call first
         self.racer.close()
 
 
 _lock = threading.Lock()
-_stripper: _Stripper | None = None
+_jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]]] | None = None
+_stripper: _Stripper | None = None  # made, used and closed on the stripper's thread only
+EXIT_WAIT_S = 5.0
+
+
+def _on_stripper_thread(job: Callable[[], Any], wait_s: float | None = None) -> Any:
+    # One thread touches the isolate: mini-racer crashes at exit closing an isolate made on another thread.
+    global _jobs
+    with _lock:
+        if _jobs is None:
+            _jobs = queue.Queue()
+            threading.Thread(target=_serve, args=(_jobs,), daemon=True, name="wsi-ts-stripper").start()
+    done: Future[Any] = Future()
+    _jobs.put((job, done))
+    return done.result(wait_s)
+
+
+def _serve(jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]]]) -> None:
+    while True:
+        job, done = jobs.get()
+        try:
+            done.set_result(job())
+        except BaseException as exc:  # noqa: BLE001 — handed to the caller, who raises it
+            done.set_exception(exc)
+
+
+def _ready_stripper() -> _Stripper:
+    global _stripper
+    if _stripper is None:
+        _stripper = _Stripper()
+    return _stripper
+
+
+def _drop_stripper() -> None:
+    global _stripper
+    if _stripper is not None:
+        _stripper.close()
+        _stripper = None
 
 
 @atexit.register
 def _close_at_exit() -> None:
-    # Before the interpreter finalizes: mini-racer's close waits on its event-loop thread, gone by then.
-    global _stripper
-    with _lock:
-        if _stripper is not None:
-            _stripper.close()
-            _stripper = None
+    # Before the interpreter finalizes: mini-racer's close waits on its event-loop thread, stopped by then.
+    if _jobs is not None:
+        _on_stripper_thread(_drop_stripper, EXIT_WAIT_S)
 
 
 def prepare() -> None:
     """Start the stripper now (its first use otherwise pays V8's and the WebAssembly's start-up)."""
-    global _stripper
-    with _lock:
-        if _stripper is None:
-            _stripper = _Stripper()
+    _on_stripper_thread(_ready_stripper)
 
 
 def erase_types(code: str) -> str:
     """The body with its type-only syntax replaced by spaces; TypeScriptError when it cannot be."""
-    global _stripper
-    from py_mini_racer import JSEvalException, JSTimeoutException
-
     surrogates = LONE_SURROGATE.search(code) is not None
     source = WRAP_HEAD + (LONE_SURROGATE.sub("\ufffd", code) if surrogates else code) + WRAP_TAIL
-    with _lock:
-        if _stripper is None:
-            _stripper = _Stripper()
-        try:
-            answer = json.loads(_stripper.strip(source, timeout_sec=STRIP_TIMEOUT_S))
-            stripped = answer.get("code")
-            if stripped is not None and ("@" in code or "accessor" in code):
-                _refuse_what_v8_lacks(_stripper, stripped, code)
-        except (JSTimeoutException, JSEvalException) as exc:
-            _stripper.close()  # a stopped or trapped WebAssembly instance is not trusted again
-            _stripper = None
-            raise TypeScriptError("TypeScriptError", _crash_message(exc), 1, 1) from None
+    answer = _on_stripper_thread(lambda: _strip(source, code))
+    stripped = answer.get("code")
     if stripped is None:
         raise _refusal(answer["error"], code)
     if not (stripped.startswith(WRAP_HEAD) and stripped.endswith(WRAP_TAIL)) or _utf16_len(stripped) != _utf16_len(source):
@@ -153,6 +179,22 @@ def erase_types(code: str) -> str:
                               "run the body as JavaScript", 1, 1)
     body = stripped[len(WRAP_HEAD):len(stripped) - len(WRAP_TAIL)]
     return _put_back_surrogates(code, body) if surrogates else body
+
+
+def _strip(source: str, code: str) -> dict[str, Any]:
+    """On the stripper's thread: swc's answer for the wrapped `source`, V8's gaps refused."""
+    from py_mini_racer import JSEvalException
+
+    try:
+        stripper = _ready_stripper()
+        answer: dict[str, Any] = json.loads(stripper.strip(source, timeout_sec=STRIP_TIMEOUT_S))
+        stripped = answer.get("code")
+        if stripped is not None and ("@" in code or "accessor" in code):
+            _refuse_what_v8_lacks(stripper, stripped, code)
+    except JSEvalException as exc:  # timed out, or the WebAssembly trapped: that instance is not trusted again
+        _drop_stripper()
+        raise TypeScriptError("TypeScriptError", _crash_message(exc), 1, 1) from None
+    return answer
 
 
 def _refusal(error: dict[str, Any], code: str) -> TypeScriptError:

@@ -3,12 +3,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from core.runner import typescript
 from core.runner.envelope import build_envelope
 from core.runner.typescript import TypeScriptError, erase_types
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_erasure_keeps_every_line_and_column():
@@ -59,6 +64,7 @@ def test_a_body_that_ends_too_early_is_a_syntax_error_on_its_last_line():
 
 def test_a_stripper_that_runs_too_long_is_stopped_and_the_next_body_still_strips(monkeypatch):
     long_body = "const v: number = 1;\n" * 20_000
+    typescript.prepare()
     monkeypatch.setattr(typescript, "STRIP_TIMEOUT_S", 0.001)
     with pytest.raises(TypeScriptError) as caught:
         erase_types(long_body)
@@ -129,3 +135,12 @@ def test_the_stripper_is_not_in_the_bodys_realm(demo, runner):
     erase_types("let warm: number = 1;")  # the stripper exists in this process
     result = runner.run(build_envelope(demo, "return [typeof wsiStripper, typeof WebAssembly.Module];", "ts"))
     assert result["ok"] is True and result["returned"][0] == "undefined"
+
+
+def test_a_process_that_stripped_from_several_threads_exits_cleanly():
+    # mini-racer crashed (SIGSEGV) or hung at exit when its isolate was made on one thread and used on another.
+    script = ("import threading\nfrom core.runner.typescript import erase_types, prepare\n"
+              "starter = threading.Thread(target=prepare)\nstarter.start()\n"
+              "assert erase_types('let a: number = 1;') == 'let a         = 1;'\nstarter.join()\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
