@@ -121,7 +121,13 @@ EXIT_WAIT_S = 5.0
 
 def _on_stripper_thread(job: Callable[[], Any], wait_s: float | None = None) -> Any:
     # One thread touches the isolate: mini-racer crashes at exit closing an isolate made on another thread.
+    # And V8 starts on the main thread when it can: mini-racer 0.14 segfaults making an isolate on the main
+    # thread after V8 was started, and its first isolate made, on another one.
     global _jobs
+    if _jobs is None and threading.current_thread() is threading.main_thread():
+        from py_mini_racer._dll import init_mini_racer
+
+        init_mini_racer(ignore_duplicate_init=True)
     with _lock:
         if _jobs is None:
             _jobs = queue.Queue()

@@ -137,10 +137,21 @@ def test_the_stripper_is_not_in_the_bodys_realm(demo, runner):
     assert result["ok"] is True and result["returned"][0] == "undefined"
 
 
-def test_a_process_that_stripped_from_several_threads_exits_cleanly():
-    # mini-racer crashed (SIGSEGV) or hung at exit when its isolate was made on one thread and used on another.
-    script = ("import threading\nfrom core.runner.typescript import erase_types, prepare\n"
-              "starter = threading.Thread(target=prepare)\nstarter.start()\n"
-              "assert erase_types('let a: number = 1;') == 'let a         = 1;'\nstarter.join()\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+STRIP_THEN = "from core.runner.typescript import erase_types, prepare\nimport threading\n"
+THREAD_USES = [
+    # the stripper started on a thread, used from the main one, then the process ends
+    "starter = threading.Thread(target=prepare)\nstarter.start()\n"
+    "assert erase_types('let a: number = 1;') == 'let a         = 1;'\nstarter.join()\n",
+    # the stripper used from the main thread, then an isolate of the process's own, then a thread strips
+    "assert erase_types('let a: number = 1;') == 'let a         = 1;'\n"
+    "from py_mini_racer import MiniRacer\nown = MiniRacer()\nassert own.eval('1 + 1') == 2\nown.close()\n"
+    "worker = threading.Thread(target=erase_types, args=('let b: string;',))\nworker.start()\nworker.join()\n",
+]
+
+
+@pytest.mark.parametrize("script", THREAD_USES)
+def test_a_process_that_strips_from_several_threads_neither_crashes_nor_hangs(script):
+    # mini-racer 0.14 segfaulted or hung at exit when isolates were made and used on different threads.
+    done = subprocess.run([sys.executable, "-c", STRIP_THEN + script], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
     assert done.returncode == 0, done.stderr
