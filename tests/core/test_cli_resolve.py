@@ -42,7 +42,8 @@ def test_a_malformed_expr_exits_2_with_a_hint_showing_both_forms():
     done = wsi("resolve", DEMO, "inputs.last(pack.corridorRuns)", "--json")
     assert done.returncode == 2
     assert 'inputs.last("group.module")' in done.stderr and 'inputs.at("id")' in done.stderr
-    assert done.stdout == ""
+    (error,) = [json.loads(line) for line in done.stdout.splitlines()]  # --json: one error document
+    assert "cannot read EXPR" in error["error"]["message"]
 
 
 def test_an_unknown_body_exits_2():
