@@ -11,8 +11,8 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShowEvent
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -49,6 +49,9 @@ TABS = [  # (name for --tab, title, "module:Class")
 FILE_FILTER = "Sessions (*.json *.jsonl *.json.gz *.jsonl.gz *.gz);;All files (*)"
 MAX_RECENT = 10
 APP_TITLE = "Worker Session Inspector"
+WINDOW_SIZE = (1400, 900)
+DOCK_WIDTH = 430  # the timeline dock's width until the person drags it
+DOCK_MIN_WIDTH = 220  # narrower, its rows are only "…": a small window takes the room from the tabs first
 
 
 def build_view(title: str, spec: str, context: InspectorContext) -> QWidget:
@@ -166,6 +169,9 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
         self.timeline = TimelineView(self.context, self)
+        self.timeline.setMinimumWidth(DOCK_MIN_WIDTH)
+        self.dock_width = DOCK_WIDTH  # what the person wants; a small window may squeeze the dock below it
+        self.dock_share = DOCK_WIDTH / WINDOW_SIZE[0]  # of the window's width, when it is smaller than the one it was chosen at
         self.timeline_dock = QDockWidget("Timeline", self)
         self.timeline_dock.setObjectName("timelineDock")
         self.timeline_dock.setWidget(self.timeline)
@@ -182,9 +188,10 @@ class MainWindow(QMainWindow):
         self.loader.failed.connect(self._failed)
         self.loader.cancelled.connect(self._cancelled)
         self.follower.grew.connect(self._file_grew)
-        self.resize(1400, 900)
-        self.resizeDocks([self.timeline_dock], [430], Qt.Orientation.Horizontal)
+        self.resize(*WINDOW_SIZE)
+        self.resizeDocks([self.timeline_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.restore_settings()
+        self.timeline_dock.installEventFilter(self)
 
     # --- menus ------------------------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -355,6 +362,8 @@ class MainWindow(QMainWindow):
         """Remember geometry, dock layout and splitter positions."""
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("windowState", self.saveState())
+        self.settings.setValue("dockWidth", self.dock_width)  # wanted, not as squeezed by a small window
+        self.settings.setValue("dockShare", self.dock_share)
         for splitter in self.splitters():
             self.settings.setValue(f"splitters/{splitter.objectName()}", splitter.saveState())
         self.settings.sync()
@@ -367,15 +376,54 @@ class MainWindow(QMainWindow):
         state = self.settings.value("windowState")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+        try:
+            self.dock_width = max(DOCK_MIN_WIDTH, int(self.settings.value("dockWidth", DOCK_WIDTH)))  # type: ignore[arg-type]
+            self.dock_share = min(0.8, max(0.05, float(self.settings.value("dockShare", self.dock_share))))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            pass  # a hand-edited settings file: the defaults stay
         self._splitters_restored = False
 
     def restore_splitters(self) -> None:
         """Put splitters back; done once the window is laid out, so sizes come back as they were."""
         self._splitters_restored = True
+        self.fit_dock()
         for splitter in self.splitters():
             saved = self.settings.value(f"splitters/{splitter.objectName()}")
             if isinstance(saved, QByteArray):
                 splitter.restoreState(saved)
+
+    # --- the timeline dock on small screens --------------------------------------------------------
+    def _tabs_squeezed(self) -> bool:
+        central = self.centralWidget()
+        return central.width() <= central.minimumSizeHint().width() + 2
+
+    def dock_target(self) -> int:
+        """The dock's width for this window: the person's width and share of it, as far as the tabs leave room."""
+        dock = self.timeline_dock
+        room = dock.width() + self.centralWidget().width() - self.centralWidget().minimumSizeHint().width()
+        wanted = min(self.dock_width, max(DOCK_MIN_WIDTH, round(self.dock_share * self.width())))
+        return max(DOCK_MIN_WIDTH, min(wanted, room))
+
+    def fit_dock(self) -> None:
+        """Give the timeline dock its width for the window's size: narrower on a small window, back when it grows."""
+        dock = self.timeline_dock
+        if dock.isFloating() or not dock.isVisible():
+            return
+        target = self.dock_target()
+        if abs(target - dock.width()) > 2:
+            self.resizeDocks([dock], [target], Qt.Orientation.Horizontal)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
+        # The person drags the dock's edge (a button is down and the tabs have room); a window resize is not a choice.
+        if (watched is self.timeline_dock and event.type() == QEvent.Type.Resize and not self.timeline_dock.isFloating()
+                and QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton and not self._tabs_squeezed()):
+            self.dock_width = max(DOCK_MIN_WIDTH, self.timeline_dock.width())
+            self.dock_share = self.dock_width / max(1, self.width())
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self.fit_dock)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)
