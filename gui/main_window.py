@@ -150,6 +150,7 @@ class MainWindow(QMainWindow):
         self._quiet_load = False
         self._follow_again = False
         self.progress: QProgressDialog | None = None
+        self.exporter: Any = None  # gui.export.Exporter, made on first use
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.notice = NoticeBar(self)
@@ -208,6 +209,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(_action(self, "Save &Screenshot…", self._choose_screenshot, None))
         self.save_repro_action = _action(self, "Save Re&pro…", self.save_repro, "Ctrl+Shift+S")
         file_menu.addAction(self.save_repro_action)
+        self.export_action = _action(self, "&Export View Data…", self.export_view, "Ctrl+E")
+        file_menu.addAction(self.export_action)
         file_menu.addSeparator()
         file_menu.addAction(_action(self, "&Quit", self.close, QKeySequence.StandardKey.Quit))
         view_menu = self.menuBar().addMenu("&View")
@@ -464,6 +467,14 @@ class MainWindow(QMainWindow):
         from gui.save_repro import saver_for
 
         saver_for(self).choose()
+
+    def export_view(self) -> None:
+        """File ▸ Export view data…: the current view's data as JSON (as `wsi … --json`) or CSV (gui.export)."""
+        from gui.export import Exporter
+
+        if self.exporter is None:
+            self.exporter = Exporter(self)
+        self.exporter.choose()
 
     def _choose_screenshot(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save a screenshot", str(Path.home() / "wsi.png"), "PNG (*.png)")
