@@ -27,6 +27,7 @@ COMMANDS = {
     "changes": "entries added, kept values changed and store size between two points",
     "resolve": "what inputs.last(\"X\") / inputs.at(\"ID\") gives a body at B, and why",
     "reduce": "the smallest session in which a body still fails (or diverges) the same way",
+    "check": "validate, replay and trim-check many sessions (files and folders)",
 }
 MAX_PROBLEM_LINES = 20
 # Sessions this process loaded, held to the end: `wsi` exits without freeing millions of parsed

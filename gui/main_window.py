@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.context import InspectorContext
+from gui.corpus_view import choose_corpus_folder
 from gui.errors import log_exception
 from gui.follow import FileFollower
 from gui.keyboard import Keyboard
@@ -199,6 +200,7 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         self.open_action = _action(self, "&Open…", self.choose_file, QKeySequence.StandardKey.Open)
         file_menu.addAction(self.open_action)
+        file_menu.addAction(_action(self, "Open &Folder…", lambda: choose_corpus_folder(self), "Ctrl+Shift+O"))
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.reload_action = _action(self, "&Reload", self.reload, "F5")
         file_menu.addAction(self.reload_action)

@@ -1,0 +1,200 @@
+"""`wsi check PATH… [--jobs N] [--json | --junit OUT.xml] [--where EXPR] [--scheduler ADDRESS]`.
+
+Validates, replays and trim-checks every session under the paths (files, and folders walked for
+.json, .jsonl, .ndjson, each optionally .gz), in N worker processes or on a Dask cluster; see
+`core.check` for what a session's report holds and when it is clean, `core.check_where` for EXPR.
+Exit status: 0 every reported session is clean; 1 one is not; 2 bad usage (a path that does not
+exist, a bad EXPR, no session found); 130 stopped by Ctrl+C, after printing what was done.
+Progress goes to stderr: sessions done / total, how many are not clean, sessions per second.
+"""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from core.check import DEFAULT_MAX_BYTES, CheckOptions, SessionReport, find_sessions
+from core.check_report import json_document, progress_line, session_lines, summary, write_junit
+from core.check_where import WhereError, parse_where
+from core.cli import CliError, print_json
+from core.sizes import size_argument
+
+PROGRESS_EVERY_S = 0.5  # on a terminal; to a file or a CI log, a line every PROGRESS_LOG_S
+PROGRESS_LOG_S = 10.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = (
+        "EXPR terms (all must hold): call=NAME edited=NAME edit-falls[=NAME] fails differs problem=CODE clean,\n"
+        "each negated with !, NAME a call or module (a|b for either). E.g. --where edited=pack.corridorRuns\n"
+        "exit status: 0 all clean, 1 a session is not clean, 2 bad usage, 130 stopped (partial report printed)"
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="session files, or folders to walk for them")
+    parser.add_argument("--jobs", type=_positive_int, metavar="N", help="worker processes (default: the cores)")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON document: per session its counts and findings")
+    out.add_argument("--junit", metavar="OUT.xml", help="write JUnit XML for a CI: one test case per body, load, trim")
+    parser.add_argument("--where", action="append", default=[], metavar="EXPR", help="report only the sessions where EXPR holds")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="stop each body after S seconds (default 10)")
+    parser.add_argument("--session-budget", type=float, default=600.0, metavar="S",
+                        help="replay no more bodies of a session after S seconds (default 600)")
+    parser.add_argument("--max-size", type=size_argument, default=DEFAULT_MAX_BYTES, metavar="SIZE",
+                        help="refuse a session larger than SIZE once unpacked (default 1024MiB)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (needs the [cluster] extra)")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} workers: give 1 or more")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return _check(args)
+    except CliError as exc:
+        if args.json:  # scripts always get one JSON document (SPEC 6)
+            print_json({"error": {"message": str(exc).removeprefix("wsi check: ")}})
+        raise
+
+
+def _check(args: argparse.Namespace) -> int:
+    try:
+        where = parse_where(args.where) if args.where else None
+    except WhereError as exc:
+        raise CliError(f"wsi check: {exc}") from None
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise CliError(f"wsi check: {missing[0]}: no such file or folder; check the path")
+    if not 0 < args.timeout <= 3600 or not 0 < args.session_budget:
+        raise CliError("wsi check: --timeout must be in (0, 3600] seconds and --session-budget above 0")
+    paths = list(find_sessions(args.paths))
+    if not paths:
+        raise CliError(f"wsi check: no session files (.json, .jsonl, .gz) under {', '.join(args.paths)}")
+    options = CheckOptions(timeout_s=args.timeout, budget_s=args.session_budget, max_bytes=args.max_size)
+    progress = _Progress(len(paths))
+    reports: dict[int, SessionReport] = {}
+
+    def on_report(index: int, report: SessionReport) -> None:
+        reports[index] = report
+        progress.add(report)
+
+    stop = _StopOnInterrupt()
+    with stop:
+        finished = _run(args, paths, options, on_report, stop.requested)
+    progress.end()
+    examined = [reports[i] for i in sorted(reports)]
+    # A session that could not be loaded has no "matched" yet: its report decides (problem=too-large …).
+    shown = [r for r in examined if r.get("matched", where.matches(r))] if where is not None else examined
+    counts = summary(shown, len(paths), progress.seconds, not finished, where.text if where else None, len(examined))
+    _print(args, shown, counts)
+    if not finished:
+        print(f"wsi check: stopped; {len(examined):,} of {len(paths):,} sessions were checked (the report above has them)",
+              file=sys.stderr)
+        return 130
+    return 0 if all(r["clean"] for r in shown) else 1
+
+
+def _run(args: argparse.Namespace, paths: list[Path], options: CheckOptions, on_report: Any, should_stop: Any) -> bool:
+    if args.scheduler:
+        from core.check_cluster import ClusterUnavailable, connect, run_on_cluster
+
+        try:
+            client = connect(args.scheduler)
+        except ClusterUnavailable as exc:
+            raise CliError(f"wsi check: {exc}") from None
+        try:
+            return run_on_cluster(client, paths, options, args.where, on_report, should_stop)
+        finally:
+            client.close()
+    from core.check_pool import LocalChecker, default_jobs
+
+    checker = LocalChecker(options, args.jobs or default_jobs(), args.where)
+    return checker.run(paths, on_report, should_stop)
+
+
+def _print(args: argparse.Namespace, reports: list[SessionReport], counts: dict[str, Any]) -> None:
+    if args.json:
+        print_json(json_document(reports, counts))
+        return
+    if args.junit:
+        try:
+            write_junit(reports, Path(args.junit))
+        except OSError as exc:
+            raise CliError(f"wsi check: --junit {args.junit}: cannot write it ({exc.strerror or exc})") from None
+    listed = reports if "where" in counts else [r for r in reports if not r["clean"]]
+    for report in listed:
+        print("\n".join(session_lines(report)))
+    matched = f" where {counts['where']}: {counts['reported']:,} matched," if "where" in counts else ""
+    print(f"{counts['checked']:,} of {counts['total']:,} sessions checked,{matched} {counts['clean']:,} clean, "
+          f"{counts['notClean']:,} not clean ({counts['bodies']:,} bodies, {counts['differs']:,} replayed differently, "
+          f"{counts['lostEdits']:,} lost edits) in {counts['seconds']:.1f} s"
+          + (f"; JUnit XML in {args.junit}" if args.junit else ""))
+    sys.stdout.flush()
+
+
+class _Progress:
+    """The progress line on stderr: redrawn in place on a terminal, a line now and then in a log."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.done = 0
+        self.not_clean = 0
+        self.started = time.monotonic()
+        self.shown = 0.0
+        self.tty = sys.stderr.isatty()
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    def add(self, report: SessionReport) -> None:
+        self.done += 1
+        self.not_clean += not report["clean"]
+        now = time.monotonic()
+        if now - self.shown >= (PROGRESS_EVERY_S if self.tty else PROGRESS_LOG_S):
+            self.shown = now
+            self._show()
+
+    def _show(self, end: str = "") -> None:
+        line = progress_line(self.done, self.total, self.not_clean, self.seconds)
+        sys.stderr.write(("\r" + line + "\x1b[K" + end) if self.tty else line + "\n")
+        sys.stderr.flush()
+
+    def end(self) -> None:
+        self._show("\n")
+
+
+class _StopOnInterrupt:
+    """While active, Ctrl+C (SIGINT) asks the check to stop instead of raising at a random place."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+        self._previous: Any = None
+
+    def requested(self) -> bool:
+        return self.stopped
+
+    def _handle(self, *_: Any) -> None:
+        if self.stopped:  # a second Ctrl+C: the person means it
+            raise KeyboardInterrupt
+        self.stopped = True
+
+    def __enter__(self) -> _StopOnInterrupt:
+        try:
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        except ValueError:  # not the main thread: no signal handling there
+            self._previous = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
