@@ -50,11 +50,12 @@ from gui.context import InspectorContext
 from gui.geometry_plot import GeometryPlot
 from gui.json_tree import JsonTreeView
 from gui.models import ALIGN, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_BACKGROUND, RIGHT, TOOLTIP, monospace
+from gui.theme import colour, hex_of
 
-MODEL_WRITTEN, MODEL_ANCESTOR = QColor("#c9dcf7"), QColor("#e8f0fc")
-PERSON_WRITTEN, PERSON_ANCESTOR = QColor("#ffd9a8"), PERSON_BACKGROUND
+MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # gui.theme: light or dark
+PERSON_WRITTEN, PERSON_ANCESTOR = colour("person_written"), PERSON_BACKGROUND
 REVEAL_ROWS = 5000  # a change deeper into an array than this selects the array rather than open it that far
-OP_COLOURS = {"add": QColor("#1a8f4c"), "remove": QColor("#c62828"), "replace": QColor("#1f4fb8")}
+OP_COLOURS = {"add": colour("add"), "remove": colour("remove"), "replace": colour("replace")}
 
 
 @dataclass(slots=True)
@@ -300,7 +301,7 @@ class EditsView(QWidget):
         self.note_label = QLabel(self)
         self.note_label.setObjectName("editsNote")
         self.note_label.setWordWrap(True)
-        self.note_label.setStyleSheet("color: #b45309;")
+        self.note_label.setStyleSheet(f"color: {hex_of('warning')};")
         self.model_label = QLabel(self)
         self.person_label = QLabel(self)
         self.model_tree = JsonTreeView(self)

@@ -31,6 +31,7 @@ from core.trim_preview import TrimPreview
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
 from gui.models import PERSON, ManifestModel, monospace, trim_preview_of
+from gui.theme import hex_of
 
 FILTER_DELAY_MS = 120
 SEARCH_DELAY_MS = 250
@@ -49,7 +50,7 @@ class InputsView(QWidget):
         self.count_label = QLabel(self)
         self.hint_label = QLabel(self)
         self.hint_label.setObjectName("inputsHint")
-        self.hint_label.setStyleSheet("color: #b45309;")
+        self.hint_label.setStyleSheet(f"color: {hex_of('warning')};")
         self.resolver_label = QLabel(self)
         self.resolver_label.setObjectName("resolverResult")
         self.resolver_label.setWordWrap(True)
@@ -184,7 +185,7 @@ class InputsView(QWidget):
         if not text or self.context.session is None:
             self.resolution = None
             self.model.set_highlighted(None)
-            self.resolver_label.setText('<span style="color:#6b7280">Type a call or module to see what '
+            self.resolver_label.setText(f'<span style="color:{hex_of("muted")}">Type a call or module to see what '
                                         "inputs.last() returns here, or an id for inputs.at().</span>")
             return None
         cursor, session = self.context.cursor, self.context.session
@@ -237,7 +238,7 @@ class InputsView(QWidget):
         unit = f" · {html.escape(entry.unit)}" if entry.unit else ""
         by = f" · made by body {html.escape(str(entry.body))}" if entry.body is not None else ""
         position = self.context.index.position(entry, len(self.context.state.store))
-        falls = " · <span style='color:#6b7280'>⤓ falls at the cap here</span>" if position is not None and self.model.falls(position) else ""
+        falls = f" · <span style='color:{hex_of('muted')}'>⤓ falls at the cap here</span>" if position is not None and self.model.falls(position) else ""
         self.entry_label.setText(f"<b><tt>{html.escape(str(entry.id))}</tt></b> <tt>{html.escape(entry.call)}</tt>"
                                  f"{tag}{unit}{of}{by}{falls}")
         self.tree.set_value(entry.input, "input")
@@ -262,13 +263,13 @@ def other_fields(entry: Entry) -> dict[str, Any]:
 
 def _resolution_html(result: Resolution) -> str:
     if result.error:
-        return f'<span style="color:#b45309">{html.escape(result.error, quote=False)}</span>'
+        return f'<span style="color:{hex_of("warning")}">{html.escape(result.error, quote=False)}</span>'
     expression = html.escape(result.expression)
     if result.entry is None:
         return f"<tt>{expression}</tt> → <b>undefined</b>: {html.escape(result.reason, quote=False)}"
     entry = result.entry
     tag = f' <span style="color:{PERSON.name()}; font-weight:600">✎ person</span>' if entry.applied else ""
-    return (f'<tt>{expression}</tt> → <span style="background:#fff5b8"><b><tt>{html.escape(str(entry.id))}</tt></b>'
+    return (f'<tt>{expression}</tt> → <span style="background:{hex_of("highlight")}"><b><tt>{html.escape(str(entry.id))}</tt></b>'
             f" <tt>{html.escape(entry.call)}</tt></span>{tag}: {html.escape(result.reason, quote=False)}")
 
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QHeaderView, QMenu, QTreeView, QWidget
 from core.jsonsize import js_keys, js_number, json_bytes
 from core.run_inputs import js_type
 from gui.models import monospace
+from gui.theme import colour
 
 BATCH = 500
 PREVIEW_CHARS = 120
@@ -256,13 +257,13 @@ class JsonTreeModel(QAbstractItemModel):
         return None
 
 
-_VALUE_COLOURS = {
-    "string": QColor("#0b7a4b"),
-    "number": QColor("#1f4fb8"),
-    "boolean": QColor("#9c3d9a"),
-    "null": QColor("#7a7a7a"),
-    "array": QColor("#555555"),
-    "object": QColor("#555555"),
+_VALUE_COLOURS = {  # the theme's shared colours (gui.theme): light or dark after the palette
+    "string": colour("json_string"),
+    "number": colour("json_number"),
+    "boolean": colour("json_boolean"),
+    "null": colour("json_null"),
+    "array": colour("json_container"),
+    "object": colour("json_container"),
 }
 
 

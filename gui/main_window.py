@@ -36,6 +36,7 @@ from gui.keyboard import Keyboard
 from gui.loader import LoadedSession, SessionLoader
 from gui.models import monospace
 from gui.status import InspectorStatusBar
+from gui.theme import PaletteFollower, hex_of
 from gui.timeline_view import TimelineView
 
 TABS = [  # (name for --tab, title, "module:Class")
@@ -76,7 +77,7 @@ def _placeholder(text: str) -> QWidget:
     label = QLabel(text)
     label.setObjectName("placeholder")
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    label.setStyleSheet("color: #6b7280; font-size: 15px;")
+    label.setStyleSheet(f"color: {hex_of('muted')}; font-size: 15px;")
     return label
 
 
@@ -88,7 +89,7 @@ def _failed_view(title: str, exc: BaseException) -> QWidget:
     message = QLabel(f"<b>The {title} view could not be built</b>: {type(exc).__name__}: {exc}<br>"
                      "The rest of the window works; the details below are in the log too.")
     message.setWordWrap(True)
-    message.setStyleSheet("color: #c62828;")
+    message.setStyleSheet(f"color: {hex_of('error')};")
     text = QPlainTextEdit(details)
     text.setReadOnly(True)
     text.setFont(monospace())
@@ -119,19 +120,26 @@ class NoticeBar(QWidget):
         layout.addWidget(self.close_button)
         self._action: Any = None
         self.action_button.clicked.connect(lambda: self._action and self._action())
+        self.level = "info"
         self.setAutoFillBackground(True)
         self.hide()
 
     def show_notice(self, text: str, level: str = "error", action: tuple[str, Any] | None = None) -> None:
-        """Show `text`; level "error" (red) or "warning" (amber)."""
-        colour = {"error": ("#fde8e8", "#9b1c1c"), "warning": ("#fff4e0", "#8a4b00")}.get(level, ("#e8f0fe", "#1e3a8a"))
-        self.setStyleSheet(f"#noticeBar {{ background: {colour[0]}; }} #noticeText {{ color: {colour[1]}; }}")
+        """Show `text`; level "error" (red), "warning" (amber) or "info" (blue), in the theme's colours."""
+        self.level = level if level in ("error", "warning") else "info"
+        self.recolour()
         self.label.setText(text)
         self.action_button.setVisible(action is not None)
         if action is not None:
             self.action_button.setText(action[0])
             self._action = action[1]
         self.show()
+
+
+    def recolour(self) -> None:
+        """Colour the bar for its level in the theme in use."""
+        background, text = hex_of(f"notice_{self.level}"), hex_of(f"notice_{self.level}_text")
+        self.setStyleSheet(f"#noticeBar {{ background: {background}; }} #noticeText {{ color: {text}; }}")
 
 
 class MainWindow(QMainWindow):
@@ -143,6 +151,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("inspectorWindow")
         self.settings = settings if settings is not None else QSettings("worker-session-inspector", "wsi")
+        self.palette_follower = PaletteFollower(self)  # before the views: they take colours as they are built
         self.context = InspectorContext(self)
         self.loader = SessionLoader(self)
         self.follower = FileFollower(self)
@@ -181,6 +190,7 @@ class MainWindow(QMainWindow):
                                        | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.timeline_dock)
         self.status = InspectorStatusBar(self.context, self)
+        self.palette_follower.changed.connect(self._recolour)
         self.status.problems_clicked.connect(lambda: self.show_tab("problems"))
         self.setStatusBar(self.status)
         self._build_menus()
@@ -396,6 +406,16 @@ class MainWindow(QMainWindow):
             saved = self.settings.value(f"splitters/{splitter.objectName()}")
             if isinstance(saved, QByteArray):
                 splitter.restoreState(saved)
+
+    def _recolour(self) -> None:
+        """The palette turned light or dark: what was coloured from text (not from the shared QColors) again."""
+        self.notice.recolour()
+        self.status.refresh()
+        for view in self.views.values():
+            recolour = getattr(view, "recolour", None)
+            if callable(recolour):
+                recolour()
+        self.update()
 
     # --- the timeline dock on small screens --------------------------------------------------------
     def _tabs_squeezed(self) -> bool:

@@ -23,6 +23,7 @@ from core.run_inputs import input_bytes, kept_manifest
 from core.session import Session
 from core.sizes import format_size
 from core.trim_preview import StoreIndex, TrimPreview
+from gui.theme import colour
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY, TOOLTIP, FONT = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole
@@ -30,11 +31,12 @@ FOREGROUND, BACKGROUND = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.Backgro
 DECORATION, ALIGN, USER = Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.UserRole
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
-PERSON = QColor("#b25b00")  # the person's-edit marker, on every view
-PERSON_BACKGROUND = QColor("#fff1de")
-HIGHLIGHT = QColor("#fff5b8")  # the resolver's answer
-CURSOR_BACKGROUND = QColor("#dbe9ff")
-MUTED = QColor("#6b7280")
+# Shared colours of the theme in use (gui.theme): light or dark after the palette, changed in place.
+PERSON = colour("person")  # the person's-edit marker, on every view
+PERSON_BACKGROUND = colour("person_background")
+HIGHLIGHT = colour("highlight")  # the resolver's answer
+CURSOR_BACKGROUND = colour("cursor_background")
+MUTED = colour("muted")
 STATUS_COLOURS = {"ok": "#1a8f4c", "failed": "#c62828", "refused": "#d97706", "none": "#9ca3af",
                   "error": "#c62828", "warning": "#d97706", "person": "#b25b00", "end": "#2563eb",
                   "kept": "#7c3aed", "same": "#1a8f4c", "diverged": "#c62828"}

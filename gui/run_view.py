@@ -45,6 +45,7 @@ from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView, compact_json
 from gui.models import first_code_line, monospace
+from gui.theme import colour, hex_of
 
 OK_BRUSH = pg.mkBrush("#60a5fa")
 FAILED_BRUSH = pg.mkBrush("#f87171")
@@ -185,7 +186,7 @@ class RunView(QWidget):
         for column, width in enumerate((56, 230, 44, 150)):
             self.calls_table.setColumnWidth(column, width)
         self.calls_table.cellDoubleClicked.connect(self._call_activated)
-        self.plot = pg.PlotWidget(self, background="w")
+        self.plot = pg.PlotWidget(self, background=hex_of("plot_background"))
         self.plot.setObjectName("operationsPlot")
         self.plot.setLabel("bottom", "ms since the run started")
         self.plot.showGrid(x=True, y=False, alpha=0.2)
@@ -422,13 +423,13 @@ class RunView(QWidget):
         self.show_result(result)
 
     def _show_refusal(self, message: str) -> None:
-        self.status_label.setText(f"<b style='color:#b91c1c'>Not run</b>: {html.escape(message)}")
+        self.status_label.setText(f"<b style='color:{hex_of('error')}'>Not run</b>: {html.escape(message)}")
 
     def show_result(self, result: dict[str, Any]) -> None:
         """Show a result document (SPEC 5) in every part of the view."""
         self.last_result = result
         ok = result["ok"]
-        mark = "<b style='color:#15803d'>✓ ok</b>" if ok else "<b style='color:#b91c1c'>✗ failed</b>"
+        mark = f"<b style='color:{hex_of('ok')}'>✓ ok</b>" if ok else f"<b style='color:{hex_of('error')}'>✗ failed</b>"
         calls = result.get("calls", [])
         self.status_label.setText(f"{mark} in {result['durationMs']:,.1f} ms · {len(calls)} call{'s' if len(calls) != 1 else ''} · "
                                   f"{len(result.get('logs', []))} log line{'s' if len(result.get('logs', [])) != 1 else ''} · "
@@ -456,18 +457,18 @@ class RunView(QWidget):
             link = f"{error['line']}:{error.get('column', 1)}"
             text = f"<a href='{link}'>line {link}</a> · " + html.escape(f"{error['name']}: {error['message']}")
             self.editor.mark_line(int(error["line"]), "error", f"{error['name']}: {error['message']}", error.get("column"))
-        self.error_label.setText(f"<span style='color:#b91c1c'>{text}</span>")
+        self.error_label.setText(f"<span style='color:{hex_of('error')}'>{text}</span>")
         self.error_label.show()
 
     def _show_keep(self, result: dict[str, Any]) -> None:
         error = result.get("error") or {}
         if error.get("name") == "InvalidKeepError":
             self.keep_label.setText(f"<b>keep refused</b>: {html.escape(error['message'])}")
-            self.keep_label.setStyleSheet("color: #9a3412;")
+            self.keep_label.setStyleSheet(f"color: {hex_of('keep_refused')};")
         elif result.get("keep"):
             names = ", ".join(f"<tt>{html.escape(k['name'])}</tt> ({k['bytes']:,} B)" for k in result["keep"])
             self.keep_label.setText(f"<b>keep accepted</b>: {names}")
-            self.keep_label.setStyleSheet("color: #166534;")
+            self.keep_label.setStyleSheet(f"color: {hex_of('kept_ok')};")
         else:
             self.keep_label.hide()
             return
@@ -483,7 +484,7 @@ class RunView(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(call["error"] if failed and column == 4 else text)
                 if failed:
-                    item.setForeground(QColor("#b91c1c"))
+                    item.setForeground(colour("error"))
                 self.calls_table.setItem(row, column, item)
             if failed and call.get("line"):
                 self.editor.mark_line(int(call["line"]), "warning", f"{call['call']}: {call['error']}")
@@ -566,7 +567,7 @@ class RunView(QWidget):
             item.setToolTip(value if column != 2 else (recorded_calls_text(verdict.get("recordedCalls", []))
                                                         + "; choose one below to see it in Inputs") if recorded else value)
             if not same:
-                item.setForeground(QColor("#b91c1c"))
+                item.setForeground(colour("error"))
             self.replay_table.setItem(row, column, item)
         self._badges[str(verdict["body"])] = badge
         self.context.set_badges(dict(self._badges))
@@ -611,8 +612,8 @@ class RunView(QWidget):
         self.replaying = False
         self._set_busy(False)
         same = sum(1 for v in verdicts if v["same"])
-        colour = "#15803d" if same == len(verdicts) else "#b91c1c"
-        self.status_label.setText(f"<b style='color:{colour}'>Replay: {same} of {len(verdicts)} bodies the same</b>"
+        verdict_colour = hex_of("ok") if same == len(verdicts) else hex_of("error")
+        self.status_label.setText(f"<b style='color:{verdict_colour}'>Replay: {same} of {len(verdicts)} bodies the same</b>"
                                   + (" (stopped)" if self._stop_replay.is_set() else ""))
 
     def _replay_activated(self, row: int, _column: int) -> None:

@@ -43,14 +43,15 @@ from gui.models import (
     ALIGN, BACKGROUND, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_TAG, RIGHT, TOOLTIP, Index, monospace,
     size_tooltip, status_icon,
 )
+from gui.theme import colour, hex_of
 
 SLIDER_STEPS = 1000
 MARKER_BUCKETS = 1500
 NO_WARNINGS = "No warnings: no canvas edit falls, and every module's inputs.last() entry is kept."
 UNITS = {"B": 1, "KiB": 1024, "MiB": 1024**2}
-FALLEN_FOREGROUND = QColor("#9ca3af")
-FALLEN_BACKGROUND = QColor("#f1f1f1")
-BETWEEN_BACKGROUND = QColor("#fde8c8")  # falls at the lower of the two compared caps only
+FALLEN_FOREGROUND = colour("faint")  # the theme's shared colours (gui.theme): light or dark after the palette
+FALLEN_BACKGROUND = colour("fallen_background")
+BETWEEN_BACKGROUND = colour("between_background")  # falls at the lower of the two compared caps only
 CAP_PEN = pg.mkPen("#c62828", width=2)
 COMPARE_PEN = pg.mkPen("#2563eb", width=1.5, style=Qt.PenStyle.DashLine)
 CURVE_PEN = pg.mkPen("#4b5563", width=1)  # a 1 px pen: wider ones take the slow stroker path on every paint
@@ -247,7 +248,7 @@ class TrimView(QWidget):
         self.session_cap_button.clicked.connect(self.reset_cap)
         self.field_error = QLabel(self)
         self.field_error.setObjectName("trimFieldError")
-        self.field_error.setStyleSheet("color: #c62828;")
+        self.field_error.setStyleSheet(f"color: {hex_of('error')};")
         self.field_error.setVisible(False)
         self.compare_field = QLineEdit(self)
         self.compare_field.setObjectName("trimCompareField")
@@ -508,7 +509,7 @@ class TrimView(QWidget):
         try:
             cap = self._read_size(text, self.unit_box.currentText())
         except SizeError as exc:
-            self.compare_label.setText(f'<span style="color:#c62828">Compare: {exc}</span>')
+            self.compare_label.setText(f'<span style="color:{hex_of("error")}">Compare: {exc}</span>')
             return
         self.set_compare_cap(cap)
 
@@ -521,7 +522,7 @@ class TrimView(QWidget):
     def _show_compare(self) -> None:
         if self.compare_cap is None:
             self.compare_line.setVisible(False)
-            self.compare_label.setText('<span style="color:#6b7280">a second cap shows what falls between the two</span>')
+            self.compare_label.setText(f'<span style="color:{hex_of("muted")}">a second cap shows what falls between the two</span>')
             return
         self.compare_line.setValue(math.log10(max(self.compare_cap, 1)))
         self.compare_line.setVisible(True)
