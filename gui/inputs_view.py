@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QStringListModel, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCompleter,
@@ -30,11 +30,12 @@ from core.resolve import Resolution, resolve, where_text
 from core.trim_preview import TrimPreview
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
-from gui.models import PERSON, ManifestModel, monospace, trim_preview_of
+from gui.models import PERSON, PERSON_TAG, ManifestModel, fit_column, monospace, trim_preview_of
 from gui.theme import hex_of
 
 FILTER_DELAY_MS = 120
 SEARCH_DELAY_MS = 250
+SHAPE_LEAST = 110  # px the shape column keeps when the calls want the room (its full text is in the tooltip)
 
 
 class InputsView(QWidget):
@@ -70,6 +71,8 @@ class InputsView(QWidget):
         for column, width in enumerate((64, 220, 40, 70, 150, 70, 70)):
             self.table.setColumnWidth(column, width)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)  # shape takes what is left; bytes stays in view
+        self.call_width = 220  # what the calls need whole; a narrow table gives them part of it (share_width)
+        self.table.installEventFilter(self)
         self.entry_label = QLabel("Choose an entry to see its input.", self)
         self.entry_label.setObjectName("inputsEntryTitle")
         self.entry_label.setWordWrap(True)
@@ -143,11 +146,29 @@ class InputsView(QWidget):
         calls = self.context.index.distinct_calls()
         modules = sorted({c.rsplit(".", 1)[0] for c in calls})
         self.completer_model.setStringList(modules + calls)
+        # Ids whole; calls whole as far as the table is wide, else elided in the middle (share_width).
+        fit_column(self.table, 0, (str(e.id) for e in self.context.index.entries), most=220)
+        fit_column(self.table, 2, ["mm"], least=30)
+        fit_column(self.table, 3, [PERSON_TAG], least=30)
+        self.call_width = fit_column(self.table, 1, calls, most=420)
+        self.share_width()
         self.shown_entry = None
         for tree in (self.tree, self.output_tree, self.other_tree):
             tree.set_value(None, present=False)
         self.entry_label.setText("Choose an entry to see its input." if session else "No session open.")
         self.refresh()
+
+    def share_width(self) -> None:
+        """Give the call column its whole width when the table has room, else what the shape column leaves (at least 170 px)."""
+        header = self.table.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in (0, 2, 3, 5, 6) if not self.table.isColumnHidden(c))
+        room = self.table.viewport().width() - others
+        header.resizeSection(1, min(self.call_width, max(170, room - SHAPE_LEAST)))
+
+    def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
+        if watched is self.table and event.type() == QEvent.Type.Resize:
+            self.share_width()
+        return super().eventFilter(watched, event)
 
     def spec(self) -> FilterSpec:
         """The filter the controls ask for, with the table's current sort."""
@@ -164,6 +185,7 @@ class InputsView(QWidget):
         over = cap is not None and self.context.index.store_bytes(count) > cap
         self.trim = trim_preview_of(self.context.index, count) if over else None
         self.model.set_trim(self.trim, cap)
+        self.table.setColumnHidden(self.model.CAP_COLUMN, not self.model.fell)  # the column says something only when entries fall
         self.model.set_query(self.context.index, count, self.spec())
         shown, total = self.model.rowCount(), count
         self.count_label.setText(f"{shown:,} of {total:,} entries {self.context.cursor_text}")

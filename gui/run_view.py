@@ -44,7 +44,7 @@ from core.runner.report import error_line, recorded_calls_text, source_text
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView, compact_json
-from gui.models import first_code_line, monospace
+from gui.models import first_code_line, fit_column, monospace
 from gui.theme import colour, hex_of
 
 OK_BRUSH = pg.mkBrush("#60a5fa")
@@ -185,6 +185,7 @@ class RunView(QWidget):
         self.calls_table = _table(["id", "call", "line", "output from", "outcome"], "runCalls")
         for column, width in enumerate((56, 230, 44, 150)):
             self.calls_table.setColumnWidth(column, width)
+        self.calls_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.calls_table.cellDoubleClicked.connect(self._call_activated)
         self.plot = pg.PlotWidget(self, background=hex_of("plot_background"))
         self.plot.setObjectName("operationsPlot")
@@ -194,8 +195,7 @@ class RunView(QWidget):
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[], brushes=[])
         self.plot.addItem(self.bars)
         self.replay_table = _table(["body", "verdict", "recorded calls", "first difference"], "replayTable")
-        self.replay_table.setColumnWidth(0, 60)
-        self.replay_table.setColumnWidth(1, 80)
+        fit_column(self.replay_table, 1, ["diverged"])  # the longest verdict, whole
         self.replay_table.setColumnWidth(2, 150)
         self.replay_table.cellDoubleClicked.connect(self._replay_activated)
         self.replay_table.currentCellChanged.connect(lambda row, *_: self._show_recorded_calls(row))
@@ -488,6 +488,12 @@ class RunView(QWidget):
                 self.calls_table.setItem(row, column, item)
             if failed and call.get("line"):
                 self.editor.mark_line(int(call["line"]), "warning", f"{call['call']}: {call['error']}")
+        # Identity columns sized to what they hold, so "outcome" (the last, stretched) stays in view.
+        room = max(self.result_tabs.width() - 24, 300)  # the table itself may be hidden behind another result tab
+        fit_column(self.calls_table, 0, (str(c["id"]) for c in calls), most=120)
+        fit_column(self.calls_table, 1, {c["call"] for c in calls}, most=max(96, int(room * 0.3)))
+        fit_column(self.calls_table, 2, (str(c.get("line", "")) for c in calls), most=60)
+        fit_column(self.calls_table, 3, {source_text(c.get("source")) for c in calls}, most=max(76, int(room * 0.22)))
 
     def _show_operations(self, operations: list[dict[str, Any]]) -> None:
         count = len(operations)
@@ -528,6 +534,7 @@ class RunView(QWidget):
         self.replaying = True
         self._stop_replay.clear()
         self.replay_table.setRowCount(0)
+        fit_column(self.replay_table, 0, (b.key for b in session.bodies), most=160)
         self.verdicts = []
         self.replay_calls_label.hide()
         self._show_error(None)  # the last run's error and keep verdict are not the replay's
