@@ -239,7 +239,6 @@ def check_bytes(data: bytes, path: str, runner: Any, options: CheckOptions = Che
     """
     started = time.monotonic()
     report = empty_report(path)
-    session: Session | None = None
     try:
         if data.startswith(BOM):
             data = data[len(BOM):]
@@ -260,26 +259,8 @@ def check_bytes(data: bytes, path: str, runner: Any, options: CheckOptions = Che
     except Exception as exc:  # a bug of ours must cost this session only, and say so
         report["findings"].append(finding("internal", "error", "", f"the check failed: {type(exc).__name__}: {exc} "
                                           "(please report it with the file)"))
-    finally:
-        if session is not None:
-            _forget(session)
     report["seconds"] = round(time.monotonic() - started, 4)
     return finish(report)
-
-
-def _forget(session: Session) -> None:
-    """Let the runner's per-session cache go, so a worker's memory does not grow with every session.
-
-    `core.runner.envelope` caches each session's MockModules in a WeakKeyDictionary whose value holds
-    the session itself, so the entry (and the whole session) never goes away; a worker checking
-    thousands of sessions would keep them all. Dropping the entry here is the smallest fix that
-    stays outside the runner (reported to its owner).
-    """
-    from core.runner import envelope
-
-    cache = getattr(envelope, "_mocks", None)
-    if cache is not None:
-        cache.pop(session, None)
 
 
 def _describe(report: SessionReport, session: Session) -> None:

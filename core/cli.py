@@ -53,6 +53,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     others pull in numpy, msgpack and the runner, a third of a second a run does not need.
     """
     parser = UsageParser(prog="wsi", description="Worker Session Inspector: look inside run_worker sessions.")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=UsageParser)
     sub.add_parser("gui", help="open the inspector window (the default)")
     for name, summary in COMMANDS.items():
@@ -61,6 +62,27 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
         if module is not None:
             module.add_arguments(command)
     return parser
+
+
+class VersionAction(argparse.Action):
+    """`--version`: print `wsi <version>` and exit 0 (looked up only when asked: the lookup costs)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **_kwargs: Any):
+        super().__init__(option_strings, dest, nargs=0, help="print `wsi <version>` and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: Any) -> None:
+        print(f"wsi {installed_version()}")
+        parser.exit()
+
+
+def installed_version() -> str:
+    """The installed distribution's version (`unknown` when run from a checkout never installed)."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("worker-session-inspector")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def _command_module(name: str) -> Any:
@@ -100,7 +122,7 @@ def add_file_argument(parser: argparse.ArgumentParser, at: bool = True, json_fla
     if at:
         parser.add_argument("--at", metavar="B", help="the state body B was handed (default: the end of the session)")
     if json_flag:
-        parser.add_argument("--json", action="store_true", help="print one JSON document (SPEC 6)")
+        parser.add_argument("--json", action="store_true", help="print one JSON document (its shape: docs/cli.md)")
 
 
 def format_problem(name: str, problem: Problem) -> str:

@@ -6,39 +6,68 @@ they are applied (the person edited their own edit), so the chain runs from the 
 base) through each of the person's steps to the edit. With no editOf this is exactly "the newest
 earlier non-applied entry of the same call". A broken `editOf` (unknown or later) falls back to the
 same-call rule and says so; an edit whose chain reaches no model call has base None and a warning.
+
+Chains are computed once, in timeline order: each edit names its base and its `previous` entry
+(the base, or the person's earlier edit it was made from) and is diffed against both, never
+against every step again. So a 4,000-step chain costs 4,000 pairings and 8,000 diffs, and
+`wsi diff --json` grows linearly: an edit lists `previous` and its own step's changes, and the
+whole chain is read by following `previous`.
+
+Units: an edit is compared in its base's unit (`core.diff`, `core.units`): from/to/delta in the
+model's unit, `raw` in the edit's own. A step is compared in its previous entry's unit.
 """
 from __future__ import annotations
 
-import json
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from core.diff import Change, delta, diff, is_number, is_point, parse_pointer, pointer, with_conversion
+from core.diff import Change, diff, is_number, is_point, json_equal, parse_pointer
+from core.jsonsize import js_stringify
 from core.model import Entry, Id
+from core.run_inputs import trim_store
 from core.session import Session
+from core.units import unit_text
 
 IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 SUMMARY_ITEMS = 8
 VALUE_TEXT = 40
+CHAIN_SHOWN = 4  # a chain of more steps than this is shown as its ends: c1 → … → e3999 → e4000
+PARSED_KEPT = 4  # parsed inputs kept while diffing a session's edits (the base and the previous step recur)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Pairing:
-    """A canvas edit, the model call it is compared with (None: none found), and the chain between."""
+    """A canvas edit, the model call it is compared with (None: none found), and the entry it was made from."""
 
     edit: Entry
     base: Entry | None
-    chain: list[Entry]  # base (when found) … edit, oldest first; each step is one person's edit
+    previous: Entry | None  # the base, or the person's earlier edit this one was made from; None: nothing
+    earlier: Pairing | None  # the pairing of `previous` when that is itself a canvas edit
+    steps: int  # the person's edits from the base (or the chain's first edit) to this one
+    first: Entry  # the chain's oldest entry: the base, or the person's first edit when there is no model call
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def chain(self) -> list[Entry]:
+        """Every entry from the base (when found) to this edit, oldest first: walks `steps` links."""
+        entries, pairing = [self.edit], self
+        while pairing.earlier is not None:
+            pairing = pairing.earlier
+            entries.append(pairing.edit)
+        if pairing.previous is not None:
+            entries.append(pairing.previous)
+        entries.reverse()
+        return entries
 
 
 @dataclass(slots=True)
 class Step:
-    """One step of a chain: the changes from one entry's input to the next's."""
+    """One step of a chain: the changes from one entry's input to the next's (in the earlier one's unit)."""
 
     before: Entry
     after: Entry
@@ -47,11 +76,11 @@ class Step:
 
 @dataclass(slots=True)
 class EditDiff:
-    """An edit against its model call: the changes, each chain step, and the unit difference if any."""
+    """An edit against its model call, its own step (when made from an earlier edit), and the unit difference."""
 
     pairing: Pairing
     changes: list[Change]
-    steps: list[Step]
+    step: Step | None  # previous → edit, when previous is the person's earlier edit
     unit_note: str | None = None
 
     @property
@@ -118,40 +147,70 @@ def model_call(entries: Sequence[Entry], edit: Entry) -> Entry | None:
 
 
 def pair_edits(session: Session) -> list[Pairing]:
-    """Every canvas edit paired with its model call, chains followed back (timeline order)."""
+    """Every canvas edit paired with its model call and previous entry, in timeline order, in one pass."""
     made_from = predecessors(session)
+    by_key: dict[str, Pairing] = {}
     pairings = []
     for edit in canvas_edits(session):
-        chain, notes = edit_chain(edit, made_from)
-        base = chain[0] if not chain[0].applied else None
+        previous, note = made_from[edit.key]
+        earlier = by_key.get(previous.key) if previous is not None and previous.applied else None
+        if previous is None:
+            base, steps = None, 0
+        elif earlier is None:
+            base, steps = previous, 1
+        else:
+            base, steps = earlier.base, earlier.steps + 1
+        first = base if base is not None else earlier.first if earlier is not None else edit
+        pairing = Pairing(edit, base, previous, earlier, steps, first, [note] if note else [])
         if base is None:
-            notes.append(
-                f"no model call of {edit.call} before {chain[0].id!r} to compare against; "
-                "add editOf naming the call the person edited"
-            )
-        pairings.append(Pairing(edit, base, chain, notes))
+            pairing.notes.append(f"no model call of {edit.call} before {pairing.first.id!r} to compare against; "
+                                 "add editOf naming the call the person edited")
+        by_key[edit.key] = pairing
+        pairings.append(pairing)
     return pairings
 
 
-def diff_edit(pairing: Pairing) -> EditDiff:
-    """The changes from the base's input to the edit's, each chain step's, and the unit note."""
-    steps = []
-    if len(pairing.chain) > 2 or pairing.base is None:
-        steps = [Step(x, y, diff(x.input, y.input)) for x, y in zip(pairing.chain, pairing.chain[1:])]
-    base, edit = pairing.base, pairing.edit
+class _Inputs:
+    """Parsed inputs of the last few entries asked for: a loaded entry parses its record on every read."""
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[str, Any] = OrderedDict()
+
+    def __call__(self, entry: Entry) -> Any:
+        if entry.key in self.kept:
+            self.kept.move_to_end(entry.key)
+            return self.kept[entry.key]
+        value = self.kept[entry.key] = entry.input
+        if len(self.kept) > PARSED_KEPT:
+            self.kept.popitem(last=False)
+        return value
+
+
+def compare(before: Entry, after: Entry, inputs: _Inputs | None = None) -> list[Change]:
+    """The changes from `before`'s input to `after`'s, in `before`'s unit when both have one."""
+    read = inputs or _Inputs()
+    return diff(read(before), read(after), before.unit, after.unit)
+
+
+def diff_edit(pairing: Pairing, inputs: _Inputs | None = None) -> EditDiff:
+    """The changes from the base's input to the edit's, the edit's own step, and the unit note."""
+    read = inputs or _Inputs()
+    base, edit, previous = pairing.base, pairing.edit, pairing.previous
+    step = None
+    if previous is not None and previous.applied:
+        step = Step(previous, edit, compare(previous, edit, read))
     if base is None:
-        return EditDiff(pairing, [], steps)
-    changes = diff(base.input, edit.input)
+        return EditDiff(pairing, [], step)
+    changes = compare(base, edit, read)
     note = None
     if base.unit != edit.unit:
         if base.unit and edit.unit:
-            changes = with_conversion(changes, edit.unit, base.unit)
             note = (f"units differ: the model's call {base.id!r} is in {base.unit}, the edit in {edit.unit}; "
-                    f"numbers are also shown converted to {base.unit}")
+                    f"compared in {base.unit} (raw: the edit's own numbers, in {edit.unit})")
         else:
             note = (f"units differ: the model's call {base.id!r} is in {base.unit or 'no unit'}, "
                     f"the edit in {edit.unit or 'no unit'}; nothing could be converted")
-    return EditDiff(pairing, changes, steps, note)
+    return EditDiff(pairing, changes, step, note)
 
 
 def diff_edits(session: Session, edit_id: Id | None = None) -> list[EditDiff]:
@@ -161,21 +220,34 @@ def diff_edits(session: Session, edit_id: Id | None = None) -> list[EditDiff]:
         pairings = [p for p in pairings if p.edit.key == str(edit_id)]
         if not pairings:
             raise KeyError(edit_id)
-    return [diff_edit(p) for p in pairings]
+    inputs = _Inputs()
+    return [diff_edit(p, inputs) for p in pairings]
+
+
+def chain_steps(pairing: Pairing) -> list[Step]:
+    """Every step of one edit's chain, oldest first (one diff per step: for one edit, not a whole session)."""
+    chain, inputs = pairing.chain, _Inputs()
+    return [Step(x, y, compare(x, y, inputs)) for x, y in zip(chain, chain[1:])]
 
 
 def edit_document(edit_diff: EditDiff) -> dict[str, Any]:
-    """One edit as SPEC 6 has it (`edit`, `base`, `call`, `changes`), then chain, steps, units, notes."""
+    """One edit as SPEC 6 has it (`edit`, `base`, `call`, `changes`), then its place in the chain, units, notes.
+
+    `previous` is the entry the edit was made from and `steps` how many of the person's edits lead
+    from the base to it; when `previous` is an earlier edit, `stepChanges` are the changes from it.
+    The chain is not repeated: follow `previous` through the other edits.
+    """
     pairing = edit_diff.pairing
     document: dict[str, Any] = {
         "edit": pairing.edit.id,
         "base": pairing.base.id if pairing.base else None,
         "call": pairing.edit.call,
         "changes": edit_diff.changes,
-        "chain": [e.id for e in pairing.chain],
+        "previous": pairing.previous.id if pairing.previous else None,
+        "steps": pairing.steps,
     }
-    if edit_diff.steps:
-        document["steps"] = [{"from": s.before.id, "to": s.after.id, "changes": s.changes} for s in edit_diff.steps]
+    if edit_diff.step is not None:
+        document["stepChanges"] = edit_diff.step.changes
     if pairing.edit.unit:
         document["unit"] = pairing.edit.unit
     if pairing.base and pairing.base.unit != pairing.edit.unit:
@@ -192,14 +264,25 @@ def diff_document(edit_diffs: list[EditDiff]) -> dict[str, Any]:
     return {"edits": [edit_document(d) for d in edit_diffs]}
 
 
+def chain_text(pairing: Pairing) -> str:
+    """The chain in ids, its ends only when long: `c4 → e1 → e2`, `c0 → … → e3999 → e4000`."""
+    ids: list[str] = []
+    link: Pairing | None = pairing
+    while link is not None and len(ids) < CHAIN_SHOWN:
+        ids.append(str(link.edit.id))
+        link = link.earlier
+    if link is None:
+        start = [str(pairing.base.id)] if pairing.base is not None else []
+        return " → ".join(start + ids[::-1])
+    return " → ".join([str(pairing.first.id), "…", *reversed(ids[:2])])
+
+
 def value_text(value: Any, limit: int = VALUE_TEXT) -> str:
     """A value as short JSON for one line of text (`[1500,18000]`, `"north"`, `{…}` cut with `…`)."""
     if is_number(value) and float(value).is_integer() and abs(value) < 1e21:
         return str(int(value))
-    try:
-        text = orjson.dumps(value).decode()
-    except TypeError:
-        text = repr(value)
+    # Scalars and points as JavaScript prints them (900.0 → 900); bigger values by orjson, cut below.
+    text = (js_stringify(value) or "undefined") if is_point(value) or not isinstance(value, (list, dict)) else _js(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -214,22 +297,31 @@ def display_path(path: str) -> str:
     return path[1:] if path else "(whole input)"
 
 
-def change_text(change: Change, unit: str | None) -> str:
-    """One change in words: `bandDepth 32 → 34 mm (+2)`, `notes added: "x"`, `tags/2 removed (was 1)`."""
+def change_text(change: Change, unit: str | None, raw_unit: str | None = None) -> str:
+    """One change in words: `bandDepth 32 → 34 mm (+2)`, `notes added: "x"`, `tags/2 removed (was 1)`.
+
+    With `raw_unit` (the edit's own, where it differs), the edit's own numbers follow: `[as cm: 3.2 → 3.4]`.
+    """
     where = display_path(change["path"])
+    raw = change.get("raw")
+    raw_text = ""
+    if raw and raw_unit:
+        if change["op"] == "replace" and (raw["from"] != change["from"] or raw["to"] != change["to"]):
+            raw_text = f" [as {raw_unit}: {value_text(raw['from'])} → {value_text(raw['to'])}]"
+        elif change["op"] == "add" and raw["to"] != change["to"]:
+            raw_text = f" [as {raw_unit}: {value_text(raw['to'])}]"
+        elif change["op"] == "remove" and raw["from"] != change["from"]:
+            raw_text = f" [as {raw_unit}: {value_text(raw['from'])}]"
     if change["op"] == "add":
-        return f"{where} added: {value_text(change['to'])}"
+        return f"{where} added: {value_text(change['to'])}{raw_text}"
     if change["op"] == "remove":
-        return f"{where} removed (was {value_text(change['from'])})"
-    suffix = f" {unit}" if unit and (is_number(change["to"]) or is_point(change["to"])) else ""
+        return f"{where} removed (was {value_text(change['from'])}){raw_text}"
+    suffix = unit_text(unit, parse_pointer(change["path"]), change["to"])
+    suffix = f" {suffix}" if suffix else ""
     text = f"{where} {value_text(change['from'])} → {value_text(change['to'])}{suffix}"
     if "delta" in change:
         text += f" ({signed(change['delta'])})"
-    converted = change.get("converted")
-    if converted:
-        text += f" [= {value_text(converted['to'])} {converted['unit']}"
-        text += f", {signed(converted['delta'])}]" if "delta" in converted else "]"
-    return text
+    return text + raw_text
 
 
 def _indices(indices: list[str]) -> str:
@@ -237,7 +329,7 @@ def _indices(indices: list[str]) -> str:
     return shown + (", …" if len(indices) > 3 else "")
 
 
-def summary_items(changes: list[Change], unit: str | None) -> list[str]:
+def summary_items(changes: list[Change], unit: str | None, raw_unit: str | None = None) -> list[str]:
     """The changes in words; changes to the points of one array read `spine: 1 point added at 12, 3 moved`."""
     items: list[str] = []
     groups: dict[str, dict[str, list[str]]] = {}
@@ -250,7 +342,7 @@ def summary_items(changes: list[Change], unit: str | None) -> list[str]:
                 items.append(parent)  # placeholder, filled in below so the group keeps its place
             groups[parent][change["op"]].append(last)
         else:
-            items.append(change_text(change, unit))
+            items.append(change_text(change, unit, raw_unit))
     return [_group_text(item, groups[item]) if item in groups else item for item in items]
 
 
@@ -265,16 +357,22 @@ def _group_text(parent: str, ops: dict[str, list[str]]) -> str:
     return f"{display_path(parent)}: {', '.join(parts)}"
 
 
+def units_of(before: Entry, after: Entry) -> tuple[str | None, str | None]:
+    """The unit a comparison's numbers are in, and the edit's own unit when its numbers were converted."""
+    if before.unit and after.unit and before.unit != after.unit:
+        return before.unit, after.unit
+    return before.unit or after.unit, None
+
+
 def summary_line(edit_diff: EditDiff) -> str:
     """The edit in one line: `call  c7 → c9 (the person's edit)  bandDepth 32 → 34 mm (+2)  spine: …`."""
     pairing = edit_diff.pairing
     edit = pairing.edit
     if pairing.base is None:
         return f"{edit.call}  (no model call) → {edit.id} (the person's edit)  not compared"
-    steps = len(pairing.chain) - 1
-    chain = f", {steps} steps: " + " → ".join(str(e.id) for e in pairing.chain) if steps > 1 else ""
+    chain = f", {pairing.steps:,} steps: {chain_text(pairing)}" if pairing.steps > 1 else ""
     head = f"{edit.call}  {pairing.base.id} → {edit.id} (the person's edit{chain})"
-    items = summary_items(edit_diff.changes, edit.unit)
+    items = summary_items(edit_diff.changes, *units_of(pairing.base, edit))
     if not items:
         return f"{head}  no change"
     more = len(items) - SUMMARY_ITEMS
@@ -283,131 +381,56 @@ def summary_line(edit_diff: EditDiff) -> str:
 
 
 def copy_as_body(edit_diff: EditDiff, session: Session) -> str:
-    """A body that rebuilds the edit from the model's call: spread its input, set the changed top-level fields.
+    """A body that returns the edit's input, built from the model's call: `inputs.at(base)` and the changed fields.
 
-    It names the module as `inputs.last("<module>")` asks, unless another fn of that module was
-    called in the session: then `last(module)` could hand back that fn's input, so the full call is named.
+    It names the base by id, so at every cursor after the edit it starts from that call (never a
+    newer one that `inputs.last` would give), drops the keys the person removed, and sets the
+    top-level fields the person changed, as the edit's own numbers. When the base falls at the
+    session's store cap (then it falls at every later cursor too), the body returns the input whole.
     """
     edit, base = edit_diff.edit, edit_diff.base
     value = edit.input  # parsed once: a loaded entry parses its text on every read
-    if base is None or not isinstance(base.input, dict) or not isinstance(value, dict):
-        return f"return {_js(value)};\n"
-    siblings = {e.call for e in session.entries if e.module == edit.module}
-    wanted = edit.module if siblings == {edit.call} else edit.call
-    fields = []
-    changed = _top_level_keys(edit_diff.changes)
-    for key in [k for k in value if k in changed] + [k for k in changed if k not in value]:
-        name = key if IDENTIFIER.match(key) else _js(key)
-        fields.append(f"  {name}: {_js(value[key]) if key in value else 'undefined'},")
-    return "return {\n" + f"  ...inputs.last({_js(wanted)}),\n" + "\n".join(fields) + ("\n" if fields else "") + "};\n"
+    model = base.input if base is not None else None
+    head = f"// Rebuilds the person's edit {edit.id} ({edit.call})"
+    if base is None or not isinstance(value, dict) or not isinstance(model, dict):
+        return f"{head}.\nreturn {_js(value)};\n"
+    if not _kept_at_end(session, base):
+        return f"{head}: {base.id} falls at the store cap, so the input is written out whole.\nreturn {_js(value)};\n"
+    removed = [key for key in model if key not in value]
+    changed = [key for key, item in value.items() if key not in model or not json_equal(model[key], item)]
+    lines = [f"{head} from the model's call {base.id}."]
+    start = f"inputs.at({_js(base.id)})"
+    if removed:
+        names = ", ".join(f"{_js(key)}: _{number}" for number, key in enumerate(removed))
+        lines.append(f"const {{ {names}, ...model }} = {start};  // the person removed these")
+        start = "model"
+    fields = [f"  {key if IDENTIFIER.match(key) else _js(key)}: {_js(value[key])}," for key in changed]
+    lines += ["return {", f"  ...{start},", *fields, "};"]
+    return "\n".join(lines) + "\n"
 
 
-def _top_level_keys(changes: list[Change]) -> list[str]:
-    keys: list[str] = []
-    for change in changes:
-        tokens = parse_pointer(change["path"])
-        if tokens and tokens[0] not in keys:
-            keys.append(tokens[0])
-    return keys
+def _kept_at_end(session: Session, entry: Entry) -> bool:
+    """Whether `entry` is in the store a body at the end of the session gets, trimmed to `caps.storeBytes`."""
+    cap = session.caps.store_bytes
+    if cap is None:
+        return True
+    tail, _ = trim_store(session.entries, cap)
+    return any(e is entry for e in tail)
 
 
 def _js(value: Any) -> str:
     try:
         return orjson.dumps(value).decode()
-    except TypeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except TypeError:  # nested past orjson's limit, integers beyond 64 bits, lone surrogates
+        return js_stringify(value) or "undefined"
 
 
-def filter_changes(changes: list[Change], text: str, unit: str | None = None) -> list[int]:
+def filter_changes(changes: list[Change], text: str, unit: str | None = None, raw_unit: str | None = None) -> list[int]:
     """Indices of the changes whose words (op, path, values) contain `text`, case-insensitive."""
     wanted = text.strip().casefold()
     if not wanted:
         return list(range(len(changes)))
-    return [i for i, c in enumerate(changes) if wanted in f"{c['op']} {change_text(c, unit)}".casefold()]
-
-
-# --- geometry: what the Edits view draws ------------------------------------------------------------
-
-# Two-number arrays under these keys are sizes, not positions: they are not drawn as points.
-NOT_POSITIONS = frozenset({"size", "module", "dims", "dimensions", "extent", "scale", "span"})
-POSITION_KEYS = ("at", "origin", "position")
-
-
-@dataclass(slots=True)
-class Shape:
-    """Geometry found in an input: a polyline (an array of points), a point, or a box (`at` + `size`)."""
-
-    path: str
-    kind: str  # "polyline" | "point" | "box"
-    points: list[tuple[float, float]]
-
-
-@dataclass(slots=True)
-class VertexMark:
-    """A changed point: where it was (None: added) and where it is (None: removed), in words for a tooltip."""
-
-    path: str
-    before: tuple[float, float] | None
-    after: tuple[float, float] | None
-    text: str
-
-
-def xy(point: Any) -> tuple[float, float]:
-    """The x and y of a point, `[x, y(, z)]` or `{x, y(, z)}`."""
-    return (point["x"], point["y"]) if isinstance(point, dict) else (point[0], point[1])
-
-
-def shapes(value: Any) -> list[Shape]:
-    """Every polyline, point and box in `value`, depth first, each named by its JSON Pointer."""
-    found: list[Shape] = []
-    _shapes(value, (), None, found)
-    return found
-
-
-def _shapes(value: Any, tokens: tuple, key: Any, found: list[Shape]) -> None:
-    if isinstance(value, list) and len(value) >= 2 and all(is_point(v) for v in value):
-        found.append(Shape(pointer(tokens), "polyline", [xy(v) for v in value]))
-    elif is_point(value):
-        if key not in NOT_POSITIONS:
-            found.append(Shape(pointer(tokens), "point", [xy(value)]))
-    elif isinstance(value, dict):
-        size = value.get("size")
-        at = next((value[k] for k in POSITION_KEYS if is_point(value.get(k))), None)
-        if at is not None and isinstance(size, list) and len(size) == 2 and all(is_number(v) for v in size):
-            (x, y), (w, h) = xy(at), size
-            found.append(Shape(pointer(tokens), "box", [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]))
-        for child_key, child in value.items():
-            if at is None or child is not at:  # the box already draws its corner point
-                _shapes(child, tokens + (child_key,), child_key, found)
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            _shapes(child, tokens + (index,), index, found)
-
-
-def vertex_marks(changes: list[Change]) -> list[VertexMark]:
-    """The changes that move, add or remove a point, with where it was and where it is."""
-    marks = []
-    for change in changes:
-        before = xy(change["from"]) if is_point(change.get("from")) else None
-        after = xy(change["to"]) if is_point(change.get("to")) else None
-        if before is None and after is None:
-            continue
-        where = display_path(change["path"])
-        if change["op"] == "add" and after:
-            text = f"{where} added at {_xy_text(after)}"
-        elif change["op"] == "remove" and before:
-            text = f"{where} removed from {_xy_text(before)}"
-        elif before and after:
-            text = (f"{where} moved {_xy_text(before)} → {_xy_text(after)} "
-                    f"(Δ {signed(delta(before[0], after[0]))}, {signed(delta(before[1], after[1]))})")
-        else:
-            text = change_text(change, None)
-        marks.append(VertexMark(change["path"], before, after, text))
-    return marks
-
-
-def _xy_text(point: tuple[float, float]) -> str:
-    return f"({value_text(point[0])}, {value_text(point[1])})"
+    return [i for i, c in enumerate(changes) if wanted in f"{c['op']} {change_text(c, unit, raw_unit)}".casefold()]
 
 
 def changed_paths(changes: list[Change]) -> set[str]:

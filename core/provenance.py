@@ -8,9 +8,14 @@ Each entry is traced through the entries it was made from (`core.edits.predecess
 else the newest earlier entry of the same call). A leaf is a scalar, an empty array or object,
 or a point (points are one value, as in `core.diff`); arrays are aligned as the diff aligns
 them, so a point inserted upstream does not make every later point look new.
+
+`Provenance` keeps the setters it found per entry (within a bound on the leaves it holds), so
+blaming every step of a 4,000-step chain walks each step once, not the chain again per entry.
+Walks over values keep their own stack: inputs may nest deeper than Python's.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -18,6 +23,7 @@ from core.diff import Token, all_points, array_opcodes, is_point, json_equal, po
 from core.edits import predecessors
 from core.model import Entry, Id
 from core.session import Session
+from core.units import Conversion
 
 Path = tuple[Token, ...]
 
@@ -87,52 +93,50 @@ def is_leaf(value: Any) -> bool:
 
 def leaves(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
     """Every leaf of `value` with its path, depth first in key order."""
-    if is_leaf(value):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from leaves(item, path + (key,))
-    elif all_points(value):  # a polyline: its points are its leaves, no need to look inside each
-        for index, item in enumerate(value):
-            yield path + (index,), item
-    else:
-        for index, item in enumerate(value):
-            yield from leaves(item, path + (index,))
+    todo: list[tuple[Path, Any]] = [(path, value)]
+    while todo:
+        at, item = todo.pop()
+        if is_leaf(item):
+            yield at, item
+        elif isinstance(item, dict):
+            todo.extend((at + (key,), member) for key, member in reversed(item.items()))
+        elif all_points(item):  # a polyline: its points are its leaves, no need to look inside each
+            yield from ((at + (index,), member) for index, member in enumerate(item))
+        else:
+            todo.extend((at + (index,), item[index]) for index in range(len(item) - 1, -1, -1))
 
 
 def leaf_sources(before: Any, after: Any) -> dict[Path, Path | None]:
     """For each leaf of `after`: the path of the equal leaf in `before` it came from, or None (set here)."""
     sources: dict[Path, Path | None] = {}
-    _map(before, after, (), (), sources)
+    todo: list[tuple[Any, Any, Path, Path]] = [(before, after, (), ())]
+    while todo:
+        old, new, at_before, at_after = todo.pop()
+        if is_leaf(new):
+            sources[at_after] = at_before if json_equal(old, new) else None
+        elif isinstance(new, dict) and isinstance(old, dict) and not is_point(old):
+            for key, item in new.items():
+                if key in old:
+                    todo.append((old[key], item, at_before + (key,), at_after + (key,)))
+                else:
+                    _unsourced(item, at_after + (key,), sources)
+        elif isinstance(new, list) and isinstance(old, list) and not is_point(old):
+            points = all_points(new)
+            for tag, i1, i2, j1, j2 in array_opcodes(old, new):
+                if tag == "equal" and points:  # equal points: each is a leaf from the same place in `before`
+                    sources.update((at_after + (j1 + k,), at_before + (i1 + k,)) for k in range(i2 - i1))
+                elif tag == "equal":  # equal elements: every leaf inside comes from the same place in `before`
+                    for k in range(i2 - i1):
+                        _carried(new[j1 + k], at_before + (i1 + k,), at_after + (j1 + k,), sources)
+                else:
+                    paired = min(i2 - i1, j2 - j1)
+                    todo.extend((old[i1 + k], new[j1 + k], at_before + (i1 + k,), at_after + (j1 + k,))
+                                for k in range(paired))
+                    for k in range(paired, j2 - j1):
+                        _unsourced(new[j1 + k], at_after + (j1 + k,), sources)
+        else:
+            _unsourced(new, at_after, sources)
     return sources
-
-
-def _map(before: Any, after: Any, at_before: Path, at_after: Path, sources: dict[Path, Path | None]) -> None:
-    if is_leaf(after):
-        sources[at_after] = at_before if json_equal(before, after) else None
-    elif isinstance(after, dict) and isinstance(before, dict) and not is_point(before):
-        for key, item in after.items():
-            if key in before:
-                _map(before[key], item, at_before + (key,), at_after + (key,), sources)
-            else:
-                _unsourced(item, at_after + (key,), sources)
-    elif isinstance(after, list) and isinstance(before, list) and not is_point(before):
-        points = all_points(after)
-        for tag, i1, i2, j1, j2 in array_opcodes(before, after):
-            if tag == "equal" and points:  # equal points: each is a leaf from the same place in `before`
-                sources.update((at_after + (j1 + k,), at_before + (i1 + k,)) for k in range(i2 - i1))
-                continue
-            if tag == "equal":  # equal elements: every leaf inside comes from the same place in `before`
-                for k in range(i2 - i1):
-                    _carried(after[j1 + k], at_before + (i1 + k,), at_after + (j1 + k,), sources)
-                continue
-            paired = min(i2 - i1, j2 - j1)
-            for k in range(paired):
-                _map(before[i1 + k], after[j1 + k], at_before + (i1 + k,), at_after + (j1 + k,), sources)
-            for k in range(paired, j2 - j1):
-                _unsourced(after[j1 + k], at_after + (j1 + k,), sources)
-    else:
-        _unsourced(after, at_after, sources)
 
 
 def _carried(value: Any, at_before: Path, at_after: Path, sources: dict[Path, Path | None]) -> None:
@@ -149,42 +153,74 @@ def _unsourced(value: Any, path: Path, sources: dict[Path, Path | None]) -> None
         sources[leaf_path] = None
 
 
+class Provenance:
+    """Who set each leaf, per entry of one session, each entry traced from its predecessor's answer once."""
+
+    LEAF_BUDGET = 2_000_000  # leaves of remembered answers; past it the oldest answers are let go
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.made_from = predecessors(session)
+        self.known: OrderedDict[str, dict[Path, Entry]] = OrderedDict()
+        self.held = 0
+
+    def setters(self, entry: Entry) -> dict[Path, Entry]:
+        """Each leaf path of `entry`'s input and the entry that set its value."""
+        lineage, node = [], entry
+        while node.key not in self.known:  # back to an entry already answered, or the first of its line
+            lineage.append(node)
+            previous = self.made_from[node.key][0]
+            if previous is None:
+                break
+            node = previous
+        found = self.known.get(node.key) if node.key in self.known else None
+        for step in reversed(lineage):
+            previous = self.made_from[step.key][0]
+            value = step.input
+            if previous is None or found is None:
+                found = {path: step for path, _ in leaves(value)}
+            else:
+                if previous.unit and step.unit and previous.unit != step.unit:  # a length equal after conversion is carried
+                    value = Conversion(step.unit, previous.unit).value(value)
+                sources = leaf_sources(previous.input, value)
+                earlier = found
+                found = {path: step if source is None else earlier.get(source, step) for path, source in sources.items()}
+            self._remember(step.key, found)
+        assert found is not None
+        if entry.key in self.known:
+            self.known.move_to_end(entry.key)
+        return found
+
+    def _remember(self, key: str, found: dict[Path, Entry]) -> None:
+        self.known[key] = found
+        self.held += len(found)
+        while self.held > self.LEAF_BUDGET and len(self.known) > 1:
+            _, dropped = self.known.popitem(last=False)
+            self.held -= len(dropped)
+
+    def blame(self, entry: Entry) -> list[LeafOrigin]:
+        """Each leaf of `entry`'s input and the earlier entry that set it."""
+        setters = self.setters(entry)
+        parents: dict[Path, str] = {}  # the pointer of each container, made once for all its leaves
+
+        def leaf_pointer(path: Path) -> str:
+            if not path:
+                return ""
+            parent = path[:-1]
+            if parent not in parents:
+                parents[parent] = pointer(parent)
+            last = path[-1]
+            return parents[parent] + (f"/{last}" if type(last) is int else pointer((last,)))
+
+        return [LeafOrigin(leaf_pointer(path), value, setters.get(path, entry), entry) for path, value in leaves(entry.input)]
+
+
 def blame(session: Session, entry_id: Id) -> list[LeafOrigin]:
     """Each leaf of entry `entry_id`'s input and the earlier entry that set it (KeyError: no such entry)."""
     entry = session.entry(entry_id)
     if entry is None:
         raise KeyError(entry_id)
-    made_from = predecessors(session)
-    found = list(leaves(entry.input))
-    setters: dict[Path, Entry] = {}
-    pending: dict[Path, Path] = {path: path for path, _ in found}  # leaf of `entry` → its path in `node`
-    node = entry
-    while pending:
-        previous = made_from[node.key][0]
-        if previous is None:
-            setters.update((path, node) for path in pending)
-            break
-        sources = leaf_sources(previous.input, node.input)
-        still: dict[Path, Path] = {}
-        for path, at_node in pending.items():
-            at_previous = sources.get(at_node)
-            if at_previous is None:
-                setters[path] = node
-            else:
-                still[path] = at_previous
-        pending, node = still, previous
-    parents: dict[Path, str] = {}  # the pointer of each container, made once for all its leaves
-
-    def leaf_pointer(path: Path) -> str:
-        if not path:
-            return ""
-        parent = path[:-1]
-        if parent not in parents:
-            parents[parent] = pointer(parent)
-        last = path[-1]
-        return parents[parent] + (f"/{last}" if type(last) is int else pointer((last,)))
-
-    return [LeafOrigin(leaf_pointer(path), value, setters[path], entry) for path, value in found]
+    return Provenance(session).blame(entry)
 
 
 def blame_document(session: Session, entry_id: Id) -> dict[str, Any]:

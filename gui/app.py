@@ -1,19 +1,36 @@
 """`wsi` / `wsi gui [FILE] [--screenshot OUT.png] [--tab NAME] [--at B]`: start the inspector window.
 
-With no FILE it opens the bundled demo session. `--screenshot` renders the window offscreen at
-1400×900 once the file has loaded, writes the PNG and exits (for bug reports and for checking views).
+With no FILE it opens the bundled demo session (package data, found with importlib.resources, so an
+installed wheel works from any folder). `--screenshot` renders the window offscreen at 1400×900 once
+the file has loaded, writes the PNG and exits (for bug reports and for checking views): exit 0 when
+the file loaded without errors, 1 when it did not load or has errors (the picture is still written and
+shows why), 2 when the picture cannot be written. Without `--screenshot`, a machine where no window
+can open gets one line saying so and exit 2 (see gui/display.py), never Qt's abort.
 """
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
+import html
+import importlib.resources
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEMO = ROOT / "resources" / "sessions" / "demo.json"
 SCREENSHOT_SIZE = (1400, 900)
+
+
+_extracted = contextlib.ExitStack()  # bundled files copied out of a zipped install, removed at exit
+atexit.register(_extracted.close)
+
+
+def demo_session() -> Path:
+    """The bundled demo session's path, wherever the package is installed."""
+    demo = importlib.resources.files("resources") / "sessions" / "demo.json"
+    return _extracted.enter_context(importlib.resources.as_file(demo))
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
@@ -47,9 +64,16 @@ def run_app(argv: list[str]) -> int:
         args = parse_arguments(argv)
     except SystemExit as exc:  # argparse printed its usage line
         return int(exc.code or 0)
-    path = Path(args.file) if args.file else DEMO
+    path = Path(args.file) if args.file else demo_session()
     if args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    else:
+        from gui.display import why_no_window
+
+        problem = why_no_window()
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return 2
     from PySide6.QtCore import QSettings
 
     from gui import errors
@@ -67,12 +91,26 @@ def run_app(argv: list[str]) -> int:
     return app.exec()  # type: ignore[attr-defined]
 
 
+def _quiet_offscreen_noise() -> None:
+    """Drop the one warning the offscreen platform prints for every main window (it has no window
+    manager to pass size hints to); every other Qt message still reaches stderr."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    def handler(kind: QtMsgType, _context: object, message: str) -> None:
+        if message != "This plugin does not support propagateSizeHints()":
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(handler)
+
+
 def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     from gui.deep_link import follow_link
     from gui.main_window import MainWindow
+
+    _quiet_offscreen_noise()
 
     with tempfile.TemporaryDirectory() as folder:  # a screenshot neither reads nor changes the person's settings
         window = MainWindow(QSettings(str(Path(folder) / "wsi.ini"), QSettings.Format.IniFormat))
@@ -87,9 +125,18 @@ def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
         loop.exec()
         QApplication.processEvents()
         written = window.screenshot(out)
+        session = window.context.session if window.current_path is not None else None
+        notice = html.unescape(re.sub(r"<[^>]+>", "", window.notice.label.text())).rstrip(". ") if window.notice.isVisible() else ""
         window.close()
     if not written:
         print(f"wsi gui: cannot write the screenshot to {out}; choose a folder you can write to", file=sys.stderr)
         return 2
-    print(f"wrote {out} ({SCREENSHOT_SIZE[0]}×{SCREENSHOT_SIZE[1]}, tab {tab}, {path.name})")
+    what = f"{path.name}, “{session.title}”" if session is not None else f"{path.name} did not load"
+    print(f"wrote {out} ({SCREENSHOT_SIZE[0]}×{SCREENSHOT_SIZE[1]}, tab {tab}, {what})")
+    if session is None:
+        print(f"wsi gui: {notice or f'{path} did not load'}; the picture shows it", file=sys.stderr)
+        return 1
+    if session.errors:
+        print(f"wsi gui: {notice}; `wsi validate {path}` lists every problem", file=sys.stderr)
+        return 1
     return 0

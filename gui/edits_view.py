@@ -3,11 +3,18 @@
 The list of edits (call, base, edit, number of changes, chain steps); the chosen edit's changes
 (path, before, after, Δ, unit) with a filter; the two inputs side by side, changed paths
 highlighted, scrolling together, each leaf's provenance in a column; a drawing of the geometry
-when the inputs hold points or polylines; and "Copy as body". Diffs and provenance are computed
-in a worker thread (`QThreadPool`), so a session with big inputs opens without freezing.
+when the inputs hold points or polylines, both in the model's unit; and "Copy as body".
+
+Nothing that grows with the session runs on the GUI thread: one job pairs every edit and diffs
+each against its base and its previous step (chains computed once, `core.edits`), reporting in
+batches; the chosen edit's detail (reverse diffs, provenance, the drawing's shapes, parsed inputs)
+is a second job. Jobs run one at a time per kind, and their answers for an older session are
+dropped. A chain is shown as its two comparisons (against the model's call, and the edit's own
+step from the previous entry); earlier steps are the earlier edits' rows.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,15 +44,16 @@ from core.edits import (
     display_path,
     filter_changes,
     pair_edits,
-    shapes,
     signed,
     summary_line,
+    units_of,
     value_text,
-    vertex_marks,
 )
+from core.geometry import Shape, VertexMark, shapes, vertex_marks
 from core.model import Entry
-from core.provenance import LeafOrigin, blame
+from core.provenance import LeafOrigin, Provenance
 from core.session import Session
+from core.units import Conversion, unit_text
 from gui.context import InspectorContext
 from gui.geometry_plot import GeometryPlot
 from gui.json_tree import JsonTreeView
@@ -55,21 +63,29 @@ from gui.theme import colour, hex_of
 MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # gui.theme: light or dark
 PERSON_WRITTEN, PERSON_ANCESTOR = colour("person_written"), PERSON_BACKGROUND
 REVEAL_ROWS = 5000  # a change deeper into an array than this selects the array rather than open it that far
+BATCH_SECONDS = 0.05  # the diff job reports what it has at most this often: one model update per batch
 OP_COLOURS = {"add": colour("add"), "remove": colour("remove"), "replace": colour("replace")}
 
 
 @dataclass(slots=True)
 class Comparison:
-    """Two entries to show side by side, the changes between them, and the paths to highlight in each."""
+    """Two entries side by side (inputs parsed), the changes between them, highlights, and the drawing."""
 
     title: str
     before: Entry
     after: Entry
+    before_value: Any
+    after_value: Any
     changes: list[Change]
+    unit: str | None  # the unit the changes (and the drawing) are in: `before`'s
+    raw_unit: str | None  # `after`'s own unit when its numbers were converted
     before_written: set[str]  # paths whose value differs in `before` (from the reverse diff)
     before_changed: set[str]  # those and their ancestors
     after_written: set[str]
     after_changed: set[str]
+    before_shapes: list[Shape]
+    after_shapes: list[Shape]
+    marks: list[VertexMark]
 
 
 @dataclass(slots=True)
@@ -81,17 +97,19 @@ class EditDetail:
     origins: dict[str, dict[str, LeafOrigin]] = field(default_factory=dict)  # entry key → pointer → origin
 
 
-def edit_detail(session: Session, pairing: Pairing) -> EditDetail:
-    """The edit's diff, each comparison (against the model call, then each step), and provenance."""
-    edit_diff = diff_edit(pairing)
+def edit_detail(provenance: Provenance, edit_diff: EditDiff) -> EditDetail:
+    """The edit's comparisons (against the model call, then its own step) with provenance and shapes."""
+    pairing = edit_diff.pairing
     comparisons = []
     if pairing.base is not None:
         comparisons.append(_comparison(f"{pairing.base.id} → {pairing.edit.id}  (the model's call → the person's edit)",
                                        pairing.base, pairing.edit, edit_diff.changes))
-    for number, step in enumerate(edit_diff.steps, 1):
-        comparisons.append(_comparison(f"step {number}: {step.before.id} → {step.after.id}", step.before, step.after, step.changes))
+    if edit_diff.step is not None:
+        step = edit_diff.step
+        title = f"step {pairing.steps:,} of {pairing.steps:,}: {step.before.id} → {step.after.id}  (the edit's own step)"
+        comparisons.append(_comparison(title, step.before, step.after, step.changes))
     shown = {e.key: e for c in comparisons for e in (c.before, c.after)} or {pairing.edit.key: pairing.edit}
-    origins = {key: {o.path: o for o in blame(session, entry.id)} for key, entry in shown.items()}
+    origins = {key: {o.path: o for o in provenance.blame(entry)} for key, entry in shown.items()}
     return EditDetail(edit_diff, comparisons, origins)
 
 
@@ -100,32 +118,79 @@ def _written(changes: list[Change]) -> set[str]:
 
 
 def _comparison(title: str, before: Entry, after: Entry, changes: list[Change]) -> Comparison:
+    before_value, after_value = before.input, after.input
+    unit, raw_unit = units_of(before, after)
     # The reverse diff's paths are in the model's input, so they say what to highlight there.
-    reverse = diff(after.input, before.input)
-    return Comparison(title, before, after, changes, _written(reverse), changed_paths(reverse),
-                      _written(changes), changed_paths(changes))
+    reverse = diff(after_value, before_value, after.unit, before.unit)
+    conversion = Conversion(raw_unit, unit) if raw_unit and unit else None
+    return Comparison(title, before, after, before_value, after_value, changes, unit, raw_unit,
+                      _written(reverse), changed_paths(reverse), _written(changes), changed_paths(changes),
+                      shapes(before_value), shapes(after_value, conversion), vertex_marks(changes))
 
 
 class _Signals(QObject):
-    done = Signal(int, int, object)  # generation, row, EditDetail
-    failed = Signal(int, int, str)
+    paired = Signal(int, object)  # generation, list[Pairing]
+    diffed = Signal(int, object)  # generation, {row: EditDiff}
+    detailed = Signal(int, int, object)  # generation, row, EditDetail
+    failed = Signal(int, int, str)  # generation, row (-1: the whole session), message
+
+
+class _DiffJob(QRunnable):
+    """Pairs the session's edits (one pass), then diffs each, reporting in batches."""
+
+    def __init__(self, session: Session, generation: int, signals: _Signals):
+        super().__init__()
+        self.session, self.generation, self.signals = session, generation, signals
+
+    def run(self) -> None:
+        try:
+            pairings = pair_edits(self.session)
+        except Exception as exc:  # a view never crashes the window: the summary says what went wrong
+            self.signals.failed.emit(self.generation, -1, f"{type(exc).__name__}: {exc}")
+            return
+        self.signals.paired.emit(self.generation, pairings)
+        batch: dict[int, EditDiff] = {}
+        sent = time.perf_counter()
+        for row, pairing in enumerate(pairings):
+            try:
+                batch[row] = diff_edit(pairing)
+            except Exception as exc:  # the row says what went wrong
+                self.signals.failed.emit(self.generation, row, f"{type(exc).__name__}: {exc}")
+            if time.perf_counter() - sent > BATCH_SECONDS:
+                self.signals.diffed.emit(self.generation, batch)
+                batch, sent = {}, time.perf_counter()
+        self.signals.diffed.emit(self.generation, batch)
+
+
+class _SessionProvenance:
+    """One session's Provenance, made by the first detail job (indexing the session is O(entries))."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.provenance: Provenance | None = None
+
+    def get(self) -> Provenance:
+        if self.provenance is None:
+            self.provenance = Provenance(self.session)
+        return self.provenance
 
 
 class _DetailJob(QRunnable):
-    """Computes each edit's EditDetail in order and reports it."""
+    """Computes one edit's EditDetail."""
 
-    def __init__(self, session: Session, pairings: list[Pairing], generation: int, signals: _Signals):
+    def __init__(self, provenance: _SessionProvenance, edit_diff: EditDiff, row: int, generation: int,
+                 signals: _Signals):
         super().__init__()
-        self.session, self.pairings, self.generation, self.signals = session, pairings, generation, signals
+        self.provenance, self.edit_diff, self.row = provenance, edit_diff, row
+        self.generation, self.signals = generation, signals
 
     def run(self) -> None:
-        for row, pairing in enumerate(self.pairings):
-            try:
-                detail = edit_detail(self.session, pairing)
-            except Exception as exc:  # a view never crashes the window: the row says what went wrong
-                self.signals.failed.emit(self.generation, row, f"{type(exc).__name__}: {exc}")
-            else:
-                self.signals.done.emit(self.generation, row, detail)
+        try:
+            detail = edit_detail(self.provenance.get(), self.edit_diff)
+        except Exception as exc:  # a view never crashes the window: the row says what went wrong
+            self.signals.failed.emit(self.generation, self.row, f"{type(exc).__name__}: {exc}")
+        else:
+            self.signals.detailed.emit(self.generation, self.row, detail)
 
 
 class EditsModel(QAbstractTableModel):
@@ -136,17 +201,26 @@ class EditsModel(QAbstractTableModel):
     def __init__(self, parent: Any = None):
         super().__init__(parent)
         self.pairings: list[Pairing] = []
+        self.diffs: dict[int, EditDiff] = {}
         self.details: dict[int, EditDetail] = {}
         self.failures: dict[int, str] = {}
 
     def set_pairings(self, pairings: list[Pairing]) -> None:
         self.beginResetModel()
-        self.pairings, self.details, self.failures = pairings, {}, {}
+        self.pairings, self.diffs, self.details, self.failures = pairings, {}, {}, {}
         self.endResetModel()
+
+    def add_diffs(self, diffs: dict[int, EditDiff]) -> None:
+        """A batch of diffs from the job: one dataChanged for the rows it spans."""
+        if not diffs:
+            return
+        self.diffs.update(diffs)
+        self.dataChanged.emit(self.index(min(diffs), 2), self.index(max(diffs), 2))
 
     def set_detail(self, row: int, detail: EditDetail | None, failure: str | None = None) -> None:
         if detail is not None:
             self.details[row] = detail
+            self.diffs[row] = detail.edit_diff
         if failure is not None:
             self.failures[row] = failure
         self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
@@ -166,7 +240,7 @@ class EditsModel(QAbstractTableModel):
         if not index.isValid():
             return None
         pairing, column = self.pairings[index.row()], index.column()
-        detail = self.details.get(index.row())
+        edit_diff = self.diffs.get(index.row())
         if role == DISPLAY:
             if column == 0:
                 return f"✎ {pairing.edit.id}"
@@ -175,14 +249,14 @@ class EditsModel(QAbstractTableModel):
             if column == 2:
                 if index.row() in self.failures:
                     return "failed"
-                return f"{len(detail.edit_diff.changes):,}" if detail else "…"
+                return f"{len(edit_diff.changes):,}" if edit_diff else "…"
             if column == 3:
-                return str(len(pairing.chain) - 1) if pairing.base else "—"
+                return f"{pairing.steps:,}" if pairing.base else "—"
             return pairing.edit.call
         if role == TOOLTIP:
             if index.row() in self.failures:
                 return self.failures[index.row()]
-            lines = [summary_line(detail.edit_diff)] if detail else []
+            lines = [summary_line(edit_diff)] if edit_diff else []
             lines += pairing.notes
             return "\n".join(lines) or None
         if role == FONT:
@@ -195,7 +269,7 @@ class EditsModel(QAbstractTableModel):
 
 
 class ChangesModel(QAbstractTableModel):
-    """One comparison's changes, filtered in core: op, path, before, after, Δ, unit (and converted)."""
+    """One comparison's changes, filtered in core: op, path, before, after, Δ, unit, and the edit's own numbers."""
 
     HEADERS = ("op", "path", "before", "after", "Δ", "unit")
 
@@ -204,13 +278,12 @@ class ChangesModel(QAbstractTableModel):
         self.changes: list[Change] = []
         self.rows: list[int] = []
         self.unit: str | None = None
-        self.converted = False
+        self.raw_unit: str | None = None  # the edit's own unit, when its numbers were converted
 
-    def set_changes(self, changes: list[Change], unit: str | None, text: str = "") -> None:
+    def set_changes(self, changes: list[Change], unit: str | None, text: str = "", raw_unit: str | None = None) -> None:
         self.beginResetModel()
-        self.changes, self.unit = changes, unit
-        self.converted = any("converted" in c for c in changes)
-        self.rows = filter_changes(changes, text, unit)
+        self.changes, self.unit, self.raw_unit = changes, unit, raw_unit
+        self.rows = filter_changes(changes, text, unit, raw_unit)
         self.endResetModel()
 
     def change_at(self, row: int) -> Change | None:
@@ -220,15 +293,14 @@ class ChangesModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: Any = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS) + (1 if self.converted else 0)
+        return 0 if parent.isValid() else len(self.HEADERS) + (2 if self.raw_unit else 0)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if role != DISPLAY or orientation != Qt.Orientation.Horizontal:
             return None
         if section < len(self.HEADERS):
             return self.HEADERS[section]
-        unit = next((c["converted"]["unit"] for c in self.changes if "converted" in c), "")
-        return f"after, in {unit} (Δ)"
+        return f"{('before', 'after')[section - len(self.HEADERS)]}, as {self.raw_unit}"
 
     def data(self, index: Any, role: int = DISPLAY) -> Any:
         change = self.change_at(index.row()) if index.isValid() else None
@@ -238,11 +310,16 @@ class ChangesModel(QAbstractTableModel):
         if role == DISPLAY:
             return self._text(change, column)
         if role == TOOLTIP:
-            return f"{change['path'] or '(whole input)'}\n{self._text(change, 2)} → {self._text(change, 3)}"
+            tip = f"{change['path'] or '(whole input)'}\n{self._text(change, 2)} → {self._text(change, 3)} {self._text(change, 5)}"
+            if self.raw_unit and "raw" in change:
+                tip += f"\nthe edit's own numbers, in {self.raw_unit}: {self._text(change, 6)} → {self._text(change, 7)}"
+            return tip
         if role == FONT:
             return monospace()
         if role == FOREGROUND and column == 0:
             return OP_COLOURS.get(change["op"])
+        if role == FOREGROUND and column >= len(self.HEADERS):
+            return MUTED
         if role == ALIGN and column == 4:
             return RIGHT
         return None
@@ -259,12 +336,10 @@ class ChangesModel(QAbstractTableModel):
         if column == 4:
             return signed(change["delta"]) if "delta" in change else ""
         if column == 5:
-            return self.unit or ""
-        converted = change.get("converted")
-        if not converted:
-            return ""
-        text = value_text(converted["to"], 80)
-        return f"{text} ({signed(converted['delta'])})" if "delta" in converted else text
+            return unit_text(self.unit, parse_pointer(change["path"]), change.get("to", change.get("from")))
+        raw = change.get("raw", {})
+        key = "from" if column == 6 else "to"
+        return value_text(raw[key], 80) if key in raw else ""
 
 
 class EditsView(QWidget):
@@ -276,8 +351,17 @@ class EditsView(QWidget):
         self.generation = 0
         self.last_copied: str | None = None
         self._signals = _Signals(self)
-        self._signals.done.connect(self._detail_done)
+        self._signals.paired.connect(self._paired)
+        self._signals.diffed.connect(self._diffed)
+        self._signals.detailed.connect(self._detail_done)
         self._signals.failed.connect(self._detail_failed)
+        # One job of each kind at a time: the next session's diffs wait for the last one's to end,
+        # and one Provenance (not shared between threads) serves the details.
+        self._diff_pool, self._detail_pool = QThreadPool(self), QThreadPool(self)
+        for pool in (self._diff_pool, self._detail_pool):
+            pool.setMaxThreadCount(1)
+        self._provenance: _SessionProvenance | None = None
+        self._asked: set[int] = set()  # rows whose detail job is queued or running
         self.summary = QLabel(self)
         self.summary.setObjectName("editsSummary")
         self.summary.setWordWrap(True)
@@ -372,7 +456,7 @@ class EditsView(QWidget):
             self.refresh()
 
     def refresh(self) -> None:
-        """Pair the session's edits and start computing their diffs (once the tab is shown).
+        """Start pairing and diffing the session's edits off the GUI thread (once the tab is shown).
 
         Hidden, it only remembers to: diffing every edit of a big session holds the interpreter
         for seconds, and every other view would wait for it.
@@ -382,29 +466,64 @@ class EditsView(QWidget):
             return
         self._stale = False
         self.generation += 1
+        self._asked.clear()
         session = self.context.session
-        pairings = pair_edits(session) if session is not None else []
-        self.edits_model.set_pairings(pairings)
+        self._provenance = _SessionProvenance(session) if session is not None else None
+        self.edits_model.set_pairings([])
         self._show_nothing()
         if session is None:
             self.summary.setText("No session open.")
             return
+        self.summary.setText("Pairing the canvas edits with the model's calls …")
+        self._diff_pool.clear()
+        self._detail_pool.clear()
+        self._diff_pool.start(_DiffJob(session, self.generation, self._signals))
+
+    def _paired(self, generation: int, pairings: list[Pairing]) -> None:
+        if generation != self.generation:
+            return
+        self._paired_generation = generation
+        self.edits_model.set_pairings(pairings)
         if not pairings:
             self.summary.setText("No canvas edits in this session: nothing the person changed on the canvas.")
             return
-        self.summary.setText(f"{len(pairings)} canvas edit{'s' if len(pairings) != 1 else ''}: what the person "
+        self.summary.setText(f"{len(pairings):,} canvas edit{'s' if len(pairings) != 1 else ''}: what the person "
                              "changed against the model's call (computing the differences …)")
-        QThreadPool.globalInstance().start(_DetailJob(session, pairings, self.generation, self._signals))
         self.edits_table.selectRow(0)
         if self._pending_edit is not None:
             pending, self._pending_edit = self._pending_edit, None
             self.select_edit(pending)
 
+    _paired_generation = -1  # the last generation whose pairings arrived
+
     @property
     def ready(self) -> bool:
-        """True when every edit's diff is computed."""
+        """True when the edits are paired and every edit's diff is computed."""
         model = self.edits_model
-        return len(model.details) + len(model.failures) == len(model.pairings)
+        if self.context.session is None:
+            return True
+        return self._paired_generation == self.generation and len(model.diffs) + len(model.failures) >= len(model.pairings)
+
+    def _diffed(self, generation: int, diffs: dict[int, EditDiff]) -> None:
+        if generation != self.generation:
+            return
+        self.edits_model.add_diffs(diffs)
+        row = self.current_row()
+        if row in diffs:
+            self._ask_detail(row)
+        if self.ready:
+            count = len(self.edits_model.pairings)
+            if count:
+                self.summary.setText(f"{count:,} canvas edit{'s' if count != 1 else ''}: what the person changed "
+                                     "against the model's call. Choose one to see its changes, both inputs and the drawing.")
+
+    def _ask_detail(self, row: int) -> None:
+        """Start the detail job for `row` once its diff is known (each row once per session)."""
+        edit_diff = self.edits_model.diffs.get(row)
+        if edit_diff is None or row in self._asked or row in self.edits_model.details or self._provenance is None:
+            return
+        self._asked.add(row)
+        self._detail_pool.start(_DetailJob(self._provenance, edit_diff, row, self.generation, self._signals))
 
     def _detail_done(self, generation: int, row: int, detail: EditDetail) -> None:
         if generation != self.generation:
@@ -412,16 +531,16 @@ class EditsView(QWidget):
         self.edits_model.set_detail(row, detail)
         if row == self.current_row():
             self._show_edit(row)
-        if self.ready:
-            count = len(self.edits_model.pairings)
-            self.summary.setText(f"{count} canvas edit{'s' if count != 1 else ''}: what the person changed against "
-                                 "the model's call. Choose one to see its changes, both inputs and the drawing.")
 
     def _detail_failed(self, generation: int, row: int, message: str) -> None:
-        if generation == self.generation:
-            self.edits_model.set_detail(row, None, message)
-            if row == self.current_row():
-                self._show_nothing(f"This edit could not be compared: {message}")
+        if generation != self.generation:
+            return
+        if row < 0:
+            self.summary.setText(f"The canvas edits could not be paired: {message}")
+            return
+        self.edits_model.set_detail(row, None, message)
+        if row == self.current_row():
+            self._show_nothing(f"This edit could not be compared: {message}")
 
     def current_row(self) -> int:
         return self.edits_table.currentIndex().row()
@@ -437,10 +556,8 @@ class EditsView(QWidget):
     def _entry_chosen(self, entry: Entry) -> None:
         if not entry.applied:
             return
-        if self._stale:
-            self._pending_edit = entry.id
-        else:
-            self.select_edit(entry.id)
+        if self._stale or not self.select_edit(entry.id):
+            self._pending_edit = entry.id  # selected once the tab is shown and the edits are paired
 
     def current_detail(self) -> EditDetail | None:
         return self.edits_model.details.get(self.current_row())
@@ -448,6 +565,7 @@ class EditsView(QWidget):
     def _show_edit(self, row: int) -> None:
         detail = self.edits_model.details.get(row)
         if detail is None:
+            self._ask_detail(row)
             pairing = self.edits_model.pairings[row] if 0 <= row < len(self.edits_model.pairings) else None
             failure = self.edits_model.failures.get(row)
             self._show_nothing(f"This edit could not be compared: {failure}" if failure else
@@ -484,22 +602,24 @@ class EditsView(QWidget):
                 self.person_tree.set_value(edit.input, f"{edit.id} input")
             return
         before, after = comparison.before, comparison.after
-        unit = after.unit or before.unit
-        self.changes_model.set_changes(comparison.changes, unit, self.filter_edit.text())
+        self.changes_model.set_changes(comparison.changes, comparison.unit, self.filter_edit.text(), comparison.raw_unit)
         self.model_label.setText(_entry_title(before, "the model's call" if not before.applied else "the person's earlier edit"))
         self.person_label.setText(_entry_title(after, "the person's edit"))
-        self._fill_tree(self.model_tree, before, comparison.before_written, comparison.before_changed, (MODEL_WRITTEN, MODEL_ANCESTOR), detail)
-        self._fill_tree(self.person_tree, after, comparison.after_written, comparison.after_changed, (PERSON_WRITTEN, PERSON_ANCESTOR), detail)
-        model_shapes, person_shapes = shapes(before.input), shapes(after.input)
-        has_geometry = bool(model_shapes or person_shapes)
+        self._fill_tree(self.model_tree, before, comparison.before_value, comparison.before_written,
+                        comparison.before_changed, (MODEL_WRITTEN, MODEL_ANCESTOR), detail)
+        self._fill_tree(self.person_tree, after, comparison.after_value, comparison.after_written,
+                        comparison.after_changed, (PERSON_WRITTEN, PERSON_ANCESTOR), detail)
+        has_geometry = bool(comparison.before_shapes or comparison.after_shapes)
         self.plot.setVisible(has_geometry)
         if has_geometry:
-            self.plot.set_geometry(model_shapes, person_shapes, vertex_marks(comparison.changes), unit,
-                                   f"{before.id} ({'person' if before.applied else 'model'})", f"{after.id} (person)")
+            converted = f" in {comparison.unit}" if comparison.raw_unit else ""
+            self.plot.set_geometry(comparison.before_shapes, comparison.after_shapes, comparison.marks, comparison.unit,
+                                   f"{before.id} ({'person' if before.applied else 'model'})",
+                                   f"{after.id} (person{', converted from ' + comparison.raw_unit if converted else ''})")
         if self.changes_model.rowCount():
             self.changes_table.selectRow(0)  # opens both trees at the first change
 
-    def _fill_tree(self, tree: JsonTreeView, entry: Entry, written: set[str], changed: set[str],
+    def _fill_tree(self, tree: JsonTreeView, entry: Entry, value: Any, written: set[str], changed: set[str],
                    colours: tuple[QColor, QColor], detail: EditDetail) -> None:
         origins = detail.origins.get(entry.key, {})
 
@@ -517,12 +637,12 @@ class EditsView(QWidget):
             return found.text() if found else None
 
         tree.json_model.set_annotations("set by", origin, origin_text, background)
-        tree.set_value(entry.input, f"{entry.id} input")
+        tree.set_value(value, f"{entry.id} input{' (' + entry.unit + ')' if entry.unit else ''}")
 
     def _refilter(self) -> None:
         comparison = self.current_comparison()
         if comparison is not None:
-            self.changes_model.set_changes(comparison.changes, self.changes_model.unit, self.filter_edit.text())
+            self.changes_model.set_changes(comparison.changes, comparison.unit, self.filter_edit.text(), comparison.raw_unit)
 
     def _reveal_change(self, row: int) -> None:
         change = self.changes_model.change_at(row)

@@ -1,7 +1,8 @@
 """The Edits view's drawing: the model's geometry and the person's overlaid, changed vertices marked.
 
-Equal aspect, axes in the call's unit. Curves are made once and updated with `setData`; a
-polyline of 50,000 points is drawn as one curve. Hovering a marked vertex shows it and its change;
+Equal aspect; both drawn in one unit (the model call's: the person's lengths are converted before
+they get here), named on the axes. Curves are made once and updated with `setData`; a polyline of
+50,000 points is drawn as one curve. Hovering a marked vertex shows it and its change;
 hovering any vertex of a short polyline shows its pointer and coordinates.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pyqtgraph as pg  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QVBoxLayout, QWidget  # noqa: E402
 
-from core.edits import Shape, VertexMark  # noqa: E402
+from core.geometry import Shape, VertexMark  # noqa: E402
 from gui.models import PERSON  # noqa: E402
 
 MODEL_COLOUR = "#2f6db5"

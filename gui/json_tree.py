@@ -16,6 +16,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QHeaderView, QMenu, QTreeView, QWidget
 
+from core.diff import pointer
 from core.jsonsize import js_keys, js_number, json_bytes
 from core.run_inputs import js_type
 from gui.models import monospace
@@ -25,11 +26,6 @@ BATCH = 500
 PREVIEW_CHARS = 120
 Annotation = Callable[[str, Any], Any]
 Index = QModelIndex | QPersistentModelIndex
-
-
-def escape_token(token: str | int) -> str:
-    """One RFC 6901 reference token: `~` as `~0`, `/` as `~1`."""
-    return str(token).replace("~", "~0").replace("/", "~1")
 
 
 def kind_of(value: Any) -> str:
@@ -102,12 +98,12 @@ class JsonNode:
     @property
     def pointer(self) -> str:
         """This node's JSON Pointer from the tree's root value (`""` for the root)."""
-        tokens: list[str] = []
+        tokens: list[str | int] = []
         node: JsonNode | None = self
         while node is not None and node.parent is not None:
-            tokens.append(escape_token(node.key))
+            tokens.append(node.key)
             node = node.parent
-        return "".join("/" + t for t in reversed(tokens))
+        return pointer(tokens[::-1])
 
     def fetch(self, count: int) -> list[JsonNode]:
         """Make up to `count` more children and return them."""

@@ -20,7 +20,11 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError as exc:
             print(f"wsi: the window cannot start: {exc} (run .ci/setup to install what it needs)", file=sys.stderr)
             return 2
-        return run_app(argv[1:])
+        try:
+            return run_app(argv[1:])
+        except Exception as exc:  # the last guard before the event loop (errors.install covers it after)
+            print(f"wsi: the window cannot start: {type(exc).__name__}: {exc} (please report it)", file=sys.stderr)
+            return 1
     code = cli.main(argv)
     # A headless command is done once its output is out: exit without tearing down the loaded
     # session object by object.

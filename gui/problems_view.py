@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.diff import parse_pointer, pointer
 from core.model import Body, Entry
 from core.reading import JsonSyntaxError, LoadError, decode, parse_json, read_bytes
 from core.session import Session
@@ -98,7 +99,10 @@ def record_view(session: Session, where: str, cache: dict[str, Any] | None = Non
 
 def record_at(document: Any, where: str) -> tuple[str, Any]:
     """The record a pointer falls in (`/store/3/unit` → `/store/3`), else its deepest existing part."""
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in where.split("/")[1:]]
+    try:
+        tokens = parse_pointer(where)
+    except ValueError:
+        tokens = []
     if tokens[:1] in (["store"], ["bodies"]) and len(tokens) > 2:
         tokens = tokens[:2]
     value, used = document, []
@@ -110,7 +114,7 @@ def record_at(document: Any, where: str) -> tuple[str, Any]:
         else:
             break
         used.append(token)
-    return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in used), value
+    return pointer(used), value
 
 
 def _line(data: bytes, number: int) -> bytes:

@@ -5,7 +5,18 @@ import argparse
 import sys
 
 from core.cli import CliError, add_file_argument, exit_status, open_session, print_json, print_table
-from core.edits import EditDiff, canvas_edits, change_text, diff_document, diff_edits, signed, summary_line, value_text
+from core.edits import (
+    EditDiff,
+    canvas_edits,
+    chain_steps,
+    change_text,
+    diff_document,
+    diff_edits,
+    signed,
+    summary_line,
+    units_of,
+    value_text,
+)
 from core.provenance import blame, blame_document
 from core.session import Session
 
@@ -46,17 +57,25 @@ def _print_edits(edit_diffs: list[EditDiff], detailed: bool) -> None:
         print(summary_line(edit_diff))
         if edit_diff.unit_note:
             print(f"  {edit_diff.unit_note}")
-        if detailed:
-            for step in edit_diff.steps:
-                words = "; ".join(change_text(c, step.after.unit) for c in step.changes) or "no change"
+        if detailed:  # one edit: every step of its chain, each diffed once
+            steps = chain_steps(edit_diff.pairing) if edit_diff.pairing.steps > 1 or edit_diff.base is None else []
+            for step in steps:
+                words = "; ".join(change_text(c, *units_of(step.before, step.after)) for c in step.changes) or "no change"
                 print(f"  step {step.before.id} → {step.after.id}: {words}")
+            raw_unit = units_of(edit_diff.base, edit_diff.edit)[1] if edit_diff.base else None
             rows = [[c["op"], c["path"] or '""', value_text(c["from"]) if "from" in c else "",
-                     value_text(c["to"]) if "to" in c else "", signed(c["delta"]) if "delta" in c else ""]
+                     value_text(c["to"]) if "to" in c else "", signed(c["delta"]) if "delta" in c else "",
+                     *([_raw_text(c)] if raw_unit else [])]
                     for c in edit_diff.changes]
             if rows:
-                print_table(["op", "path", "before", "after", "Δ"], rows, right={4})
+                print_table(["op", "path", "before", "after", "Δ", *([f"as {raw_unit}"] if raw_unit else [])], rows, right={4})
     if not edit_diffs:
         print("no canvas edits in this session")
+
+
+def _raw_text(change: dict) -> str:
+    raw = change.get("raw", {})
+    return " → ".join(value_text(raw[k]) for k in ("from", "to") if k in raw)
 
 
 def _report_notes(session: Session, edit_diffs: list[EditDiff]) -> None:

@@ -62,14 +62,9 @@ class Envelope:
     def frame(self) -> dict[str, Any]:
         """The `run` frame for the guest."""
         return {
-            "t": "run", "code": self.code, "env": js_literal(self.env_json),
+            "t": "run", "code": self.code, "env": self.env_json,
             "timeout": self.options.timeout_s, "memory": self.options.memory_bytes,
         }
-
-
-def js_literal(json_text: str) -> str:
-    """`JSON.parse("…")` of a JSON text: exact for every key (an object literal would treat __proto__ specially)."""
-    return "JSON.parse(" + orjson.dumps(json_text).decode() + ")"
 
 
 def dumps(value: Any) -> str:

@@ -1,33 +1,53 @@
 """The guest process (`python -m core.runner.guest`): runs bodies in V8 for the host, one at a time.
 
 It reads `run` frames on stdin and writes `calls` and `done` frames on stdout. Module calls are
-answered by the host (`answers` frames), so the guest knows nothing of sessions. The timeout is
-enforced here around every V8 evaluation; a run that times out, hits the memory cap or leaves V8
-unusable is reported and then the process exits, and the host starts a fresh guest. A body that
-changes globals or built-ins gets a fresh V8 context before the next run (every body starts in
-a fresh realm). Logs live in a shared buffer that Python reads even while a loop holds V8.
+answered by the host (`answers` frames), so the guest knows nothing of sessions.
+
+Every run gets a realm of its own: a fresh V8 isolate with the prelude evaluated, made right after
+the run before (so a warm run does not wait for it) and thrown away when the run ends, with
+whatever the body left in it (changed built-ins, pending callbacks). The runner's hooks are held
+here, never on the realm's global object. The timeout is enforced around every call into V8 and
+the memory cap covers the whole process (its resident memory, watched while the run lasts, with
+RLIMIT_DATA as a backstop); a run that times out or hits the cap is reported and then the process
+exits (`exit: true` in its `done`), and the host starts a fresh guest. A watcher thread ends the guest within a fraction of a second of losing its
+host, whatever V8 is running. Logs live in a shared buffer that Python reads even while a loop holds V8.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.resources
+import json
 import os
 import re
 import resource
+import secrets
 import struct
 import sys
+import threading
 import time
-from pathlib import Path
 from typing import Any
+
+import orjson
 
 from core.runner.protocol import ChannelClosed, read_frame, write_frame
 
-PRELUDE = (Path(__file__).with_name("prelude.js")).read_text(encoding="utf-8")
-WRAP_HEAD = "__wsi.start(async function (inputs, kept, modules, scene, console, log) {\n"
+PRELUDE = importlib.resources.files("core.runner").joinpath("prelude.js").read_text(encoding="utf-8")  # package data
+WRAP_HEAD = "[(async function (inputs, kept, modules, scene, console, log) {\n"
+FUNCTION_HEAD = WRAP_HEAD[2:]
 RING_UNITS = 1 << 17
 MAX_LOG_ENTRIES = 300
 MAX_LOG_CHARS = 16_000
 PARSE_PLACE = re.compile(r"^[^\n]*?:(\d+): (\w*Error): ([^\n]*)\n([^\n]*)\n( *)\^", re.S)
+# The memory cap covers the whole process: while a run lasts, its resident memory may grow by at
+# most the cap over what it held when the run started (a watch every few milliseconds while V8
+# runs, and once more when the result is in Python). V8 commits address space well ahead of what
+# it uses (a 256 MiB heap cap reached 500 MiB of data segment), so RLIMIT_DATA is only the
+# backstop that refuses absurd allocations at once: twice the cap and this much over the start.
+DATA_SLACK = 128 * 1024 * 1024
+MEMORY_POLL_S = 0.005
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+ORPHAN_POLL_S = 0.1
 
 
 class RunAborted(Exception):
@@ -38,17 +58,55 @@ class RunAborted(Exception):
         self.error = error
 
 
+def _bare_racer() -> Any:
+    """A MiniRacer without mini-racer's own setTimeout, whose globals and callbacks are not a body's scope.
+
+    mini-racer evaluates that script in every new context; emptying it is the one way to keep it
+    out (tested with mini-racer 0.14). Should another version bring it back, the prelude replaces
+    the timers and the global-scope test names what is left.
+    """
+    from py_mini_racer import MiniRacer, _mini_racer
+
+    _mini_racer.INSTALL_SET_TIMEOUT = "undefined"
+    return MiniRacer()
+
+
 class Realm:
-    """One V8 context with the prelude loaded, and a view of its log ring."""
+    """One fresh V8 isolate with the prelude evaluated: the hooks it returned and a view of its log ring.
+
+    Every call into V8 during a run is cancelable and waits for nothing synchronous: mini-racer's
+    own function calls first build their arguments with a blocking eval, which would wait forever
+    behind a body's runaway loop. So arguments arrive as an array an eval returns, and a hook is
+    invoked on that array directly.
+    """
 
     def __init__(self) -> None:
-        from py_mini_racer import MiniRacer
+        from py_mini_racer import JSUndefined
 
-        self.mr = MiniRacer()
-        self.mr.eval(PRELUDE)
-        view = self.mr.eval("__wsi.logBuffer")
+        self.mr = _bare_racer()
+        hooks = self.mr.eval(PRELUDE)
+        self.start, self.poll, self.answer, self.fire = (hooks[name] for name in ("start", "poll", "answer", "fire"))
+        self.no_args = self.mr.eval("[]")
+        self._ctx = self.mr._ctx
+        self._undefined = self._ctx._python_to_value_handle(JSUndefined)
+        view = hooks["logBuffer"]
         self.header = view[:32].cast("B")
         self.ring = view[32:].cast("H")
+
+    async def invoke(self, hook: Any, argv: Any) -> Any:
+        """Call a hook with the JavaScript array `argv` as its arguments (cancelable, nothing blocking)."""
+        ctx = self._ctx
+        return await ctx._run_cancelable_mr_task(
+            ctx._dll.mr_call_function, ctx._python_to_value_handle(hook).raw, self._undefined.raw,
+            ctx._python_to_value_handle(argv).raw,
+        )
+
+    def close(self) -> None:
+        """Dispose of the isolate (terminating anything the body left running in it)."""
+        # The log views point into the isolate's memory: drop them first.
+        self.header = self.ring = None  # type: ignore[assignment]
+        self.start = self.poll = self.answer = self.fire = self.no_args = None
+        self.mr.close()
 
     def read_logs(self) -> list[str]:
         """The newest logs (at most 300 entries, 16,000 characters), a marker first when any were cut."""
@@ -82,25 +140,22 @@ class Realm:
             data = self.ring[first : first + size].tobytes()
         else:
             data = self.ring[first:].tobytes() + self.ring[: first + size - RING_UNITS].tobytes()
-        return data.decode("utf-16-le", "surrogatepass")
+        # JavaScript strings are UTF-16 with lone surrogates allowed; a log line is text: U+FFFD for those.
+        return data.decode("utf-16-le", "replace")
 
-    async def eval(self, code: str, deadline: float) -> Any:
-        """Evaluate `code`, bounded by the run's deadline; RunAborted when V8 is lost."""
+    async def call(self, awaitable: Any, deadline: float) -> Any:
+        """Await one call into V8, bounded by the run's deadline; RunAborted when V8 is lost."""
         from py_mini_racer import JSOOMException, JSTimeoutException
-
-        try:
-            from py_mini_racer import JSTerminatedException
-        except ImportError:  # older mini-racer
-            JSTerminatedException = JSOOMException  # noqa: N806
 
         left = deadline - time.monotonic()
         if left <= 0:
+            awaitable.close()
             raise RunAborted(timeout_error())
         try:
-            value = await asyncio.wait_for(self.mr.eval_cancelable(code), left)
+            value = await asyncio.wait_for(awaitable, left)
         except (asyncio.TimeoutError, JSTimeoutException):
             raise RunAborted(timeout_error()) from None
-        except (JSOOMException, JSTerminatedException):
+        except JSOOMException:
             raise RunAborted(memory_error()) from None
         if self.mr.was_hard_memory_limit_reached():
             raise RunAborted(memory_error())
@@ -124,7 +179,7 @@ def memory_error() -> dict[str, Any]:
     return {
         "name": "MemoryError",
         "message": f"the body used more than its memory cap of {_limits['memory'] // (1024 * 1024)} MiB and was "
-        "stopped; look for an array or string that grows without end",
+        "stopped; look for an array, typed array, WebAssembly memory or string that grows without end",
     }
 
 
@@ -139,12 +194,39 @@ def syntax_error(message: str, body_lines: int) -> dict[str, Any]:
     return {"name": match.group(2), "message": match.group(3), "line": line, "column": column}
 
 
+def data_bytes() -> int:
+    """The process's data segment (what RLIMIT_DATA counts), from /proc."""
+    with open("/proc/self/status", "rb") as status:
+        for line in status:
+            if line.startswith(b"VmData:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def resident_bytes() -> int:
+    """The process's resident memory, from /proc."""
+    with open("/proc/self/statm", "rb") as statm:
+        return int(statm.read().split()[1]) * PAGE_BYTES
+
+
+def cap_data(extra: int | None) -> None:
+    """Lower the soft RLIMIT_DATA to what the process holds now plus `extra` (None: back to the hard limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    wanted = hard if extra is None else data_bytes() + extra
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if wanted != soft:
+        resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
+
+
 class Guest:
-    """The serving loop: one run at a time, frames over stdin/stdout."""
+    """The serving loop: one run at a time, each in a fresh realm, frames over stdin/stdout."""
 
     def __init__(self, in_fd: int, out_fd: int):
         self.in_fd, self.out_fd = in_fd, out_fd
         self.realm: Realm | None = None  # made inside the event loop: mini-racer binds to the running loop
+        self.over_memory = False
+        self.memory_ceiling = 0
 
     def send(self, message: dict[str, Any]) -> None:
         write_frame(self.out_fd, message)
@@ -159,77 +241,132 @@ class Guest:
                 return
             if message.get("t") != "run":
                 continue
-            dirty = await self.run(message)
-            if dirty is None:
+            realm = self.realm
+            keep_serving = await self.run(realm, message)
+            cap_data(None)
+            realm.close()
+            if not keep_serving:
                 return
-            if dirty:
-                self.realm = Realm()
+            self.realm = Realm()  # the next run's, made now so that run does not wait for it
+            self.send({"t": "ready", "pid": os.getpid()})
 
-    async def run(self, message: dict[str, Any]) -> bool | None:
-        """Run one body; whether it left the realm dirty, or None when the process must exit."""
+    async def run(self, realm: Realm, message: dict[str, Any]) -> bool:
+        """Run one body in `realm`; whether the guest can serve another run."""
         _limits["timeout"] = float(message["timeout"])
-        _limits["memory"] = int(message["memory"])
+        memory = _limits["memory"] = int(message["memory"])
         started = time.monotonic()
         deadline = started + float(message["timeout"])
-        self.realm.mr.set_hard_memory_limit(int(message["memory"]))
-        code: str = message["code"]
-        source = WRAP_HEAD + code + "\n}, " + message["env"] + ");\n//# sourceURL=body.js"
+        realm.mr.set_hard_memory_limit(memory)
+        cap_data(2 * memory + DATA_SLACK)
+        self.over_memory = False
+        self.memory_ceiling = resident_bytes() + memory
+        task = asyncio.current_task()
+        watch = asyncio.ensure_future(self.watch_memory(task))
+        loop = asyncio.get_running_loop()
+        # mini-racer turns V8's answers into Python in loop callbacks: a MemoryError there is the cap too.
+        loop.set_exception_handler(lambda _, context: self.memory_hit(task) if isinstance(context.get("exception"), MemoryError)
+                                   else loop.default_exception_handler(context))
+        try:
+            return await self.drive(realm, message, started, deadline)
+        except RunAborted as exc:
+            self.finish(realm, {"ok": False, "error": exc.error}, started, exit_after=True)
+        except asyncio.CancelledError:
+            if not self.over_memory:
+                raise
+            task.uncancel()
+            cap_data(None)
+            self.finish(realm, {"ok": False, "error": memory_error()}, started, exit_after=True)
+        except MemoryError:
+            cap_data(None)
+            self.finish(realm, {"ok": False, "error": memory_error()}, started, exit_after=True)
+        except ChannelClosed:
+            pass
+        except Exception as exc:  # the last guard: the host always gets a result, never a traceback
+            self.finish(realm, {"ok": False, "error": {
+                "name": "InternalError", "message": f"the runner failed: {type(exc).__name__} (please report it)"}},
+                started, exit_after=True)
+        finally:
+            watch.cancel()
+            loop.set_exception_handler(None)
+        return False
+
+    def memory_hit(self, task: asyncio.Task[Any]) -> None:
+        """The run went over its memory cap: stop it (cancelling its task cancels the V8 call, which terminates JS)."""
+        if not self.over_memory:
+            self.over_memory = True
+            task.cancel()
+
+    async def watch_memory(self, task: asyncio.Task[Any]) -> None:
+        while resident_bytes() <= self.memory_ceiling:
+            await asyncio.sleep(MEMORY_POLL_S)
+        self.memory_hit(task)
+
+    async def drive(self, realm: Realm, message: dict[str, Any], started: float, deadline: float) -> bool:
         from py_mini_racer import JSEvalException, JSParseException
 
+        code: str = message["code"]
+        # The length, in UTF-16 units, of the function a well-formed body compiles to.
+        function_length = len((FUNCTION_HEAD + code + "\n}").encode("utf-16-le")) // 2
+        # One eval compiles the body and makes the start hook's arguments: the body function, the
+        # state it is handed (JSON text, parsed by the prelude), a secret for its handles.
+        source = (WRAP_HEAD + code + "\n}), " + js_string(message["env"]) + ", " + js_string(secrets.token_hex(12)) +
+                  f", {function_length}]\n//# sourceURL=body.js")
         try:
-            try:
-                await self.realm.eval(source, deadline)
-            except JSParseException as exc:
-                self.finish({"ok": False, "error": syntax_error(str(exc), code.count("\n") + 1)}, started)
-                return False  # nothing ran
-            except JSEvalException as exc:
-                # Only a body that closes the function it is wrapped in (an extra `}`) gets here.
-                self.finish({"ok": False, "error": {
-                    "name": "SyntaxError",
-                    "message": "the body closes the function it runs in (an unbalanced '}' or ')'); "
-                    f"balance its brackets ({_first_line(exc)})",
-                }}, started)
-                return True
+            start_args = await realm.call(realm.mr.eval_cancelable(source), deadline)
+            await realm.call(realm.invoke(realm.start, start_args), deadline)
             while True:
-                text: str = await self.realm.eval("__wsi.poll()", deadline)
+                text: str = await realm.call(realm.invoke(realm.poll, realm.no_args), deadline)
                 if text.startswith('{"done"'):
-                    self.send({"t": "done", "json": text, "logs": self.realm.read_logs(), "ms": _ms(started)})
-                    return text.endswith('"dirty":true}')
+                    head, returned, keep = text.split("\x00")
+                    if resident_bytes() > self.memory_ceiling:
+                        raise RunAborted(memory_error())
+                    cap_data(None)
+                    self.send({"t": "done", "json": head, "returned": returned or None, "keep": keep or None,
+                               "logs": realm.read_logs(), "ms": _ms(started), "exit": False})
+                    return True
                 if text.startswith('{"calls"'):
                     self.send({"t": "calls", "json": text})
                     reply = read_frame(self.in_fd, deadline + 1)
-                    await self.realm.eval("__wsi.answer(" + reply["json"] + ")", deadline)
+                    answer_args = await realm.call(realm.mr.eval_cancelable("[" + js_string(reply["json"]) + "]"), deadline)
+                    await realm.call(realm.invoke(realm.answer, answer_args), deadline)
                 elif text.startswith('{"wait"'):
                     wait = float(text[8:-1]) / 1000
                     await asyncio.sleep(max(0.0, min(wait, deadline - time.monotonic())))
-                    await self.realm.eval("__wsi.fire()", deadline)
+                    await realm.call(realm.invoke(realm.fire, realm.no_args), deadline)
                 else:
-                    self.finish({"ok": False, "error": {
+                    self.finish(realm, {"ok": False, "error": {
                         "name": "DeadlockError",
                         "message": "the body awaits a promise that nothing will ever settle: every module call was "
                         "answered and no timer is pending; resolve it or do not await it",
                     }}, started)
-                    break
-        except RunAborted as exc:
-            self.finish({"ok": False, "error": exc.error}, started)
-            return None
+                    return True
+        except JSParseException as exc:
+            self.finish(realm, {"ok": False, "error": syntax_error(str(exc), code.count("\n") + 1)}, started)
+            return True
         except JSEvalException as exc:
-            self.finish({"ok": False, "error": {
+            # The body threw while the wrapper was evaluated (it broke out of it), or broke a
+            # built-in the runner's hooks use; the realm goes away with the run either way.
+            self.finish(realm, {"ok": False, "error": {
                 "name": "InternalError",
-                "message": f"the body broke the runner's own code ({_first_line(exc)}); it runs again in a fresh guest",
+                "message": f"the body broke the runner's own code ({_first_line(exc)}); the next run starts in a fresh realm",
             }}, started)
-            return None
-        except ChannelClosed:
-            return None
+            return True
+
+    def finish(self, realm: Realm, out: dict[str, Any], started: float, exit_after: bool = False) -> None:
         try:
-            return bool(await self.realm.eval("__wsi.end()", time.monotonic() + 5))
-        except RunAborted:
-            return None
+            logs = realm.read_logs()
+        except MemoryError:
+            logs = []
+        self.send({"t": "done", "json": json.dumps({"done": out}), "returned": None, "keep": None,
+                   "logs": logs, "ms": _ms(started), "exit": exit_after})
 
-    def finish(self, out: dict[str, Any], started: float) -> None:
-        import json
 
-        self.send({"t": "done", "json": json.dumps({"done": out}), "logs": self.realm.read_logs(), "ms": _ms(started)})
+def js_string(text: str) -> str:
+    """A JavaScript string literal of `text` (JSON's is one); lone surrogates go in as escapes."""
+    try:
+        return orjson.dumps(text).decode()
+    except TypeError:
+        return json.dumps(text)
 
 
 def _first_line(exc: Exception) -> str:
@@ -241,11 +378,27 @@ def _ms(started: float) -> float:
     return round((time.monotonic() - started) * 1000, 3)
 
 
+def watch_parent(parent: int) -> None:
+    """End the process as soon as its host is gone (it is then reparented): no orphan keeps running V8.
+
+    A thread polling getppid, not PR_SET_PDEATHSIG: that signal follows the host *thread* that
+    started the guest, and a host starts guests from worker threads that may end before it does.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_POLL_S)
+        os._exit(3)
+
+    threading.Thread(target=watch, daemon=True, name="wsi-orphan-watch").start()
+
+
 def main() -> None:
     """Limit the process, start V8, then serve runs until the host closes stdin."""
     parser = argparse.ArgumentParser(prog="python -m core.runner.guest")
     parser.add_argument("--data-limit", type=int, default=0, help="RLIMIT_DATA in bytes (0: none)")
+    parser.add_argument("--parent", type=int, default=0, help="the host's pid: exit when it is gone")
     args = parser.parse_args()
+    watch_parent(args.parent or os.getppid())
     if args.data_limit:
         resource.setrlimit(resource.RLIMIT_DATA, (args.data_limit, args.data_limit))
     # Frames own the real stdout; anything else that prints (V8 warnings) goes to stderr.

@@ -24,15 +24,20 @@ from typing import Any, Callable
 
 from core.runner.envelope import Envelope
 from core.runner.protocol import ChannelClosed, ChannelTimeout, read_frame, write_frame
-from core.runner.result import CallTrace, RunResult, assemble, failure, loads
+from core.runner.result import CallTrace, RunResult, assemble, failure, read_done
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHDOG_GRACE_S = 0.5
 START_TIMEOUT_S = 20.0
-# V8 reserves much more address space than it uses, so the cap is on data (RLIMIT_DATA), with room
-# above V8's own heap cap for the interpreter, the engine and the copies a run's result needs.
+# The guest's hard RLIMIT_DATA: V8 holds ~560 MiB of data segment at rest (address space it
+# commits ahead of use), and each run may take twice its memory cap above that (see guest.py).
 DATA_HEADROOM = 1024 * 1024 * 1024
-MEMORY_WORDS = ("out of memory", "oom", "allocation failed", "heap limit", "invalid size", "cannot allocate")
+
+
+def data_limit_for(memory_bytes: int) -> int:
+    """The hard RLIMIT_DATA a guest needs for runs with this memory cap."""
+    return 2 * memory_bytes + DATA_HEADROOM
+MEMORY_WORDS = ("out of memory", "allocation failed", "heap limit", "invalid size", "cannot allocate")
 
 
 _live_guests: weakref.WeakSet[GuestProcess] = weakref.WeakSet()
@@ -49,10 +54,11 @@ class GuestProcess:
     """One guest: a `python -m core.runner.guest` child with frames on its stdin and stdout."""
 
     def __init__(self, data_limit: int):
+        self.data_limit = data_limit
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "core.runner.guest", "--data-limit", str(data_limit)],
+            [sys.executable, "-m", "core.runner.guest", "--data-limit", str(data_limit), "--parent", str(os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=str(ROOT), env=env, start_new_session=True, close_fds=True,
         )
@@ -73,10 +79,9 @@ class GuestProcess:
         return self.proc.stdout.fileno()
 
     def wait_ready(self, deadline: float) -> None:
-        """Block until the guest says it is ready (V8 started)."""
-        if not self.ready:
-            frame = read_frame(self.out_fd, deadline)
-            self.ready = frame.get("t") == "ready"
+        """Block until the guest says it is ready: V8 started, or the next run's realm made."""
+        while not self.ready:
+            self.ready = read_frame(self.out_fd, deadline).get("t") == "ready"
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
@@ -106,13 +111,23 @@ class GuestProcess:
             code = self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             code = None
-        tail = " ".join(self.stderr_tail)[-400:]
+        tail = " ".join(self.stderr_tail)  # V8's fatal-error report ends in a long C stack trace
         if any(word in tail.lower() for word in MEMORY_WORDS) or code == -signal.SIGSEGV and "memory" in tail.lower():
             return "MemoryError", ("the body ran out of memory and its guest process was stopped; look for an array "
                                    "or string that grows without end")
         how = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-        detail = f": {tail}" if tail else ""
+        last = last_words(list(self.stderr_tail))
+        detail = f": {last}" if last else ""
         return "CrashError", f"the guest process running the body died ({how}){detail}"
+
+
+def last_words(lines: list[str]) -> str:
+    """The last line a dying guest wrote that is not part of a Python traceback (a result never shows one)."""
+    for line in reversed(lines):
+        text = line.strip()
+        if text and not line[:1].isspace() and not text.startswith(("Traceback", "File ", "^", "~")):
+            return text[:200]
+    return ""
 
 
 class Runner:
@@ -122,7 +137,7 @@ class Runner:
         from core.runner.envelope import DEFAULT_MEMORY_BYTES
 
         self.size = max(1, size)
-        self.data_limit = data_limit if data_limit is not None else DEFAULT_MEMORY_BYTES + DATA_HEADROOM
+        self.data_limit = data_limit if data_limit is not None else data_limit_for(DEFAULT_MEMORY_BYTES)
         self._idle: queue.SimpleQueue[GuestProcess] = queue.SimpleQueue()
         self._executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="wsi-runner")
         self._lock = threading.Lock()
@@ -176,14 +191,16 @@ class Runner:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _take(self) -> GuestProcess:
+    def _take(self, memory_bytes: int) -> GuestProcess:
+        # A run with a bigger memory cap than the pool's needs a guest with a higher hard limit.
+        limit = max(self.data_limit, data_limit_for(memory_bytes))
         try:
             guest = self._idle.get_nowait()
         except queue.Empty:
-            return GuestProcess(self.data_limit)
-        if guest.proc.poll() is not None:
-            guest.kill()
-            return GuestProcess(self.data_limit)
+            return GuestProcess(limit)
+        if guest.proc.poll() is not None or guest.data_limit < limit:
+            guest.kill()  # the bigger guest then takes its place in the pool
+            return GuestProcess(limit)
         return guest
 
     def _work(self, envelope: Envelope, future: Future) -> None:
@@ -198,7 +215,7 @@ class Runner:
     def _run_envelope(self, envelope: Envelope, future: Future) -> RunResult:
         if envelope.refusal is not None:
             return failure(**envelope.refusal)
-        guest = self._take()
+        guest = self._take(envelope.options.memory_bytes)
         with self._lock:
             self._active[id(future)] = guest
         started = time.monotonic()
@@ -225,9 +242,12 @@ class Runner:
             guest.wait_ready(started + START_TIMEOUT_S)
         except (ChannelClosed, ChannelTimeout, OSError):
             guest.kill()
+            with self._lock:
+                if id(future) in self._stopped:  # stopped while its guest was still starting
+                    return failure("StoppedError", "the run was stopped before it finished", trace=trace)
             name, message = guest.death_error()
             return failure("CrashError" if name == "CrashError" else name, f"the guest process did not start: {message}")
-        started = time.monotonic()  # the timeout counts from here: guest start-up is not the body's time
+        started = time.monotonic()  # the timeout counts from here: guest start-up and realms are not the body's time
         trace.started = started
         deadline = started + envelope.options.timeout_s + WATCHDOG_GRACE_S
         try:
@@ -244,15 +264,16 @@ class Runner:
                                        trace=trace, duration_ms=(time.monotonic() - started) * 1000)
                     guest.send({"t": "answers", "json": answers})
                 elif frame.get("t") == "done":
+                    guest.ready = False  # it says so again once the next run's realm is made
+                    if frame.get("exit"):
+                        guest.healthy = False  # the guest exits after this run: take a fresh one
                     try:
-                        done = loads(frame["json"])["done"]
+                        done = read_done(frame)
                     except (ValueError, KeyError, TypeError):
                         guest.kill()
                         return failure("InternalError", "the body broke the runner's own code (it changed a built-in "
                                        "the runner relies on, such as Array.prototype.join); it runs again in a fresh guest",
                                        trace=trace, duration_ms=(time.monotonic() - started) * 1000)
-                    if done.get("error", {}).get("name") in ("TimeoutError", "MemoryError"):
-                        guest.healthy = False  # the guest exits after these; take a fresh one
                     return assemble(done, frame.get("logs", []), trace, envelope, (time.monotonic() - started) * 1000)
         except ChannelTimeout:
             guest.kill()

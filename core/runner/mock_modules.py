@@ -128,7 +128,8 @@ class MockModules:
     """The session's module calls as a mock: answers a call from the record, the scene, or run.inputs."""
 
     def __init__(self, session: Any):
-        self.session = session
+        # No reference to the session itself: core.runner.envelope caches one MockModules per
+        # session in a WeakKeyDictionary, which a value holding its key would keep alive for ever.
         self.known = known_calls(session)
         scene = session.scene if isinstance(session.scene, dict) else {}
         self.mocks: dict[str, Any] = dict(scene.get("mocks") or {})

@@ -1,20 +1,23 @@
-// The guest's JavaScript runtime: scope objects for a body, the module-call queue, timers, logs.
-// Evaluated once per V8 context; the guest drives it through the frozen global `__wsi`:
-// `start(body, env)` runs the compiled body, `poll()` says what the body waits on, `answer(batch)`
-// settles queued module calls, `fire()` runs due timers, `end()` resets the realm for the next run
-// (the poll that reports `done` calls it, and says whether the body left the realm dirty).
+// The guest's JavaScript runtime, evaluated once in every fresh V8 realm; a realm serves one run.
+// The script evaluates to the runner's hooks, which only the guest (Python) holds: the global
+// object gets nothing of the runner, only what SPEC 5 hands a body (`console` and the timers).
+// `start(fn, envText, secret, sourceLength)` runs the compiled body, `poll()` says what the body
+// waits on, `answer(text)` settles queued module calls, `fire()` runs due timers.
 (function () {
   "use strict";
   const RealDate = Date;
   const realNow = Date.now;
-  const realRandom = Math.random;
   const hasOwn = Object.prototype.hasOwnProperty;
+  const fnToString = Function.prototype.toString;
   const FN_MARK = "__wsi_fn__";
   const MAX_CALLS = 100000;
+  const MAX_ERROR_CHARS = 2000;
   // The runtime's own copies: a body that replaces JSON's functions must not forge its result.
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const BODY_FRAME = /body\.js:(\d+):(\d+)/;
+  // Allocation failures V8 reports as RangeError: the memory cap, whatever the allocation.
+  const OUT_OF_MEMORY = /allocation failed|out of memory|unable to grow|cannot allocate/i;
 
   // Logs go to a shared ring that Python reads directly, even while a runaway loop holds V8.
   // Header (Float64): units written, entries written, characters written, characters cut.
@@ -27,7 +30,6 @@
   const ring = new Uint16Array(logBuffer, 32, RING_UNITS);
 
   let run = null;
-  let pristine = null;
 
   function writeLog(text) {
     let s = String(text);
@@ -95,9 +97,29 @@
     return bodyPlace(probe.stack) || callSite();
   }
 
+  function clip(text) {
+    return text.length > MAX_ERROR_CHARS ? text.slice(0, MAX_ERROR_CHARS - 1) + "\u2026" : text;
+  }
+
+  // Whatever a body throws (a Proxy, an object whose getters throw) is described, never rethrown:
+  // a failure here would leave the run without a result.
   function describeError(error) {
-    if (error instanceof Error || (error && typeof error === "object" && "message" in error)) {
-      const out = { name: String(error.name || "Error"), message: String(error.message) };
+    try {
+      return describeThrown(error);
+    } catch (e) {
+      return { name: "Error", message: "the body threw a value that cannot be read (reading it threw again); " +
+        "throw an Error with a plain message" };
+    }
+  }
+
+  function describeThrown(error) {
+    if (error instanceof Error || (error !== null && typeof error === "object" && "message" in error)) {
+      const out = { name: clip(String(error.name || "Error")), message: clip(String(error.message)) };
+      if (out.name === "RangeError" && OUT_OF_MEMORY.test(out.message)) {
+        out.name = "MemoryError";
+        out.message = "the body ran out of memory (" + out.message + "); the run's memory cap covers arrays, " +
+          "typed arrays, WebAssembly memory and strings alike: look for one that grows without end";
+      }
       const place = error.__wsiPlace || bodyPlace(error.stack);
       if (place) {
         out.line = place.line;
@@ -105,7 +127,7 @@
       }
       return out;
     }
-    return { name: "Error", message: "the body threw " + formatArg(error) + " (throw an Error to get a stack)" };
+    return { name: "Error", message: clip("the body threw " + formatArg(error) + " (throw an Error to get a stack)") };
   }
 
   function userError(name, message, place) {
@@ -199,7 +221,8 @@
       },
       get(id) {
         const entity = entityOf(id, "scene.get");
-        const handle = "h" + (run.handles.size + 1);
+        // Unguessable: only a handle this run handed out resolves (SPEC 5).
+        const handle = "h" + (run.handles.size + 1) + "." + run.secret;
         run.handles.set(handle, entity.id);
         return { __h: handle };
       },
@@ -361,97 +384,66 @@
     return Date;
   }
 
-  // ---- realm hygiene: a body that changes globals or built-ins marks the context dirty ----
-  const WATCHED = ["Object", "Array", "String", "Number", "Boolean", "Function", "Promise", "Map", "Set",
-    "WeakMap", "RegExp", "Error", "Symbol", "JSON", "Math", "Reflect", "Proxy", "BigInt"];
-
-  // Flat arrays, read without descriptors on the hot path: this runs after every body.
-  function snapshot() {
-    const targets = [globalThis];
-    for (const name of WATCHED) {
-      const value = RealGlobals[name];
-      if (value === undefined || value === null) continue;
-      targets.push(value);
-      if (value.prototype) targets.push(value.prototype);
-    }
-    const counts = [];
-    const flat = [];
-    for (const target of targets) {
-      const keys = Reflect.ownKeys(target);
-      counts.push(keys.length);
-      for (const key of keys) {
-        const d = Object.getOwnPropertyDescriptor(target, key);
-        if ("value" in d) flat.push(target, key, false, d.value, undefined);
-        else flat.push(target, key, true, d.get, d.set);
-      }
-    }
-    return { targets, counts, flat };
+  // ---- the run ----
+  function refuse(name, message) {
+    run.done = { out: { ok: false, error: { name, message } } };
   }
 
-  function isDirty() { return dirtyReason() !== null; }
-
-  function dirtyReason() {
-    const { targets, counts, flat } = pristine;
-    for (let i = 0; i < targets.length; i++) {
-      if (Reflect.ownKeys(targets[i]).length !== counts[i]) return "a property was added or deleted";
-    }
-    for (let j = 0; j < flat.length; j += 5) {
-      const target = flat[j], key = flat[j + 1];
-      if (flat[j + 2]) {
-        const d = Object.getOwnPropertyDescriptor(target, key);
-        if (!d || d.get !== flat[j + 3] || d.set !== flat[j + 4]) return String(key);
-      } else if (!Object.is(target[key], flat[j + 3])) {
-        return String(key);
-      }
-    }
-    return null;
+  // Never exceed the cap in the middle of a surrogate pair.
+  function cutAt(text, limit) {
+    const code = text.charCodeAt(limit - 1);
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit);
   }
 
-  const RealGlobals = {};
-  for (const name of WATCHED) RealGlobals[name] = globalThis[name];
-
-  const W = {
+  const hooks = {
     logBuffer,
-    dirtyReason: () => dirtyReason(),
-    start(fn, env) {
-      header.fill(0);
+    start(fn, envText, secret, sourceLength) {
       run = {
-        known: env.known, handles: new Map(), pending: new Map(), queue: [], callCount: 0, ghosts: new Map(),
-        timers: new Map(), timerCount: 0, done: null, startedAt: realNow(),
+        known: {}, handles: new Map(), pending: new Map(), queue: [], callCount: 0, ghosts: new Map(),
+        timers: new Map(), timerCount: 0, done: null, startedAt: realNow(), secret,
       };
+      let source = null;
+      try {
+        source = fnToString.call(fn);
+      } catch (e) { /* not a function: the body broke out of its wrapper */ }
+      if (typeof fn !== "function" || source === null || source.length !== sourceLength) {
+        refuse("SyntaxError", "the body closes the function it runs in (an unbalanced '}' or ')'); balance its brackets");
+        return;
+      }
+      const env = parse(envText);
+      run.known = env.known;
       if (env.options.deterministic) {
         Math.random = seededRandom(env.options.seed);
         globalThis.Date = fixedDate(env.options.nowMs);
       }
-      const console = makeConsole();
-      const scope = [makeInputs(env.store), env.kept, makeModules(), makeScene(env.scene), console, console.log];
+      const scope = [makeInputs(env.store), env.kept, makeModules(), makeScene(env.scene), bodyConsole, bodyConsole.log];
+      const current = run;
       const finish = (value) => {
         const out = { ok: true };
         const json = stringify(value);
         if (json !== undefined) {
-          out.returned = "@R";
           out.returnedChars = json.length;
-          if (json.length > MAX_RETURNED_CHARS) out.returnedCut = json.slice(0, MAX_RETURNED_CHARS);
+          if (json.length > MAX_RETURNED_CHARS) out.returnedCut = cutAt(json, MAX_RETURNED_CHARS);
         }
         let keepJson;
         if (value !== null && typeof value === "object" && hasOwn.call(value, "keep") && value.keep !== undefined) {
           keepJson = stringify(value.keep, markFunctions);
         }
-        run.done = { out, json, keepJson };
+        current.done = { out, json, keepJson };
       };
       Promise.resolve()
         .then(() => fn.apply(undefined, scope))
         .then(finish)
-        .then(null, (error) => { run.done = { out: { ok: false, error: describeError(error) } }; });
+        .then(null, (error) => { current.done = { out: { ok: false, error: describeError(error) } }; });
     },
+    // The done text is three JSON texts joined by NUL (which JSON text never holds raw): the
+    // outcome, the returned value and the keep; the host reads each on its own.
     poll() {
       // Calls the body made but did not await are still made (and traced) before it is done.
       if (run.done && !run.queue.length) {
         const d = run.done;
-        let text = stringify(d.out);
-        if (d.json !== undefined) text = text.replace('"@R"', () => d.json);
-        if (d.keepJson !== undefined) text = text.slice(0, -1) + ',"keep":' + d.keepJson + "}";
-        return '{"done":' + text + ',"dirty":' + W.end() + "}";
+        return '{"done":' + stringify(d.out) + "}\u0000" + (d.json === undefined ? "" : d.json) + "\u0000" +
+          (d.keepJson === undefined ? "" : d.keepJson);
       }
       if (run.queue.length) {
         const text = '{"calls":[' + run.queue.join(",") + "]}";
@@ -465,8 +457,8 @@
       }
       return '{"stuck":' + run.pending.size + "}";
     },
-    answer(batch) {
-      for (const [id, ok, value] of batch) {
+    answer(text) {
+      for (const [id, ok, value] of parse(text)) {
         const call = run.pending.get(id);
         if (!call) continue;
         run.pending.delete(id);
@@ -492,21 +484,28 @@
         }
       }
     },
-    end() {
-      run = null;
-      Math.random = realRandom;
-      globalThis.Date = RealDate;
-      try {
-        return isDirty();
-      } catch (error) {
-        return true;  // a body's getter on a built-in threw: the realm is surely not clean
-      }
-    },
   };
 
-  globalThis.setTimeout = (fn, delay, ...args) => setTimer(fn, delay, args, false);
-  globalThis.setInterval = (fn, delay, ...args) => setTimer(fn, delay, args, true);
-  globalThis.clearTimeout = globalThis.clearInterval = (id) => { if (run) run.timers.delete(id); };
-  Object.defineProperty(globalThis, "__wsi", { value: Object.freeze(W), enumerable: false });
-  pristine = snapshot();
-})();
+  // The global scope a body sees: the standard globals, its console and the timers. mini-racer's
+  // own timers are never installed (the guest sees to it): their callbacks would outlive the run.
+  const bodyConsole = makeConsole();
+  const define = (name, value) => {
+    const own = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (own && !own.configurable) globalThis[name] = value;  // a `var` of an embedder's own script
+    else Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
+  };
+  define("console", bodyConsole);
+  define("setTimeout", (fn, delay, ...args) => setTimer(fn, delay, args, false));
+  define("setInterval", (fn, delay, ...args) => setTimer(fn, delay, args, true));
+  define("clearTimeout", (id) => { if (run) run.timers.delete(id); });
+  define("clearInterval", (id) => { if (run) run.timers.delete(id); });
+  // Compile the hooks' code now, while the realm waits for its run, not during it: a fresh
+  // isolate compiles each function on its first call. Only the runner's code runs here, on a run
+  // record that is dropped; the body's realm is otherwise untouched.
+  const idle = async function () {};
+  hooks.start(idle, '{"store":[],"kept":{},"scene":{"entities":[]},"known":{},"options":{"deterministic":false}}',
+    "", fnToString.call(idle).length);
+  hooks.poll();
+  run = null;
+  return Object.freeze(hooks);
+})()

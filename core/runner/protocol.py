@@ -10,7 +10,12 @@ import struct
 import time
 from typing import Any
 
-import msgpack
+import msgspec.msgpack
+
+# msgspec's msgpack (the one msgpack implementation of the project): bytes go as bin, maps may
+# have any keys, arrays come back as lists.
+_encode = msgspec.msgpack.Encoder().encode
+_decode = msgspec.msgpack.Decoder().decode
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = 1 << 30
@@ -26,7 +31,7 @@ class ChannelTimeout(Exception):
 
 def pack(message: dict[str, Any]) -> bytes:
     """One frame: length, then the msgpack of `message`."""
-    body = msgpack.packb(message, use_bin_type=True)
+    body = _encode(message)
     return HEADER.pack(len(body)) + body
 
 
@@ -59,4 +64,4 @@ def read_frame(fd: int, deadline: float | None = None) -> dict[str, Any]:
     (size,) = HEADER.unpack(_read_exact(fd, HEADER.size, deadline))
     if size > MAX_FRAME:
         raise ChannelClosed()
-    return msgpack.unpackb(_read_exact(fd, size, deadline), raw=False, strict_map_key=False)
+    return _decode(_read_exact(fd, size, deadline))

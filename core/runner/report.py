@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from core.runner.result import readable
+
 
 def source_text(source: dict[str, Any] | None) -> str:
     """Where a traced call's output came from: `recorded c4`, `mock echo`, `run.inputs`, `no output`."""
@@ -35,7 +37,7 @@ def result_text(result: dict[str, Any], where: str = "body", max_returned: int =
     if "error" in result:
         lines.append("error: " + error_line(result["error"], where))
     if "returned" in result:
-        text = json.dumps(result["returned"], indent=2, ensure_ascii=False)
+        text = readable(json.dumps(result["returned"], indent=2, ensure_ascii=False))
         if len(text) > max_returned:
             text = text[:max_returned] + f"\u2026 ({len(text):,} characters; --json shows it all)"
         lines.append("returned: " + text)

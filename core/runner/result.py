@@ -10,16 +10,24 @@ compares it). A traced call is an Entry of the session's shape with two fields o
 from __future__ import annotations
 
 import json
+import re
 import time
+from functools import reduce
 from typing import Any
 
 import orjson
 
 from core.run_inputs import InvalidKeepError, validate_keep
-from core.runner.envelope import Envelope, dumps, js_literal
+from core.runner.envelope import Envelope, dumps
 from core.runner.mock_modules import with_functions
 
 MAX_RETURNED_CHARS = 24_000
+# How deep a returned value, a keep or a module call's input may nest. Python code walks these
+# values (keep checks, diffs, the JSON writers) and orjson writes at most 254 levels.
+MAX_DEPTH = 200
+CUT_MARKER = f"\u2026 [cut: nested deeper than {MAX_DEPTH} levels]"
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_ORJSON_DEPTH = 254
 _MISSING = object()
 
 
@@ -33,12 +41,60 @@ class RunResult(dict):
         return self.full_returned is not _MISSING
 
 
+def readable(text: str) -> str:
+    """Text for people: a lone surrogate (JavaScript strings may hold them; UTF-8 cannot) becomes U+FFFD."""
+    if text.isascii():
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
 def loads(text: str | bytes) -> Any:
     """Parse JSON; the standard library takes what orjson refuses (lone surrogates)."""
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
         return json.loads(text)
+
+
+def bounded_loads(text: str, depth: int = MAX_DEPTH) -> tuple[Any, int]:
+    """Parse JSON whose containers nest at most `depth` deep; deeper ones become CUT_MARKER. (value, cuts)."""
+    if text.count("[") + text.count("{") <= depth:
+        return loads(text), 0
+    try:
+        value = orjson.loads(text)
+        # orjson stops writing at 254 levels: wrapped in 254 - depth lists, the value writes only
+        # when it nests at most `depth` deep. Far cheaper than scanning the text.
+        orjson.dumps(reduce(lambda inner, _: [inner], range(_ORJSON_DEPTH - depth), value))
+        return value, 0
+    except (orjson.JSONDecodeError, TypeError):
+        pass
+    cut, cuts = cut_deep(text, depth)
+    return loads(cut), cuts
+
+
+def cut_deep(text: str, depth: int) -> tuple[str, int]:
+    """The JSON text with every container nested deeper than `depth` replaced by CUT_MARKER."""
+    parts: list[str] = []
+    level = 0
+    kept_from = 0
+    cut_from: int | None = None
+    cuts = 0
+    for token in _JSON_TOKENS.finditer(text):
+        mark = token.group()
+        if mark in "[{":
+            level += 1
+            if level == depth + 1 and cut_from is None:
+                cut_from = token.start()
+        elif mark in "]}":
+            if level == depth + 1 and cut_from is not None:
+                parts.append(text[kept_from:cut_from])
+                parts.append(json.dumps(CUT_MARKER))
+                kept_from = token.end()
+                cut_from = None
+                cuts += 1
+            level -= 1
+    parts.append(text[kept_from:])
+    return "".join(parts), cuts
 
 
 class CallTrace:
@@ -60,12 +116,17 @@ class CallTrace:
                 return candidate
 
     def answer(self, calls_json: str) -> str:
-        """The guest's `calls` batch answered: a JS expression of `[[id, ok, value|error], …]`."""
+        """The guest's `calls` batch answered: the JSON text of `[[id, ok, value|error], …]`."""
         answers = []
         has_functions = '"__wsi_fn__"' in calls_json
         mock = self.envelope.mock
-        for call_id, name, raw_input, line, start_ms in loads(calls_json)["calls"]:
-            if mock is None:
+        batch, cuts = bounded_loads(calls_json, MAX_DEPTH + 3)  # the batch wraps each input three deep
+        for call_id, name, raw_input, line, start_ms in batch["calls"]:
+            if cuts and CUT_MARKER in dumps(raw_input):
+                ran_on, ok, value, source, unit, error = raw_input, False, None, {"kind": "none"}, None, {
+                    "name": "RangeError", "message": f"modules.{name}: its input nests deeper than {MAX_DEPTH} levels, "
+                    f"more than the runner passes; flatten it (an array of rows, or ids instead of nested copies)"}
+            elif mock is None:
                 ran_on, ok, value, source, unit, error = raw_input, False, None, {"kind": "none"}, None, {
                     "name": "MockError", "message": f"modules.{name}: this run has no session to answer module calls"}
             else:
@@ -93,14 +154,36 @@ class CallTrace:
                 operation["message"] = error["message"]
             self.operations.append(operation)
             answers.append([call_id, ok, value if ok else error])
-        return js_literal(dumps(answers))
+        return dumps(answers)
+
+
+def read_done(frame: dict[str, Any]) -> dict[str, Any]:
+    """The guest's `done` frame as one outcome: its returned value (cut where it nests too deep) and keep."""
+    done: dict[str, Any] = loads(frame["json"])["done"]
+    if frame.get("returned") is not None:
+        done["returned"], _ = bounded_loads(frame["returned"])
+    if frame.get("keep") is not None:
+        done["keep"], cuts = bounded_loads(frame["keep"])
+        if cuts:
+            done["keepTooDeep"] = True
+    return done
+
+
+def _deep_keep_error(keep: Any) -> str:
+    names = [name for name, value in keep.items() if CUT_MARKER in dumps(value)] if isinstance(keep, dict) else []
+    where = f"keep.{names[0]}" if names else "keep"
+    return (f"{where} nests deeper than {MAX_DEPTH} levels, more than a kept value may; keep a flatter value "
+            "(an array of rows, or ids instead of nested copies)")
 
 
 def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, envelope: Envelope, duration_ms: float) -> RunResult:
     """The result document from the guest's `done` and the host's trace."""
     result = RunResult(ok=bool(done.get("ok")))
     if result["ok"]:
-        if "keep" in done:
+        if done.get("keepTooDeep"):
+            result["ok"] = False
+            result["error"] = {"name": "InvalidKeepError", "message": _deep_keep_error(done["keep"])}
+        elif "keep" in done:
             try:
                 result["keep"] = validate_keep(with_functions(done["keep"]), envelope.max_keep_bytes)
             except InvalidKeepError as exc:
@@ -118,6 +201,9 @@ def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, env
                 result["keep"] = result.pop("keep")
     else:
         result["error"] = done.get("error") or {"name": "Error", "message": "the run failed"}
+    if "error" in result:
+        error = result["error"]
+        error["name"], error["message"] = readable(str(error.get("name"))), readable(str(error.get("message")))
     result["logs"] = logs
     result["calls"] = trace.calls if trace else []
     result["operations"] = trace.operations if trace else []

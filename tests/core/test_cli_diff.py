@@ -27,7 +27,9 @@ def test_diff_json_is_spec_6_with_spec_keys_first():
     for edit in edits:
         assert list(edit)[:4] == ["edit", "base", "call", "changes"]
     assert edits[0]["changes"][-1] == {"op": "replace", "path": "/bandDepth", "from": 32, "to": 34, "delta": 2}
-    assert edits[1]["chain"] == ["c4", "e1", "e2"] and [s["to"] for s in edits[1]["steps"]] == ["e1", "e2"]
+    assert edits[1]["previous"] == "e1" and edits[1]["steps"] == 2
+    assert edits[1]["stepChanges"] == [{"op": "replace", "path": "/spine/2", "from": [22500, 18600], "to": [22500, 19200]}]
+    assert edits[0]["previous"] == "c4" and edits[0]["steps"] == 1 and "stepChanges" not in edits[0]
     assert edits[2]["changes"] == [{"op": "replace", "path": "/rooms/1/at", "from": [6600, 12000], "to": [6600, 13200]}]
 
 
@@ -90,3 +92,59 @@ def test_blame_json_traces_each_leaf():
     assert leaf["carriedBy"] == {"entry": "c20", "by": "body", "body": "b5"}
     assert "carried by body b5 (call c20) from the person's edit e1" in wsi("diff", DEMO, "--blame", "c20").stdout
     assert wsi("diff", DEMO, "--blame", "zz").returncode == 2
+
+
+def write_session(path, store):
+    path.write_text(json.dumps({"format": "worker-session/1", "session": {"id": "s"}, "store": store}))
+    return path
+
+
+def test_a_4000_step_edit_chain_is_diffed_once_per_step_and_printed_in_linear_size(tmp_path):
+    call = "pack.corridorRuns.corridorRuns"
+    store = [{"id": "c0", "call": call, "unit": "mm", "body": "b1", "input": {"spine": [[0, 0], [1000, 0]], "d": 0}}]
+    store += [{"id": f"e{k}", "call": call, "unit": "mm", "applied": True, "input": {"spine": [[0, 0], [1000, k]], "d": k}}
+              for k in range(1, 4001)]
+    path = write_session(tmp_path / "chain.json", store)
+    done = wsi("diff", path, "--json")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout) < 3 * 1024 * 1024  # the old output repeated every chain: 797 MB here
+    edits = json.loads(done.stdout)["edits"]
+    last = edits[-1]
+    assert (last["edit"], last["base"], last["previous"], last["steps"]) == ("e4000", "c0", "e3999", 4000)
+    assert [c["path"] for c in last["changes"]] == ["/spine/1", "/d"]
+    assert [c["path"] for c in last["stepChanges"]] == ["/spine/1", "/d"]
+    text = wsi("diff", path)
+    assert "4,000 steps: c0 → … → e3999 → e4000" in text.stdout and len(text.stdout) < 1024 * 1024
+
+
+def test_values_nested_500_and_900_deep_diff_without_failing(tmp_path):
+    # Deeper values are diffed in core (tests/core/test_diff.py, test_edits.py); the loader bounds the file.
+    for depth in (500, 900):
+        deep = "[" * (depth - 2) + "{}" + "]" * (depth - 2)  # written as text: json.dumps itself recurses
+        path = tmp_path / f"deep{depth}.json"
+        path.write_text(
+            '{"format": "worker-session/1", "session": {"id": "s"}, "store": ['
+            f'{{"id": "c1", "call": "a.b.c", "unit": "mm", "input": {{"v": {deep.replace("{}", "1")}}}}},'
+            f'{{"id": "e1", "call": "a.b.c", "unit": "mm", "applied": true, "input": {{"v": {deep.replace("{}", "2")}}}}}]}}')
+        done = wsi("diff", path, "--json")
+        assert done.returncode == 0, done.stderr[-300:]
+        change = json.loads(done.stdout)["edits"][0]["changes"][0]
+        assert change["path"].count("/") == depth - 1 and change["to"] == 2
+        assert wsi("diff", path).returncode == 0
+        assert wsi("diff", path, "--edit", "e1").returncode == 0
+        blame = json.loads(wsi("diff", path, "--blame", "e1", "--json").stdout)
+        assert [leaf["entry"] for leaf in blame["leaves"]] == ["e1"]
+
+
+def test_a_cm_edit_of_an_mm_call_lists_mm_values_with_raw_cm_values(tmp_path):
+    spine = [[1500 * i, 18000] for i in range(1, 39)]
+    edited = [[x / 10, y / 10] for x, y in spine]
+    edited[5] = [edited[5][0], 1860]
+    path = write_session(tmp_path / "units.json", [
+        {"id": "c1", "call": "a.b.c", "input": {"spine": spine, "bandDepth": 32}, "unit": "mm"},
+        {"id": "e1", "call": "a.b.c", "input": {"spine": edited, "bandDepth": 3.2}, "unit": "cm", "applied": True}])
+    changes = json.loads(wsi("diff", path, "--json").stdout)["edits"][0]["changes"]
+    assert changes == [{"op": "replace", "path": "/spine/5", "from": [9000, 18000], "to": [9000, 18600],
+                        "raw": {"from": [900, 1800], "to": [900, 1860]}}]
+    text = wsi("diff", path, "--edit", "e1").stdout
+    assert "spine: 1 moved" in text and "as cm" in text and "[900,1800] → [900,1860]" in text

@@ -7,18 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.diff import (
-    apply_changes,
-    as_json_patch,
-    convert_number,
-    convert_value,
-    delta,
-    diff,
-    json_equal,
-    parse_pointer,
-    pointer,
-    with_conversion,
-)
+from core.diff import apply_changes, as_json_patch, delta, diff, is_point, json_equal, parse_pointer, pointer
+from core.units import Conversion
 
 
 def spine(n, seed=7):
@@ -95,19 +85,36 @@ def test_numbers_compare_by_value_as_javascript_and_delta_has_no_float_noise():
     assert delta(1.5, 2) == 0.5
 
 
-def test_units_convert_with_exact_factors():
-    assert convert_number(1, "in", "mm") == 25.4
-    assert convert_number(1, "ft", "mm") == 304.8
-    assert convert_number(3, "ft", "in") == 36
-    assert convert_number(2.5, "m", "cm") == 250
-    assert convert_value({"p": [1, 2], "on": True, "name": "x"}, "cm", "mm") == {"p": [10, 20], "on": True, "name": "x"}
+def test_units_convert_lengths_with_exact_factors_and_leave_counts_and_angles():
+    assert Conversion("in", "mm").number(1, 1) == 25.4 and Conversion("ft", "mm").number(1, 1) == 304.8
+    assert Conversion("ft", "in").number(3, 1) == 36 and Conversion("m", "cm").number(2.5, 1) == 250
+    assert Conversion("cm", "mm").number(1.1, 1) == 11 and Conversion("m", "mm").number(2, 2) == 2_000_000
+    value = {"p": [1, 2], "on": True, "name": "x", "level": 2, "rotation": 90, "bandDepth": 3.2, "area": 1.5,
+             "scale": {"x": 2, "y": 2}, "at": {"x": 1, "y": 2}, "foo": 7, "widths": [1, 2, 3], "levels": [1, 2]}
+    assert Conversion("cm", "mm").value(value) == {
+        "p": [10, 20], "on": True, "name": "x", "level": 2, "rotation": 90, "bandDepth": 32, "area": 150,
+        "scale": {"x": 2, "y": 2}, "at": {"x": 10, "y": 20}, "foo": 7, "widths": [10, 20, 30], "levels": [1, 2]}
 
 
-def test_a_unit_difference_adds_the_converted_value_and_delta_beside_the_raw_ones():
-    changes = with_conversion(diff({"depth": 32, "at": [0, 0]}, {"depth": 1.5, "at": [1, 2]}), "in", "mm")
-    assert changes[0]["converted"] == {"unit": "mm", "to": 38.1, "delta": 6.1}
-    assert changes[0]["to"] == 1.5 and changes[0]["delta"] == -30.5
-    assert changes[1]["converted"] == {"unit": "mm", "to": [25.4, 50.8]}
+def test_a_cm_edit_of_an_mm_input_compares_in_mm_and_carries_raw_values_in_cm():
+    before = {"level": 2, "spine": [[1500, 18000], [15000, 18000], [30000, 18000]], "bandDepth": 32, "clearWidth": 2400}
+    after = {"level": 2, "spine": [[150, 1800], [1500, 1860], [3000, 1800]], "bandDepth": 3.4, "clearWidth": 240}
+    changes = diff(before, after, "mm", "cm")
+    assert changes == [
+        {"op": "replace", "path": "/spine/1", "from": [15000, 18000], "to": [15000, 18600],
+         "raw": {"from": [1500, 1800], "to": [1500, 1860]}},
+        {"op": "replace", "path": "/bandDepth", "from": 32, "to": 34, "delta": 2, "raw": {"from": 3.2, "to": 3.4}},
+    ]
+    assert json_equal(apply_changes(Conversion("mm", "cm").value(before), changes, raw=True), after)
+    assert json_equal(jsonpatch.apply_patch(Conversion("mm", "cm").value(before), as_json_patch(changes, raw=True)), after)
+    assert json_equal(apply_changes(before, changes), Conversion("cm", "mm").value(after))
+
+
+def test_numbers_within_a_relative_1e_9_after_conversion_are_not_a_change():
+    assert diff({"width": 25.4000000000001}, {"width": 1}, "mm", "in") == []
+    assert diff({"width": 25.41}, {"width": 1}, "mm", "in")[0]["delta"] == -0.01
+    assert diff({"width": 10}, {"width": 1}, "mm", "mm") == [
+        {"op": "replace", "path": "/width", "from": 10, "to": 1, "delta": -9}]
 
 
 def test_a_change_that_does_not_apply_names_itself():
@@ -183,3 +190,69 @@ def test_repeated_elements_fall_back_to_sequence_matcher_and_still_give_one_add(
     changes = diff(before, after)
     assert changes == [{"op": "add", "path": "/150", "to": [5, 5]}]
     assert_rebuilds(before, after, changes)
+
+
+def test_a_rotated_list_is_two_changes_and_they_name_elements():
+    changes = diff(["a", "b", "c"], ["c", "a", "b"])
+    assert changes == [{"op": "add", "path": "/0", "to": "c"}, {"op": "remove", "path": "/3", "from": "c"}]
+    rooms = [{"id": f"r{i}", "at": [i * 100, 0]} for i in range(6)]
+    moved = rooms[3:] + rooms[:3]
+    changes = diff({"rooms": rooms}, {"rooms": moved})
+    assert len(changes) == 6 and all(c["path"].startswith("/rooms/") for c in changes)
+    assert_rebuilds({"rooms": rooms}, {"rooms": moved}, changes)
+
+
+def test_a_replaced_element_with_several_inner_changes_is_one_replace_of_the_element():
+    before = [{"id": "r1", "at": [0, 0], "size": [10, 10]}, {"id": "r2", "at": [5, 5], "size": [1, 1]}]
+    after = [{"id": "r1", "at": [0, 1], "size": [10, 10]}, {"id": "r2", "at": [6, 6], "size": [2, 2]}]
+    assert [(c["op"], c["path"]) for c in diff(before, after)] == [("replace", "/0/at"), ("replace", "/1")]
+
+
+def edit_distance(a, b):
+    """Levenshtein distance with JSON equality: replace, insert and delete each cost 1 (brute force)."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (0 if json_equal(x, y) else 1))
+    return row[-1]
+
+
+elements = st.one_of(st.sampled_from(["a", "b", "c", "d", 1, 2, None]),
+                     st.fixed_dictionaries({"k": st.sampled_from([1, 2]), "v": st.sampled_from(["x", "y"])}),
+                     st.lists(st.sampled_from([1, 2, "z"]), max_size=3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(elements, max_size=9), st.lists(elements, max_size=9))
+def test_the_changes_of_an_array_never_outnumber_its_edit_distance_and_name_elements(before, after):
+    changes = diff(before, after)
+    assert len(changes) <= edit_distance(before, after)
+    assert_rebuilds(before, after, changes)
+    if before and after and not (is_point(before) and is_point(after)):  # a point is replaced whole
+        assert all(c["path"] != "" for c in changes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(elements, max_size=7), st.lists(elements, max_size=7))
+def test_inside_an_object_too_an_array_changes_at_most_its_edit_distance(before, after):
+    changes = diff({"rooms": before, "n": 1}, {"rooms": after, "n": 1})
+    assert len(changes) <= edit_distance(before, after)
+    assert all(c["path"].startswith("/rooms/") for c in changes) or not (before and after)
+
+
+def nested(depth, leaf):
+    value = leaf
+    for level in range(depth):
+        value = {"a": [value, level]} if level % 2 else [value]
+    return value
+
+
+def test_values_nested_a_thousand_deep_diff_apply_and_compare_without_recursion():
+    before, after = nested(1200, 1), nested(1200, 2)
+    changes = diff(before, after)
+    assert len(changes) == 1 and changes[0]["to"] == 2 and changes[0]["path"].count("/") > 1000
+    assert json_equal(apply_changes(before, changes), after)
+    assert not json_equal(before, after) and json_equal(after, nested(1200, 2))
+    assert diff(nested(900, 1), nested(900, 1)) == []
+    assert len(diff([nested(600, 1), "x"], ["y", nested(600, 1)])) == 2

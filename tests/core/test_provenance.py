@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from core.jsonsize import js_stringify
 from core.provenance import blame, blame_document, leaf_sources, leaves
 from core.session import load, load_bytes
 from tests.conftest import DEMO
@@ -84,3 +85,44 @@ def test_inside_an_array_of_objects_only_the_field_the_person_moved_is_theirs():
     assert found["/rooms/1/id"].setter.id == "c19" and found["/rooms/1/id"].text() == (
         "carried by the person's edit e3 from body b4 (call c19)")
     assert not any(o.by_person for path, o in found.items() if path != "/rooms/1/at")
+
+
+def test_values_nested_1200_deep_are_traced_without_recursion():
+    def nested(leaf, depth=1200):
+        value = leaf
+        for level in range(depth):
+            value = {"k": value} if level % 2 else [value, level]
+        return value
+
+    paths = [p for p, _ in leaves(nested(1))]
+    assert len(paths) == 600 and max(len(p) for p in paths) == 1199  # the innermost [1, 0] is a point
+    sources = leaf_sources(nested(1), nested(2))
+    assert sum(source is None for source in sources.values()) == 1
+    store = [{"id": "c1", "call": CALL, "input": nested(1, 900), "body": "b1"},
+             {"id": "e1", "call": CALL, "input": nested(2, 900), "applied": True}]
+    text = js_stringify({**HEAD, "store": store})  # json.dumps itself recurses; the loader reads 900 deep
+    by_person = [o for o in blame(load_bytes(text.encode(), "deep.json"), "e1") if o.by_person]
+    assert len(by_person) == 1 and by_person[0].value == [2, 0] and by_person[0].path.count("/") == 899
+
+
+def test_every_step_of_a_long_chain_is_traced_from_the_step_before_once(monkeypatch):
+    import core.provenance
+
+    store = [{"id": "c0", "call": CALL, "input": {"d": 0, "w": 1}, "body": "b1"}]
+    store += [{"id": f"e{k}", "call": CALL, "input": {"d": k, "w": 1}, "applied": True} for k in range(1, 3001)]
+    s = session_of(*store)
+    calls = []
+    original = core.provenance.leaf_sources
+    monkeypatch.setattr(core.provenance, "leaf_sources", lambda a, b: (calls.append(1), original(a, b))[1])
+    provenance = core.provenance.Provenance(s)
+    last = {o.path: o.setter.id for o in provenance.blame(s.entries[-1])}
+    for entry in s.entries[1:]:
+        provenance.blame(entry)
+    assert last == {"/d": "e3000", "/w": "c0"}
+    assert len(calls) == 3000  # one per step, not once per later entry (4.5 million)
+
+
+def test_a_length_the_person_left_alone_in_another_unit_is_carried_not_theirs():
+    s = session_of({"id": "c1", "call": CALL, "input": {"spine": [[0, 0], [1000, 0]], "bandDepth": 32}, "unit": "mm", "body": "b1"},
+                   {"id": "e1", "call": CALL, "input": {"spine": [[0, 0], [100, 6]], "bandDepth": 3.2}, "unit": "cm", "applied": True})
+    assert origins(s, "e1") == {"/spine/0": ("c1", "e1", False), "/spine/1": ("e1", "e1", True), "/bandDepth": ("c1", "e1", False)}

@@ -27,6 +27,12 @@ def open_session(qtbot, view, session):
     qtbot.waitUntil(lambda: view.ready, timeout=20_000)
 
 
+def select(qtbot, view, edit_id):
+    """Choose an edit and wait for its detail (computed off the GUI thread)."""
+    assert view.select_edit(edit_id)
+    qtbot.waitUntil(lambda: view.current_detail() is not None and view.current_comparison() is not None, timeout=20_000)
+
+
 def column(model, col):
     return [model.data(model.index(row, col)) for row in range(model.rowCount())]
 
@@ -43,7 +49,7 @@ def test_the_list_shows_each_edit_with_its_base_changes_and_steps(qtbot, view):
 
 def test_selecting_an_edit_draws_both_polylines_and_marks_the_changed_vertices(qtbot, view):
     open_session(qtbot, view, load(DEMO))
-    view.select_edit("e1")
+    select(qtbot, view, "e1")
     model_lines, person_lines = view.plot.drawn("model"), view.plot.drawn("person")
     assert model_lines == [([1500, 15000, 30000, 45000, 58500], [18000] * 5)]
     assert person_lines == [([1500, 15000, 22500, 30000, 45000, 58500], [18000, 18600, 18600, 18000, 17400, 18000])]
@@ -57,7 +63,7 @@ def test_selecting_an_edit_draws_both_polylines_and_marks_the_changed_vertices(q
 
 def test_the_change_list_filters_and_the_person_tree_highlights_changed_paths(qtbot, view):
     open_session(qtbot, view, load(DEMO))
-    view.select_edit("e1")
+    select(qtbot, view, "e1")
     changes = view.changes_model
     assert column(changes, 1) == ["spine/1", "spine/2", "spine/4", "bandDepth"]
     assert column(changes, 4) == ["", "", "", "+2"] and column(changes, 5) == ["mm"] * 4
@@ -74,22 +80,29 @@ def test_the_change_list_filters_and_the_person_tree_highlights_changed_paths(qt
 
 def test_an_edit_of_an_edit_offers_each_step(qtbot, view):
     open_session(qtbot, view, load(DEMO))
-    view.select_edit("e2")
+    select(qtbot, view, "e2")
     titles = [view.step_combo.itemText(i) for i in range(view.step_combo.count())]
-    assert titles[0].startswith("c4 → e2") and titles[1:] == ["step 1: c4 → e1", "step 2: e1 → e2"]
-    view.step_combo.setCurrentIndex(2)
+    assert titles[0].startswith("c4 → e2") and titles[1:] == ["step 2 of 2: e1 → e2  (the edit's own step)"]
+    view.step_combo.setCurrentIndex(1)
     assert column(view.changes_model, 1) == ["spine/2"]
-    assert view.model_tree.json_model.data(view.model_tree.json_model.root_index()) == "e1 input"
+    assert view.model_tree.json_model.data(view.model_tree.json_model.root_index()) == "e1 input (mm)"
 
 
-def test_copy_as_body_puts_a_body_that_rebuilds_the_edit_on_the_clipboard(qtbot, view):
-    open_session(qtbot, view, load(DEMO))
-    view.select_edit("e3")
+def test_copy_as_body_puts_a_body_on_the_clipboard_that_rebuilds_the_edit_when_run_after_it(qtbot, view):
+    from core.diff import json_equal
+    from core.runner.envelope import build_envelope
+    from core.runner.host import Runner
+
+    session = load(DEMO)
+    open_session(qtbot, view, session)
+    select(qtbot, view, "e2")
     qtbot.mouseClick(view.copy_button, Qt.MouseButton.LeftButton)
     text = QGuiApplication.clipboard().text()
-    assert text == view.last_copied
-    assert text.startswith('return {\n  ...inputs.last("pack.rooms.place"),\n  rooms: [')
-    assert '"at":[6600,13200]' in text and "level" not in text
+    assert text == view.last_copied and '  ...inputs.at("c4"),\n' in text
+    with Runner(size=1) as runner:  # pasted at the default cursor (the end) it gave c20's clearWidth 2600
+        for cursor in (None, "b5", "b8"):
+            returned = runner.run(build_envelope(session, text, at=cursor))["returned"]
+            assert json_equal(returned, session.entry("e2").input) and returned["clearWidth"] == 2400
 
 
 def test_a_fifty_thousand_point_edit_opens_with_five_changes_and_both_lines(qtbot, view):
@@ -103,7 +116,7 @@ def test_a_fifty_thousand_point_edit_opens_with_five_changes_and_both_lines(qtbo
              {"id": "e1", "call": "pack.corridorRuns.corridorRuns", "input": {"spine": edited, "bandDepth": 34}, "unit": "mm", "applied": True}]
     session = load_bytes(json.dumps({"format": "worker-session/1", "session": {"id": "big"}, "store": store}).encode(), "big.json")
     open_session(qtbot, view, session)
-    view.select_edit("e1")
+    select(qtbot, view, "e1")
     assert view.changes_model.rowCount() == 5
     assert [len(xs) for xs, _ in view.plot.drawn("model")] == [50_000]
     assert [len(xs) for xs, _ in view.plot.drawn("person")] == [50_001]
@@ -123,5 +136,61 @@ def test_no_session_and_no_edits_say_so(qtbot, view):
     session = load_bytes(json.dumps({"format": "worker-session/1", "session": {"id": "s"}, "store": [
         {"id": "c1", "call": "a.b.c", "input": {}}]}).encode(), "s.json")
     view.context.set_session(session)
+    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
     assert "No canvas edits" in view.summary.text()
     assert view.edits_model.rowCount() == 0 and not view.copy_button.isEnabled()
+
+
+def test_a_cm_edit_of_an_mm_call_lists_mm_values_with_the_edits_own_and_draws_both_in_mm(qtbot, view, tmp_path):
+    spine = [[1500 * i, 18000] for i in range(1, 39)]
+    edited = [[x // 10, y // 10] for x, y in spine]
+    edited[5] = [edited[5][0], 1860]
+    path = tmp_path / "units.json"
+    path.write_text(json.dumps({"format": "worker-session/1", "session": {"id": "u"}, "store": [
+        {"id": "c1", "call": "a.b.c", "input": {"spine": spine, "bandDepth": 32}, "unit": "mm"},
+        {"id": "e1", "call": "a.b.c", "input": {"spine": edited, "bandDepth": 3.2}, "unit": "cm", "applied": True}]}))
+    open_session(qtbot, view, load(path))
+    select(qtbot, view, "e1")
+    changes = view.changes_model
+    assert column(changes, 1) == ["spine/5"] and column(changes, 3) == ["[9000,18600]"] and column(changes, 5) == ["mm"]
+    assert column(changes, 6) == ["[900,1800]"] and column(changes, 7) == ["[900,1860]"]
+    assert changes.headerData(7, Qt.Orientation.Horizontal) == "after, as cm"
+    (model_xs, model_ys), (person_xs, person_ys) = view.plot.drawn("model")[0], view.plot.drawn("person")[0]
+    assert person_xs == model_xs and person_ys[5] == 18600 and model_ys[5] == 18000
+    assert view.plot.plot.getPlotItem().getAxis("bottom").labelText == "x (mm)"
+    assert "units differ" in view.note_label.text()
+
+
+def test_a_5000_step_chain_is_paired_and_diffed_off_the_gui_thread_and_shows_two_comparisons(qtbot, view, monkeypatch):
+    import threading
+
+    import core.edits
+    import core.provenance
+    import gui.edits_view
+
+    threads = []
+
+    def watched(function):
+        def call(*args, **kwargs):
+            threads.append(threading.current_thread() is threading.main_thread())
+            return function(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(gui.edits_view, "pair_edits", watched(core.edits.pair_edits))
+    monkeypatch.setattr(gui.edits_view, "diff_edit", watched(core.edits.diff_edit))
+    monkeypatch.setattr(core.provenance.Provenance, "setters", watched(core.provenance.Provenance.setters))
+    call = "pack.corridorRuns.corridorRuns"
+    store = [{"id": "c0", "call": call, "unit": "mm", "body": "b1", "input": {"spine": [[0, 0], [1000, 0]], "d": 0}}]
+    store += [{"id": f"e{k}", "call": call, "unit": "mm", "applied": True, "input": {"spine": [[0, 0], [1000, k]], "d": k}}
+              for k in range(1, 5001)]
+    session = load_bytes(json.dumps({"format": "worker-session/1", "session": {"id": "chain"}, "store": store}).encode(), "c.json")
+    open_session(qtbot, view, session)
+    assert view.edits_model.rowCount() == 5000
+    select(qtbot, view, "e5000")
+    model = view.edits_model
+    row = view.current_row()
+    assert [model.data(model.index(row, c)) for c in range(4)] == ["✎ e5000", "c0", "2", "5,000"]
+    titles = [view.step_combo.itemText(i) for i in range(view.step_combo.count())]
+    assert titles == ["c0 → e5000  (the model's call → the person's edit)",
+                      "step 5,000 of 5,000: e4999 → e5000  (the edit's own step)"]
+    assert threads and not any(threads), "pairing, diffing and provenance must run off the GUI thread"

@@ -1,0 +1,78 @@
+"""A normal install works from any folder: build the wheel, install it into a fresh venv, use it.
+
+One test, because building and installing take most of a minute: the wheel is built once from a
+copy of the checkout, installed (with its dependencies, at the versions of constraints.txt) into
+a new venv, and every check runs from a folder outside the checkout with no PYTHONPATH, so nothing
+can be found through the working tree: only what the wheel ships.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import DEMO, ROOT
+
+NOT_SHIPPED = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis", "shots")
+
+
+def run(command: list, cwd: Path, env: dict, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def test_the_wheel_installed_into_a_fresh_venv_works_from_any_folder(tmp_path):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "VIRTUAL_ENV")}
+    env.update(HOME=str(tmp_path), WSI_LOG=str(tmp_path / "wsi.log"), PIP_DISABLE_PIP_VERSION_CHECK="1")
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=NOT_SHIPPED)
+    built = run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp_path / "dist", source], tmp_path, env)
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("worker_session_inspector-*.whl")
+    venv = tmp_path / "venv"
+    assert run([sys.executable, "-m", "venv", "--without-pip", venv], tmp_path, env).returncode == 0
+    python, wsi = venv / "bin" / "python", venv / "bin" / "wsi"
+    pip = [sys.executable, "-m", "pip", "--python", python]  # this pip, working on the new venv (no ensurepip)
+    installed = run([*pip, "install", "-q", "--no-compile", "-c", ROOT / "constraints.txt", wheel], tmp_path, env, 600)
+    assert installed.returncode == 0, installed.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    # The code and the demo come from the venv, not from the checkout; one msgpack, no jsonpatch.
+    where = run([python, "-c", "import core.runner, gui, importlib.resources as r;"
+                 "print(core.runner.__file__); print(gui.__file__); print(r.files('resources') / 'sessions' / 'demo.json')"],
+                elsewhere, env)
+    assert where.returncode == 0, where.stderr
+    site = venv / "lib"
+    for line in where.stdout.splitlines():
+        assert Path(line).is_relative_to(site) and Path(line).exists(), line
+    shipped_demo = Path(where.stdout.splitlines()[2])
+    for absent in ("msgpack", "jsonpatch"):
+        assert run([python, "-c", f"import {absent}"], elsewhere, env).returncode == 1, f"{absent} was installed"
+    checked = run([*pip, "check"], elsewhere, env)
+    assert checked.returncode == 0, checked.stdout
+
+    version = run([wsi, "--version"], elsewhere, env)
+    assert (version.returncode, version.stdout) == (0, f"wsi {wheel.name.split('-')[1]}\n"), version.stderr
+
+    # A body runs in the V8 guest (its prelude is package data) against the installed demo.
+    body = elsewhere / "body.js"
+    body.write_text('const r = inputs.last("mep.risers");\nreturn { two: 1 + 1, spacing: r.spacing };\n')
+    ran = run([wsi, "run", shipped_demo, body, "--json"], elsewhere, env)
+    assert ran.returncode == 0, ran.stderr
+    demo = json.loads(DEMO.read_text(encoding="utf-8"))
+    spacing = [e for e in demo["store"] if e["call"] == "mep.risers.risers"][-1]["input"]["spacing"]
+    assert json.loads(ran.stdout)["returned"] == {"two": 2, "spacing": spacing}
+
+    # `wsi gui --screenshot` with no FILE opens the bundled demo.
+    shot = elsewhere / "demo.png"
+    pictured = run([wsi, "gui", "--screenshot", shot], elsewhere, env)
+    assert pictured.returncode == 0, pictured.stderr
+    assert f"demo.json, “{demo['session']['title']}”" in pictured.stdout
+    assert shot.stat().st_size > 10_000
+
+    # No display: one line and exit 2, not an abort.
+    headless = run([wsi], elsewhere, env)
+    assert headless.returncode == 2 and len(headless.stderr.splitlines()) == 1, headless.stderr
+    assert "no display" in headless.stderr
