@@ -62,6 +62,7 @@ from gui.theme import colour, hex_of
 
 MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # gui.theme: light or dark
 PERSON_WRITTEN, PERSON_ANCESTOR = colour("person_written"), PERSON_BACKGROUND
+MIN_DRAWING_WIDTH = 120  # px: a drawing narrower than this is given back its share of the row
 REVEAL_ROWS = 5000  # a change deeper into an array than this selects the array rather than open it that far
 BATCH_SECONDS = 0.05  # the diff job reports what it has at most this often: one model update per batch
 OP_COLOURS = {"add": colour("add"), "remove": colour("remove"), "replace": colour("replace")}
@@ -397,6 +398,7 @@ class EditsView(QWidget):
             tree.setColumnWidth(0, 110)
             tree.setColumnWidth(1, 150)
         self.plot = GeometryPlot(self)
+        self._first_change = False
         self.plot.setObjectName("editsGeometry")
         self._build_layout()
         self._link_scrolling()
@@ -432,6 +434,7 @@ class EditsView(QWidget):
         bottom.addWidget(inputs)
         bottom.addWidget(self.plot)
         bottom.setSizes([760, 520])
+        self.drawing_splitter = bottom
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.addWidget(top)
         self.splitter.addWidget(bottom)
@@ -611,13 +614,21 @@ class EditsView(QWidget):
                         comparison.after_changed, (PERSON_WRITTEN, PERSON_ANCESTOR), detail)
         has_geometry = bool(comparison.before_shapes or comparison.after_shapes)
         self.plot.setVisible(has_geometry)
+        sizes = self.drawing_splitter.sizes()
+        if has_geometry and sizes[1] < MIN_DRAWING_WIDTH:  # shown again after being hidden, the splitter gave it nothing
+            total = sum(sizes) or 1280
+            self.drawing_splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
         if has_geometry:
             converted = f" in {comparison.unit}" if comparison.raw_unit else ""
             self.plot.set_geometry(comparison.before_shapes, comparison.after_shapes, comparison.marks, comparison.unit,
                                    f"{before.id} ({'person' if before.applied else 'model'})",
                                    f"{after.id} (person{', converted from ' + comparison.raw_unit if converted else ''})")
         if self.changes_model.rowCount():
-            self.changes_table.selectRow(0)  # opens both trees at the first change
+            self._first_change = True  # the drawing stays fitted to the whole: the person did not choose this one
+            try:
+                self.changes_table.selectRow(0)  # opens both trees at the first change
+            finally:
+                self._first_change = False
 
     def _fill_tree(self, tree: JsonTreeView, entry: Entry, value: Any, written: set[str], changed: set[str],
                    colours: tuple[QColor, QColor], detail: EditDetail) -> None:
@@ -650,6 +661,8 @@ class EditsView(QWidget):
             return
         reveal(self.person_tree, change["path"])
         reveal(self.model_tree, change["path"])
+        if self.plot.isVisible() and not self._first_change:
+            self.plot.zoom_to_change(change["path"])  # a change of no vertex leaves the drawing as it is
 
     def _show_nothing(self, note: str = "") -> None:
         self.step_combo.clear()
