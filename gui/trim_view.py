@@ -483,6 +483,7 @@ class TrimView(QWidget):
             self.field_error.setText(f"Cap: {exc}")
             self.field_error.setVisible(True)
             return
+        self.field_error.setVisible(False)  # a valid value, even the cap already set (set_cap then does nothing)
         self.set_cap(cap, source="field")
         self._show_cap_in_field()
 
