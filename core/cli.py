@@ -33,10 +33,24 @@ MAX_PROBLEM_LINES = 20
 # Sessions this process loaded, held to the end: `wsi` exits without freeing millions of parsed
 # values one by one (0.9 s on a 150 MB session); see gui/launch.py.
 _loaded: list[Session] = []
+_printed_json = False  # set once a command's document is out, so a later failure adds no second one
 
 
 class CliError(Exception):
     """A usage or file error: its message is printed as one plain line, exit status 2."""
+
+    status = 2
+    where: str | None = None
+
+
+class FileUnreadable(CliError):
+    """Nothing of the file reads as JSON (damaged gzip, a syntax error in the document): exit status 1."""
+
+    status = 1
+
+    def __init__(self, message: str, where: str | None):
+        super().__init__(message)
+        self.where = where or None
 
 
 class UsageParser(argparse.ArgumentParser):
@@ -97,6 +111,9 @@ def _command_module(name: str) -> Any:
 def main(argv: list[str] | None = None) -> int:
     """Run one headless command; returns the exit status."""
     argv = sys.argv[1:] if argv is None else argv
+    global _printed_json
+    _printed_json = False
+    as_json = "--json" in argv  # known before parsing, so even a usage error answers in JSON
     try:
         chosen = next((a for a in argv if not a.startswith("-")), None)
         args = build_parser(chosen).parse_args(argv)
@@ -105,15 +122,28 @@ def main(argv: list[str] | None = None) -> int:
             raise CliError(f"wsi: no command {args.command!r} here (see wsi --help)")
         return int(module.run(args))
     except CliError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
+        return _fail(str(exc), exc.status, as_json, exc.where)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
-        return 130
+        return _fail("wsi: interrupted", 130, as_json)
+    except MemoryError:
+        return _fail("wsi: out of memory: the session is too big for this machine", 1, as_json)
     except Exception as exc:  # the last guard: a user never sees a traceback
-        print(f"wsi: internal error: {type(exc).__name__}: {exc} (please report it with the file)", file=sys.stderr)
-        return 1
+        return _fail(f"wsi: internal error: {type(exc).__name__}: {exc} (please report it with the file)", 1, as_json)
+
+
+def _fail(message: str, status: int, as_json: bool, where: str | None = None) -> int:
+    """One plain line on stderr and, under --json, the one JSON document `{"error": …}` (SPEC 6)."""
+    print(message, file=sys.stderr)
+    if as_json and not _printed_json:
+        error: dict[str, str] = {"where": where} if where else {}
+        error["message"] = message
+        try:
+            print_json({"error": error})
+        except BrokenPipeError:
+            pass
+    return status
 
 
 def add_file_argument(parser: argparse.ArgumentParser, at: bool = True, json_flag: bool = True) -> None:
@@ -123,6 +153,17 @@ def add_file_argument(parser: argparse.ArgumentParser, at: bool = True, json_fla
         parser.add_argument("--at", metavar="B", help="the state body B was handed (default: the end of the session)")
     if json_flag:
         parser.add_argument("--json", action="store_true", help="print one JSON document (its shape: docs/cli.md)")
+    parser.add_argument("--gzip-limit", metavar="SIZE", type=_gzip_limit, default=None,
+                        help="the most a .gz file may unpack to (default 2GiB, or WSI_GZIP_LIMIT)")
+
+
+def _gzip_limit(text: str) -> int:
+    from core.reading import parse_limit
+
+    try:
+        return parse_limit(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def format_problem(name: str, problem: Problem) -> str:
@@ -135,9 +176,12 @@ def format_problem(name: str, problem: Problem) -> str:
 def open_session(args: argparse.Namespace, report: bool = True) -> Session:
     """Load args.file; with `report`, say on stderr what did not load. CliError when it cannot be read."""
     try:
-        session = load(args.file)
+        session = load(args.file, getattr(args, "gzip_limit", None))
     except LoadError as exc:
         raise CliError(f"wsi: {exc}") from None
+    if session.unreadable is not None and report:
+        problem = session.unreadable
+        raise FileUnreadable(format_problem(session.name, problem), problem.where)
     if report and session.errors:
         report_errors(session)
     _loaded.append(session)
@@ -185,8 +229,11 @@ def dumps(obj: Any) -> bytes:
 
 def print_json(obj: Any) -> None:
     """Exactly one JSON document on stdout."""
+    global _printed_json
+    text = dumps(obj) + b"\n"  # made whole first: a failure here leaves stdout empty for the error document
+    _printed_json = True
     out = sys.stdout.buffer
-    out.write(dumps(obj) + b"\n")
+    out.write(text)
     out.flush()
 
 

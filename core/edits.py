@@ -279,7 +279,11 @@ def chain_text(pairing: Pairing) -> str:
 
 def value_text(value: Any, limit: int = VALUE_TEXT) -> str:
     """A value as short JSON for one line of text (`[1500,18000]`, `"north"`, `{…}` cut with `…`)."""
-    if is_number(value) and float(value).is_integer() and abs(value) < 1e21:
+    # An int is compared before any float(): one of 400 digits is a JSON number too, and float() of it
+    # overflows. Past 2^53 JavaScript prints the nearest double, which js_stringify writes.
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 2**53:
+        return str(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
         return str(int(value))
     # Scalars and points as JavaScript prints them (900.0 → 900); bigger values by orjson, cut below.
     text = (js_stringify(value) or "undefined") if is_point(value) or not isinstance(value, (list, dict)) else _js(value)

@@ -164,11 +164,16 @@ def js_string(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def js_stringify(value: Any) -> str | None:
-    """The exact text of `JSON.stringify(value)` (no spaces), or None for undefined (a function)."""
+def js_stringify(value: Any, limit: int | None = None) -> str | None:
+    """The exact text of `JSON.stringify(value)` (no spaces), or None for undefined (a function).
+
+    With `limit`, printing stops once the text passes `limit` characters (a preview needs no more),
+    so a huge or deep value costs what is shown, not its size.
+    """
     if callable(value):
         return None
     out: list[str] = []
+    length = 0
     # An explicit stack instead of recursion: orjson.loads accepts nesting 1,024 deep, Python's stack less.
     todo: list[tuple[bool, Any]] = [(False, value)]  # (is literal text, item)
     while todo:
@@ -176,17 +181,23 @@ def js_stringify(value: Any) -> str | None:
         if is_text:
             out.append(item)
         elif isinstance(item, (list, tuple, dict)):
-            todo.extend(reversed(_container_steps(item)))
+            # Each member prints at least one character, so `limit` members are more than a limit shows.
+            todo.extend(reversed(_container_steps(item, limit)))
+            continue
         else:
             out.append(_scalar_text(item))
+        if limit is not None:
+            length += len(out[-1])
+            if length > limit:
+                break
     return "".join(out)
 
 
-def _container_steps(value: list | tuple | dict) -> list[tuple[bool, Any]]:
-    """The texts and member values of one array or object, in printing order."""
+def _container_steps(value: list | tuple | dict, most: int | None = None) -> list[tuple[bool, Any]]:
+    """The texts and member values of one array or object (its first `most` members), in printing order."""
     if isinstance(value, dict):
         steps: list[tuple[bool, Any]] = [(True, "{")]
-        for key in js_keys(value):
+        for key in js_keys(value)[:most]:
             member = value[key]
             if callable(member):
                 continue  # a function-valued key is left out, as JavaScript does
@@ -195,7 +206,7 @@ def _container_steps(value: list | tuple | dict) -> list[tuple[bool, Any]]:
         steps.append((True, "}"))
         return steps
     steps = [(True, "[")]
-    for index, member in enumerate(value):
+    for index, member in enumerate(value[:most] if most is not None else value):
         if index:
             steps.append((True, ","))
         steps.append((True, "null") if callable(member) else (False, member))

@@ -189,20 +189,16 @@ def _join(path: str, key: str | int) -> str:
 def find_unkeepable(value: Any, path: str = "") -> list[str]:
     """Dotted paths, depth first in key order, of handles and functions inside `value`."""
     found: list[str] = []
-    _collect_unkeepable(value, path, found)
+    todo: list[tuple[Any, str]] = [(value, path)]  # a stack, not recursion: values nest up to 1,024 deep
+    while todo:
+        item, where = todo.pop()
+        if callable(item) or _is_handle(item):
+            found.append(where)
+        elif isinstance(item, dict):
+            todo.extend((item[key], _join(where, key)) for key in reversed(js_keys(item)))
+        elif isinstance(item, list):
+            todo.extend((item[index], _join(where, index)) for index in range(len(item) - 1, -1, -1))
     return found
-
-
-def _collect_unkeepable(value: Any, path: str, found: list[str]) -> None:
-    if callable(value) or _is_handle(value):
-        found.append(path)
-        return
-    if isinstance(value, dict):
-        for key in js_keys(value):
-            _collect_unkeepable(value[key], _join(path, key), found)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _collect_unkeepable(item, _join(path, index), found)
 
 
 def _format_bytes(n: int) -> str:

@@ -2,6 +2,10 @@
 
 `load(path)` never writes to the file and never raises for bad content: the valid records load
 and `session.problems` lists the rest. Only a file that cannot be read at all raises LoadError.
+A record that cannot be parsed on its own (a byte that is not UTF-8, nesting deeper than
+`MAX_DEPTH`) is an error at the `line:column` of the bad spot, naming the record's pointer; the
+other records load. When nothing of the file can be read as JSON (damaged gzip, a syntax error in
+the JSON form's document), `session.unreadable` is that one error.
 """
 from __future__ import annotations
 
@@ -17,10 +21,13 @@ from core.reading import (
     LoadError,
     decode,
     iter_lines,
+    locate_failure,
     looks_like_json_lines,
     no_gc,
     parse_json,
+    position_of,
     read_bytes,
+    starts_with,
 )
 from core.records import MODULE, RecordChecker
 from core.run_inputs import measure
@@ -30,7 +37,11 @@ from core.timeline import StatePoint, build_states, order_timeline
 __all__ = ["LoadError", "Session", "load", "load_bytes"]
 
 FORMAT = "worker-session/1"
+# A broken JSON-form file bigger than this is placed by msgspec, which only checks, instead of the
+# full parsers, which build everything before the bad spot (ten times the text for float-heavy data).
+WHOLE_PARSE_LIMIT = 16 * 1024 * 1024
 HEADER_PARTS = ("format", "session", "caps", "scene", "modules")
+NOT_AN_OBJECT = "not a session: the file is JSON but not an object"
 
 
 class Session:
@@ -54,6 +65,8 @@ class Session:
         self._entry_by_key: dict[str, Entry] = {}
         self._body_by_key: dict[str, Body] = {}
         self._points: dict[str | None, StatePoint] = {}
+        self.unreadable: Problem | None = None  # the error when nothing of the file reads as JSON
+        self._broken_parts: set[str] = set()  # header parts refused whole (already reported)
 
     @property
     def is_session(self) -> bool:
@@ -139,40 +152,71 @@ def _field(where: str, name: str) -> str:
     return f"{where}/{name}" if where.startswith("/") else f"{where} /{name}"
 
 
-def load(path: str | Path) -> Session:
+def load(path: str | Path, gzip_limit: int | None = None) -> Session:
     """Load the session file at `path` (LoadError only when it cannot be read at all)."""
     path = Path(path)
-    return load_bytes(read_bytes(path), path.name, path)
+    return load_bytes(read_bytes(path), path.name, path, gzip_limit)
 
 
-def load_bytes(data: bytes, name: str = "<memory>", path: Path | None = None) -> Session:
-    """Load a session from the file's bytes; `name` decides JSON vs JSON Lines by its suffix."""
+def load_bytes(data: bytes, name: str = "<memory>", path: Path | None = None, gzip_limit: int | None = None) -> Session:
+    """Load a session from the file's bytes; `name` decides JSON vs JSON Lines by its suffix.
+
+    A gzip file may unpack to `gzip_limit` bytes (None: `core.reading.gzip_limit()`).
+    """
     session = Session(name, path)
     with no_gc():
         try:
-            text = decode(data)
+            text = decode(data, gzip_limit)
         except JsonSyntaxError as exc:
-            session.problems.append(Problem("error", f"{exc.line}:{exc.column}", str(exc)))
-            return session
-        if looks_like_json_lines(name, text):
-            session.form = "jsonl"
-            _load_json_lines(session, text)
+            _unreadable(session, Problem("error", exc.where, str(exc)))
         else:
-            _load_json(session, text)
+            if looks_like_json_lines(name, text):
+                session.form = "jsonl"
+                _load_json_lines(session, text)
+            else:
+                _load_json(session, text)
         session.finish()
     return session
 
 
+def _unreadable(session: Session, problem: Problem) -> None:
+    session.problems.append(problem)
+    session.unreadable = problem
+
+
+def _record_error(session: Session, text: Any, raw: Any, pointer: str, exc: JsonSyntaxError, what: str) -> None:
+    """A part of the JSON form that does not parse on its own: placed in the file, the rest still loads."""
+    start = _offset_of(text, raw)
+    where = "{}:{}".format(*position_of(text, start + exc.offset)) if start is not None else pointer
+    session.problems.append(Problem("error", where, f"{pointer}: {exc}; {what} is not loaded"))
+
+
+def _offset_of(text: Any, raw: Any) -> int | None:
+    """Where `raw`, a piece msgspec cut out of `text` without copying, starts in it."""
+    import numpy
+
+    start = numpy.frombuffer(raw, numpy.uint8).ctypes.data - numpy.frombuffer(text, numpy.uint8).ctypes.data
+    return start if 0 <= start < len(text) else None
+
+
 def _load_json(session: Session, text: bytes) -> None:
-    document = _split_json(text)
+    document = _split_json(session, text)
+    if document is None and len(text) > WHOLE_PARSE_LIMIT:
+        failure = locate_failure(text)
+        if failure is not None:
+            _unreadable(session, Problem("error", failure.where, str(failure)))
+            return
+        if not starts_with(text, b"{"):  # JSON, but not an object: said without building it
+            _unreadable(session, Problem("error", "", NOT_AN_OBJECT))
+            return
     if document is None:
         try:
             document = parse_json(text)
         except JsonSyntaxError as exc:
-            session.problems.append(Problem("error", f"{exc.line}:{exc.column}", str(exc)))
+            _unreadable(session, Problem("error", exc.where, str(exc)))
             return
     if not isinstance(document, dict):
-        session.problems.append(Problem("error", "", "not a session: the file is JSON but not an object"))
+        _unreadable(session, Problem("error", "", NOT_AN_OBJECT))
         return
     _read_header(session, document, "")
     checker = RecordChecker(session.problems)
@@ -184,7 +228,12 @@ def _load_json(session: Session, text: bytes) -> None:
     else:
         for index, raw in enumerate(store):
             if isinstance(raw, msgspec.Raw):
-                _add_entry(session, checker.entry(parse_json(memoryview(raw)), f"/store/{index}"), raw)
+                try:
+                    record = parse_json(memoryview(raw))
+                except JsonSyntaxError as exc:
+                    _record_error(session, text, raw, f"/store/{index}", exc, "this entry")
+                    continue
+                _add_entry(session, checker.entry(record, f"/store/{index}"), raw)
             else:
                 _add_entry(session, checker.entry(raw, f"/store/{index}"))
     bodies = document.get("bodies", [])
@@ -192,6 +241,12 @@ def _load_json(session: Session, text: bytes) -> None:
         session.problems.append(Problem("error", "/bodies", "bodies must be an array"))
         bodies = []
     for index, raw in enumerate(bodies):
+        if isinstance(raw, msgspec.Raw):
+            try:
+                raw = parse_json(memoryview(raw))
+            except JsonSyntaxError as exc:
+                _record_error(session, text, raw, f"/bodies/{index}", exc, "this body")
+                continue
         body = checker.body(raw, f"/bodies/{index}")
         if body is not None:
             session.timeline.append(body)
@@ -214,11 +269,14 @@ class _Parts(msgspec.Struct, forbid_unknown_fields=True):
     scene: msgspec.Raw = msgspec.UNSET
     modules: msgspec.Raw = msgspec.UNSET
     store: list[msgspec.Raw] = msgspec.UNSET
-    bodies: msgspec.Raw = msgspec.UNSET
+    bodies: list[msgspec.Raw] = msgspec.UNSET
     kept: msgspec.Raw = msgspec.UNSET
 
 
-def _split_json(text: bytes) -> dict[str, Any] | None:
+_RECORD_LISTS = ("store", "bodies")  # parts whose elements are records, parsed (and refused) one by one
+
+
+def _split_json(session: Session, text: bytes) -> dict[str, Any] | None:
     """The document with every member parsed but `store`, whose records are left as their own texts.
 
     msgspec checks the whole text in C and cuts it into pieces without building them, so records are
@@ -232,18 +290,27 @@ def _split_json(text: bytes) -> dict[str, Any] | None:
             members: dict[str, Any] = {f: getattr(parts, f) for f in _Parts.__struct_fields__}
         except msgspec.ValidationError:  # more parts (kept as extra), or a store that is not an array
             members = msgspec.json.decode(text, type=dict[str, msgspec.Raw])
-        store = members.pop("store", None)
-        document = {name: parse_json(memoryview(raw)) for name, raw in members.items() if raw is not msgspec.UNSET}
-        if isinstance(store, msgspec.Raw):
-            try:
-                store = msgspec.json.decode(store, type=list[msgspec.Raw])
-            except msgspec.ValidationError:  # not an array: the checks below say so
-                store = parse_json(memoryview(store))
-        if store is not None and store is not msgspec.UNSET:
-            document["store"] = store
-        return document
-    except (msgspec.DecodeError, msgspec.ValidationError, JsonSyntaxError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        # Not JSON, or nested deeper than msgspec walks (RECURSION_LIMIT): the whole-text parse says where.
         return None
+    document: dict[str, Any] = {}
+    for name, raw in members.items():
+        if raw is msgspec.UNSET:
+            continue
+        if name in _RECORD_LISTS and isinstance(raw, msgspec.Raw):
+            try:
+                raw = msgspec.json.decode(raw, type=list[msgspec.Raw])
+            except (msgspec.DecodeError, msgspec.ValidationError):  # not an array: the checks below say so
+                pass
+        if isinstance(raw, list):
+            document[name] = raw  # its records are parsed one by one
+            continue
+        try:
+            document[name] = parse_json(memoryview(raw))
+        except JsonSyntaxError as exc:
+            _record_error(session, text, raw, f"/{name}", exc, "this part")
+            session._broken_parts.add(name)
+    return document
 
 
 def _add_entry(session: Session, entry: Entry | None, text: Any = None) -> None:
@@ -314,7 +381,9 @@ def _read_header(session: Session, document: dict[str, Any], where: str) -> None
         return f"{where} {pointer}".strip() if where else pointer
 
     fmt = document.get("format")
-    if fmt is None:
+    if fmt is None and "format" in session._broken_parts:
+        pass
+    elif fmt is None:
         session.problems.append(Problem("error", at("format"), f'missing: not a session (a session starts with "format": "{FORMAT}")'))
     elif fmt != FORMAT:
         newer = isinstance(fmt, str) and fmt.startswith("worker-session/")
@@ -323,7 +392,7 @@ def _read_header(session: Session, document: dict[str, Any], where: str) -> None
     else:
         session.format = fmt
 
-    info = _model(session, SessionInfo, document.get("session"), at, "session", required=True)
+    info = _model(session, SessionInfo, document.get("session"), at, "session", required="session" not in session._broken_parts)
     if info is not None:
         session.info = document["session"]
     caps = _model(session, Caps, document.get("caps"), at, "caps")

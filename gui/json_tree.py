@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QHeaderView, QMenu, QTreeView, QWidget
 
 from core.diff import pointer
-from core.jsonsize import js_keys, js_number, json_bytes
+from core.jsonsize import js_keys, js_stringify, json_bytes
 from core.run_inputs import js_type
 from gui.models import monospace
 from gui.theme import colour
@@ -34,19 +34,15 @@ def kind_of(value: Any) -> str:
     return kind if kind != "object" or isinstance(value, dict) else type(value).__name__
 
 
-def compact_json(value: Any) -> str:
-    """The value as one line of JSON, as JavaScript would print its numbers."""
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, (int, float)):
-        return js_number(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ",".join(compact_json(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + compact_json(value[k]) for k in js_keys(value)) + "}"
-    return "undefined"
+def compact_json(value: Any, limit: int | None = None) -> str:
+    """The value as one line of JSON, as JavaScript prints it; with `limit`, cut there with "…".
+
+    No recursion (a value may nest 1,024 deep) and, with a limit, work in proportion to what is shown.
+    """
+    text = js_stringify(value, limit)
+    if text is None:
+        return "undefined"
+    return text if limit is None or len(text) <= limit else text[:limit] + "…"
 
 
 def pretty_json(value: Any) -> str:
@@ -62,12 +58,11 @@ def preview(value: Any) -> str:
     if isinstance(value, (dict, list)):
         size = f"{len(value):,} key{'s' if len(value) != 1 else ''}" if isinstance(value, dict) else f"{len(value):,} item{'s' if len(value) != 1 else ''}"
         if len(value) <= 12:
-            text = compact_json(value) if len(value) < 40 else ""
-            if text and len(text) <= PREVIEW_CHARS:
+            text = compact_json(value, PREVIEW_CHARS)
+            if len(text) <= PREVIEW_CHARS:
                 return text
         return ("{…} " if isinstance(value, dict) else "[…] ") + size
-    text = compact_json(value)
-    return text if len(text) <= PREVIEW_CHARS * 4 else text[: PREVIEW_CHARS * 4] + "…"
+    return compact_json(value, PREVIEW_CHARS * 4)
 
 
 class JsonNode:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -30,13 +31,15 @@ from core.model import Body, Entry
 from core.reading import JsonSyntaxError, LoadError, decode, parse_json, read_bytes
 from core.session import Session
 from gui.context import InspectorContext
-from gui.json_tree import JsonTreeView
+from gui.json_tree import JsonTreeView, escape_token
 from gui.models import ProblemsModel, monospace
 from gui.theme import hex_of
 
 _LINE_COLUMN = re.compile(r"^(\d+):(\d+)$")
 _LINE = re.compile(r"^line (\d+)")
+_RECORD_PLACE = re.compile(r"^(/(?:store|bodies)/\d+|line \d+)(?=$|[/ ])")
 EXCERPT_LINES = 3
+WHOLE_FILE_SHOWN = 16 * 1024 * 1024  # a problem about a missing part shows the whole file up to this size
 
 
 @dataclass
@@ -50,30 +53,38 @@ class RecordView:
     text: str | None = None
 
 
-def loaded_record(session: Session, where: str) -> Entry | Body | None:
+def loaded_record(session: Session, where: str, cache: dict[str, Any] | None = None) -> Entry | Body | None:
     """The loaded entry or body a problem's place belongs to (`/store/3/unit` → the entry at /store/3)."""
-    for record in [*session.entries, *session.bodies]:
-        base = record.where
-        if base and (where == base or where.startswith(base + "/") or where.startswith(base + " ")):
-            return record
-    return None
+    found = _RECORD_PLACE.match(where)
+    if found is None:
+        return None
+    records = None if cache is None else cache.get("records")
+    if records is None:  # indexed once per session, then each activation is a lookup
+        records = {r.where: r for r in [*session.entries, *session.bodies] if r.where}
+        if cache is not None:
+            cache["records"] = records
+    return records.get(found.group(1))
 
 
 def record_view(session: Session, where: str, cache: dict[str, Any] | None = None) -> RecordView:
     """Find what a problem points at: the loaded record, else the raw record read back from the file."""
-    record = loaded_record(session, where)
+    record = loaded_record(session, where, cache)
     if record is not None:
         kind = "entry" if isinstance(record, Entry) else "body"
         return RecordView(f"the {kind} {record.id} at {record.where} (loaded)", record=record)
     if session.path is None:
         return RecordView(f"{where}: the file is not on disk to read the record back from")
     try:
-        data = decode(read_bytes(Path(session.path)))
+        data = (cache or {}).get("data")
+        if data is None:
+            data = decode(read_bytes(Path(session.path)))
+            if cache is not None:
+                cache["data"] = data
     except (LoadError, JsonSyntaxError) as exc:
         return RecordView(f"{where}: the file cannot be read again ({exc})")
     found = _LINE_COLUMN.match(where)
     if found:
-        return RecordView(f"line {found.group(1)}, column {found.group(2)}: where the file stops being JSON",
+        return RecordView(f"line {found.group(1)}, column {found.group(2)} of the file: where it stops being readable",
                           text=excerpt(data, int(found.group(1)), int(found.group(2))))
     found = _LINE.match(where)
     if found:
@@ -84,17 +95,45 @@ def record_view(session: Session, where: str, cache: dict[str, Any] | None = Non
         except JsonSyntaxError:
             return RecordView(f"line {number} of the file (not loaded)", text=excerpt(data, number, 1))
     if where.startswith("/") or where == "":
-        document = (cache or {}).get("document")
-        if document is None:
-            try:
-                document = parse_json(data)
-            except JsonSyntaxError as exc:
-                return RecordView(f"{where}: the file is not JSON ({exc})")
-            if cache is not None:
-                cache["document"] = document
-        pointer, value = record_at(document, where)
+        try:
+            pointer, value = record_in_file(data, where, cache if cache is not None else {})
+        except JsonSyntaxError as exc:
+            return RecordView(f"{where}: the file is not JSON ({exc})")
         return RecordView(f"{pointer or '(the whole file)'} in the file (not loaded)", value=value, has_value=True)
     return RecordView(f"{where}: no record to show for this place")
+
+
+def record_in_file(data: bytes, where: str, cache: dict[str, Any]) -> tuple[str, Any]:
+    """The record a JSON Pointer falls in, parsing only that record (msgspec cuts the file without building it).
+
+    A whole parse of a 150 MB session would take seconds and ten times its size on the GUI thread.
+    """
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in where.split("/")[1:]]
+    try:
+        members = cache.get("members")
+        if members is None:
+            members = cache["members"] = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
+        if (not tokens or tokens[0] not in members) and len(data) > WHOLE_FILE_SHOWN:
+            return "", {name: f"… ({len(members[name]):,} bytes)" for name in members}  # the parts, not their values
+        name = tokens[0] if tokens else ""
+        if name not in members:
+            raise msgspec.ValidationError  # a small file: shown whole below
+        raw = members[name]
+        if name in ("store", "bodies") and len(tokens) > 1 and tokens[1].isdigit():
+            items = cache.get(name)
+            if items is None:
+                items = cache[name] = msgspec.json.decode(raw, type=list[msgspec.Raw])
+            if int(tokens[1]) < len(items):  # a store or bodies record is shown whole, as record_at does
+                return f"/{name}/{tokens[1]}", parse_json(memoryview(items[int(tokens[1])]))
+        rest = "".join("/" + escape_token(t) for t in tokens[1:])
+        pointer, value = record_at(parse_json(memoryview(raw)), rest)
+        return f"/{escape_token(name)}{pointer}", value
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        pass
+    document = cache.get("document")  # not an object of parts: the file is small or not a session
+    if document is None:
+        document = cache["document"] = parse_json(data)
+    return record_at(document, where)
 
 
 def record_at(document: Any, where: str) -> tuple[str, Any]:
@@ -118,8 +157,13 @@ def record_at(document: Any, where: str) -> tuple[str, Any]:
 
 
 def _line(data: bytes, number: int) -> bytes:
-    lines = data.split(b"\n")
-    return lines[number - 1] if 0 < number <= len(lines) else b""
+    start = 0
+    for _ in range(number - 1):  # find, not split: a split copies the whole file on every click
+        start = data.find(b"\n", start) + 1
+        if start == 0:
+            return b""
+    end = data.find(b"\n", start)
+    return data[start:] if end < 0 else data[start:end]
 
 
 def excerpt(data: bytes, line: int, column: int) -> str:

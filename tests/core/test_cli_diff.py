@@ -148,3 +148,17 @@ def test_a_cm_edit_of_an_mm_call_lists_mm_values_with_raw_cm_values(tmp_path):
                         "raw": {"from": [900, 1800], "to": [900, 1860]}}]
     text = wsi("diff", path, "--edit", "e1").stdout
     assert "spine: 1 moved" in text and "as cm" in text and "[900,1800] → [900,1860]" in text
+
+
+def test_an_edit_adding_a_400_digit_integer_is_described_not_an_internal_error(tmp_path):
+    # Found by tests/fuzz (seed 11, case 456): value_text called float() on it and overflowed.
+    huge = int("9" * 400)
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps({"format": "worker-session/1", "session": {"id": "s"}, "store": [
+        {"id": "c1", "call": "pack.rooms.place", "input": {"count": 1}, "body": "b1"},
+        {"id": "e1", "call": "pack.rooms.place", "input": {"count": 1, "big": huge}, "applied": True, "editOf": "c1"}]}))
+    words = wsi("diff", path)
+    assert words.returncode == 0, words.stderr
+    assert "big added: null" in words.stdout  # JavaScript reads it as Infinity and prints null
+    document = json.loads(wsi("diff", path, "--json").stdout)
+    assert document["edits"][0]["changes"] == [{"op": "add", "path": "/big", "to": huge}]

@@ -23,11 +23,13 @@ def described(session):
 def whole_parse(monkeypatch, data, name):
     """The session as the full parser alone reads it (the cut into record texts turned off)."""
     with monkeypatch.context() as patch:
-        patch.setattr(core.session, "_split_json", lambda text: None)
+        patch.setattr(core.session, "_split_json", lambda session, text: None)
         return load_bytes(data, name)
 
 
-FILES = sorted(SESSIONS.glob("*.json")) + sorted((SESSIONS / "broken").iterdir())
+# not_utf8.json is left out: cut into parts, the parts without the bad byte still load (issue 11),
+# while the whole parse can only refuse the file.
+FILES = sorted(SESSIONS.glob("*.json")) + sorted(p for p in (SESSIONS / "broken").iterdir() if p.name != "not_utf8.json")
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
