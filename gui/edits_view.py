@@ -63,7 +63,6 @@ from gui.theme import colour, hex_of
 MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # gui.theme: light or dark
 PERSON_WRITTEN, PERSON_ANCESTOR = colour("person_written"), PERSON_BACKGROUND
 MIN_DRAWING_WIDTH = 120  # px: a drawing narrower than this is given back its share of the row
-REVEAL_ROWS = 5000  # a change deeper into an array than this selects the array rather than open it that far
 BATCH_SECONDS = 0.05  # the diff job reports what it has at most this often: one model update per batch
 OP_COLOURS = {"add": colour("add"), "remove": colour("remove"), "replace": colour("replace")}
 
@@ -659,8 +658,8 @@ class EditsView(QWidget):
         change = self.changes_model.change_at(row)
         if change is None:
             return
-        reveal(self.person_tree, change["path"])
-        reveal(self.model_tree, change["path"])
+        self.person_tree.reveal(change["path"])
+        self.model_tree.reveal(change["path"])
         if self.plot.isVisible() and not self._first_change:
             self.plot.zoom_to_change(change["path"])  # a change of no vertex leaves the drawing as it is
 
@@ -689,31 +688,6 @@ class EditsView(QWidget):
         self.summary.setText(f"Copied a body that rebuilds {detail.edit_diff.edit.id} from "
                              f"{detail.edit_diff.base.id if detail.edit_diff.base else 'nothing'}: paste it in the Run tab.")
         return self.last_copied
-
-
-def reveal(tree: JsonTreeView, path: str) -> bool:
-    """Expand `tree` down to the node at JSON Pointer `path` (fetching rows as needed) and make it current.
-
-    A node past REVEAL_ROWS of its array is not opened: its array is made current instead."""
-    model = tree.json_model
-    index = model.root_index()
-    if not index.isValid():
-        return False
-    for token in parse_pointer(path):
-        node = model.node(index)
-        keys = [str(k) for k in node.child_keys]
-        if token not in keys:
-            break
-        row = keys.index(token)
-        if row >= REVEAL_ROWS:
-            break  # the view lays out every row it shows: past this many, the container is selected instead
-        while model.rowCount(index) <= row and model.canFetchMore(index):
-            model.fetchMore(index)
-        tree.expand(index)
-        index = model.index(row, 0, index)
-    tree.setCurrentIndex(index)
-    tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
-    return True
 
 
 def _entry_title(entry: Entry, who: str) -> str:
