@@ -177,3 +177,17 @@ def test_replay_all_clears_the_last_runs_error(qtbot, run_view):
     assert "8 of 8" in run_view.status_label.text()
     assert run_view.error_label.isHidden() and run_view.keep_label.isHidden()
     assert run_view.editor.mark_at(1) is None
+
+
+def test_hovering_an_operation_bar_says_its_call_start_and_duration(qtbot, run_view):
+    from PySide6.QtCore import QPointF
+
+    result = _run(qtbot, run_view, "for (const level of [1, 2, 3]) { await modules.mep.risers({ level }); }")
+    run_view.result_tabs.setCurrentWidget(run_view.plot)
+    qtbot.wait(50)
+    second = result["operations"][1]
+    view_box = run_view.plot.getViewBox()
+    scene_point = view_box.mapViewToScene(QPointF(second["startMs"] + second["durationMs"] / 2, 1))
+    run_view.plot.scene().sigMouseMoved.emit(scene_point)  # what moving the pointer there sends
+    tip = run_view.plot.toolTip()
+    assert tip.startswith("mep.risers.risers: started at") and f"took {second['durationMs']:g} ms" in tip
