@@ -249,6 +249,8 @@ class InputsView(QWidget):
         self.hint_label.setText(hint or "")
         self.hint_label.setVisible(bool(hint))
         self.resolve_now(select=False)
+        if self.shown_entry is not None and self.context.index.position(self.shown_entry, count) is None:
+            self.shown_entry = None  # the cursor moved before it was made: the pane shows what is here instead
         if self.shown_entry is None and self.model.rowCount():
             # Nothing chosen yet: show the newest entry rather than an empty pane.
             self.shown_entry = self.context.index.entries[max(self.model.rows)]

@@ -54,7 +54,7 @@ FALLEN_BACKGROUND = colour("fallen_background")
 BETWEEN_BACKGROUND = colour("between_background")  # falls at the lower of the two compared caps only
 CAP_PEN = pg.mkPen("#c62828", width=2)
 COMPARE_PEN = pg.mkPen("#2563eb", width=1.5, style=Qt.PenStyle.DashLine)
-CURVE_PEN = pg.mkPen("#4b5563", width=1)  # a 1 px pen: wider ones take the slow stroker path on every paint
+# The curve's pen is 1 px (in the theme's "curve" colour): wider ones take the slow stroker path on every paint.
 
 
 _ROLES = frozenset({DISPLAY, TOOLTIP, FOREGROUND, BACKGROUND, FONT, ALIGN})
@@ -276,7 +276,7 @@ class TrimView(QWidget):
         self.compare_label.setFixedHeight(2 * self.compare_label.fontMetrics().lineSpacing() + 4)
 
     def _build_plot(self) -> None:
-        self.plot = pg.PlotWidget(self, background="w", axisItems={"left": SizeAxis("left")})
+        self.plot = pg.PlotWidget(self, background=hex_of("plot_background"), axisItems={"left": SizeAxis("left")})
         self.plot.setObjectName("trimPlot")
         item = self.plot.getPlotItem()
         item.setLogMode(x=False, y=True)
@@ -288,7 +288,7 @@ class TrimView(QWidget):
         self.fallen_region = pg.LinearRegionItem((0, 0), movable=False, brush=pg.mkBrush(0, 0, 0, 22), pen=pg.mkPen(None))
         self.fallen_region.setZValue(-10)
         item.addItem(self.fallen_region)
-        self.curve = item.plot([], [], pen=CURVE_PEN)
+        self.curve = item.plot([], [], pen=pg.mkPen(hex_of("curve"), width=1))  # 1 px: see above
         self.curve.setClipToView(True)
         self.curve.setDownsampling(auto=True, method="peak")
         self.edit_points = item.plot([], [], pen=None, symbol="o", symbolSize=7, symbolBrush=PERSON, symbolPen=None)

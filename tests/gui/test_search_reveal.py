@@ -67,3 +67,13 @@ def test_a_deep_key_is_not_cut_by_its_indentation(qtbot, window, open_file, tmp_
     tree = inputs.tree
     rect = tree.visualRect(tree.currentIndex())  # the "label" key, five levels in
     assert rect.left() + tree.fontMetrics().horizontalAdvance("label") <= tree.columnWidth(0)
+
+
+def test_moving_the_cursor_before_the_shown_entry_shows_one_of_the_store_there(qtbot, window, open_file):
+    from tests.conftest import DEMO
+
+    open_file(window, DEMO)
+    inputs = window.views["inputs"]
+    assert inputs.shown_entry.id == "c33"  # the newest, at the end of the session
+    window.timeline.choose_cursor("b5")
+    assert inputs.shown_entry is not None and any(e is inputs.shown_entry for e in window.context.state.store)
