@@ -7,7 +7,9 @@ before it, so a file that gives seq to only some records still reads in a sensib
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from core.model import Body, Entry, KeepRefusal, KeptSnapshot, State, TimelineItem
 
@@ -136,3 +138,114 @@ def _keep_where(body: Body) -> str:
     if body.keep is not None:
         return f"{body.where}/keep" if body.where.startswith("/") else f"{body.where} /keep"
     return f"{body.where}/result/returned/keep" if body.where.startswith("/") else f"{body.where} /result/returned/keep"
+
+
+_rows_of: WeakKeyDictionary[Session, list[TimelineRow]] = WeakKeyDictionary()
+
+
+@dataclass(slots=True)
+class TimelineRow:
+    """A top row of the timeline: a body (its calls below it), a lone entry, a kept snapshot, the end."""
+
+    kind: str  # "body" | "entry" | "edit" | "group" (a long run of entries and edits) | "kept" | "end" | "end"
+    item: Body | Entry | KeptSnapshot | None
+    cursor: Any  # the body id the cursor moves to when this row is chosen (None: the end)
+    children: list[Entry] = field(default_factory=list)
+    children_cursor: Any = None  # where choosing one of its calls moves the cursor: the next body
+
+    def cursor_for(self, call: Entry | None) -> Any:
+        """The cursor for this row, or for one of its nested calls."""
+        return self.cursor if call is None else self.children_cursor
+
+
+def body_outcome(body: Body, refused: set[str]) -> str:
+    """`ok`, `failed`, `refused` (its keep was refused) or `none` (no recorded result)."""
+    if body.key in refused:
+        return "refused"
+    if body.result is None:
+        return "none"
+    return "failed" if body.failed else "ok"
+
+
+def timeline_rows(session: Session | None) -> list[TimelineRow]:
+    """The timeline as rows: each body with the calls it made nested under it, then "End of session".
+
+    Computed once per session (the loader's thread asks first, so the window gets them ready: on a
+    session of 100,000 entries they take a noticeable part of a second).
+
+    Choosing an entry (or canvas edit) moves the cursor to the first body that was handed it: the
+    state at that body is the first that holds the entry (the end when no later body exists).
+    """
+    if session is None:
+        return []
+    known = _rows_of.get(session)
+    if known is not None:
+        return known
+    rows: list[TimelineRow] = []
+    waiting: list[TimelineRow] = []  # rows whose cursor is the next body, not seen yet
+    current: TimelineRow | None = None
+    current_key: str | None = None
+    for item in session.timeline:
+        kind = type(item)
+        if kind is Entry:
+            body = item.body  # type: ignore[union-attr]
+            if current is not None and body is not None and not item.applied and str(body) == current_key:  # type: ignore[union-attr]
+                current.children.append(item)  # type: ignore[arg-type]
+                continue
+            row = TimelineRow("edit" if item.applied else "entry", item, None)  # type: ignore[union-attr]
+        elif kind is Body:
+            for row in waiting:
+                row.cursor = item.id  # type: ignore[union-attr]
+            if current is not None and current.children:
+                current.children_cursor = item.id  # type: ignore[union-attr]
+            waiting = []
+            current = TimelineRow("body", item, item.id)  # type: ignore[union-attr]
+            current_key = item.key  # type: ignore[union-attr]
+            rows.append(current)
+            continue
+        else:
+            row = TimelineRow("kept", item, None)
+        rows.append(row)
+        waiting.append(row)
+    rows.append(TimelineRow("end", None, None))
+    rows = _grouped(rows)
+    _rows_of[session] = rows
+    return rows
+
+
+GROUP_AT = 100  # a run of more lone entries or canvas edits than this becomes one expandable row
+
+
+def _grouped(rows: list[TimelineRow]) -> list[TimelineRow]:
+    """Long runs of top-level entries and edits folded into one "group" row each.
+
+    A person who edited one call 20,000 times would otherwise get 20,000 top rows, and a tree view
+    lays out every top row whenever the model resets (a second of the GUI thread).
+    """
+    out: list[TimelineRow] = []
+    run: list[TimelineRow] = []
+
+    def flush() -> None:
+        if len(run) > GROUP_AT:
+            out.append(TimelineRow("group", None, run[0].cursor, [r.item for r in run], run[0].cursor))  # type: ignore[misc]
+        else:
+            out.extend(run)
+        run.clear()
+
+    for row in rows:
+        if row.kind in ("entry", "edit"):
+            run.append(row)
+            continue
+        flush()
+        out.append(row)
+    flush()
+    return out
+
+
+def first_code_line(code: str, limit: int = 70) -> str:
+    """The first meaningful line of a body (a leading comment says what it does)."""
+    for line in code.splitlines():
+        text = line.strip().removeprefix("//").strip()
+        if text:
+            return text if len(text) <= limit else text[: limit - 1] + "…"
+    return "(empty body)"

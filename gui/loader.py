@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal
 
 from core.filtering import ManifestIndex
+from core.timeline import timeline_rows
 from core.session import LoadError, Session, load_bytes
 from core.reading import read_bytes
 from gui.errors import log_exception
@@ -59,6 +60,7 @@ class LoadThread(QThread):
             self._check()
             self.progress.emit(self, 85, f"measuring {len(session.entries):,} entries")
             index = ManifestIndex(session.entries)
+            timeline_rows(session)  # made here, off the GUI thread; the timeline view finds them ready
             self._check()
             self.progress.emit(self, 100, "done")
             self.loaded.emit(self, LoadedSession(session, index, self.path, time.perf_counter() - start))

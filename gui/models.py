@@ -24,6 +24,7 @@ from core.model import Body, Entry, KeepRefusal, KeptSnapshot, Problem, State, i
 from core.run_inputs import input_bytes, kept_manifest
 from core.session import Session
 from core.sizes import format_size
+from core.timeline import TimelineRow, body_outcome, first_code_line, timeline_rows
 from core.trim_preview import StoreIndex, TrimPreview
 from gui.theme import colour
 
@@ -402,77 +403,6 @@ class ProblemsModel(RowsModel):
 
 # --- the timeline --------------------------------------------------------------------------------
 
-@dataclass(slots=True)
-class TimelineRow:
-    """A top row of the timeline: a body (its calls below it), a lone entry, a kept snapshot, the end."""
-
-    kind: str  # "body" | "entry" | "edit" | "kept" | "end"
-    item: Body | Entry | KeptSnapshot | None
-    cursor: Any  # the body id the cursor moves to when this row is chosen (None: the end)
-    children: list[Entry] = field(default_factory=list)
-    children_cursor: Any = None  # where choosing one of its calls moves the cursor: the next body
-
-    def cursor_for(self, call: Entry | None) -> Any:
-        """The cursor for this row, or for one of its nested calls."""
-        return self.cursor if call is None else self.children_cursor
-
-
-def body_outcome(body: Body, refused: set[str]) -> str:
-    """`ok`, `failed`, `refused` (its keep was refused) or `none` (no recorded result)."""
-    if body.key in refused:
-        return "refused"
-    if body.result is None:
-        return "none"
-    return "failed" if body.failed else "ok"
-
-
-def timeline_rows(session: Session | None) -> list[TimelineRow]:
-    """The timeline as rows: each body with the calls it made nested under it, then "End of session".
-
-    Choosing an entry (or canvas edit) moves the cursor to the first body that was handed it: the
-    state at that body is the first that holds the entry (the end when no later body exists).
-    """
-    if session is None:
-        return []
-    rows: list[TimelineRow] = []
-    waiting: list[TimelineRow] = []  # rows whose cursor is the next body, not seen yet
-    current: TimelineRow | None = None
-    current_key: str | None = None
-    for item in session.timeline:
-        kind = type(item)
-        if kind is Entry:
-            body = item.body  # type: ignore[union-attr]
-            if current is not None and body is not None and not item.applied and str(body) == current_key:  # type: ignore[union-attr]
-                current.children.append(item)  # type: ignore[arg-type]
-                continue
-            row = TimelineRow("edit" if item.applied else "entry", item, None)  # type: ignore[union-attr]
-        elif kind is Body:
-            for row in waiting:
-                row.cursor = item.id  # type: ignore[union-attr]
-            if current is not None and current.children:
-                current.children_cursor = item.id  # type: ignore[union-attr]
-            waiting = []
-            current = TimelineRow("body", item, item.id)  # type: ignore[union-attr]
-            current_key = item.key  # type: ignore[union-attr]
-            rows.append(current)
-            continue
-        else:
-            row = TimelineRow("kept", item, None)
-        rows.append(row)
-        waiting.append(row)
-    rows.append(TimelineRow("end", None, None))
-    return rows
-
-
-def first_code_line(code: str, limit: int = 70) -> str:
-    """The first meaningful line of a body (a leading comment says what it does)."""
-    for line in code.splitlines():
-        text = line.strip().removeprefix("//").strip()
-        if text:
-            return text if len(text) <= limit else text[: limit - 1] + "…"
-    return "(empty body)"
-
-
 class TimelineModel(QAbstractItemModel):
     """Bodies with their calls nested, canvas edits marked as the person's, each body's outcome.
 
@@ -484,6 +414,7 @@ class TimelineModel(QAbstractItemModel):
     def __init__(self, parent: Any = None):
         super().__init__(parent)
         self.rows: list[TimelineRow] = []
+        self.body_rows: dict[str, int] = {}  # body key → its top row
         self.refused: set[str] = set()
         self.cursor_key: str | None = None
         self.badges: dict[str, str] = {}
@@ -492,6 +423,7 @@ class TimelineModel(QAbstractItemModel):
         """Rebuild the rows for `session`."""
         self.beginResetModel()
         self.rows = timeline_rows(session)
+        self.body_rows = {row.item.key: n for n, row in enumerate(self.rows) if row.kind == "body"}  # type: ignore[union-attr]
         self.refused = {str(r.body) for r in session.state_at(None).refused} if session is not None else set()
         self.endResetModel()
 
@@ -511,18 +443,14 @@ class TimelineModel(QAbstractItemModel):
 
     def row_for_cursor(self, cursor: Any) -> int:
         """The top row of the cursor's body, or the end row."""
-        key = id_key(cursor)
-        for number, row in enumerate(self.rows):
-            if row.kind == "body" and row.item.key == key:  # type: ignore[union-attr]
-                return number
-        return len(self.rows) - 1
+        return self.body_rows.get(id_key(cursor), len(self.rows) - 1)  # type: ignore[arg-type]
 
     def locate_entry(self, entry: Entry) -> QModelIndex:
         """The index of an entry's row (nested under its body or on top)."""
         for number, row in enumerate(self.rows):
             if row.item is entry:
                 return self.index(number, 0)
-            if row.kind == "body":
+            if row.kind in ("body", "group"):
                 for child_number, child in enumerate(row.children):
                     if child is entry:
                         return self.index(child_number, 0, self.index(number, 0))
@@ -536,9 +464,17 @@ class TimelineModel(QAbstractItemModel):
         return row, row.children[index.row()]
 
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
-        if not self.hasIndex(row, column, parent):
+        # Bounds checked here rather than with hasIndex(): a tree view lays out by asking for every
+        # top row, and on 20,000 of them hasIndex's round trip through rowCount cost half a second.
+        if not parent.isValid():
+            count, internal = len(self.rows), 0
+        elif parent.internalId() == 0 and parent.column() == 0:
+            count, internal = len(self.rows[parent.row()].children), parent.row() + 1
+        else:
             return QModelIndex()
-        return self.createIndex(row, column, 0 if not parent.isValid() else parent.row() + 1)
+        if 0 <= row < count and 0 <= column < len(self.HEADERS):
+            return self.createIndex(row, column, internal)
+        return QModelIndex()
 
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
         if not index.isValid() or index.internalId() == 0:
@@ -584,6 +520,8 @@ class TimelineModel(QAbstractItemModel):
             if role == FONT and at_cursor:
                 return bold_monospace()
             return None
+        if row.kind == "group":
+            return self._group_data(row, column, role)
         if row.kind == "kept":
             if role == DISPLAY and column == 0:
                 return f"kept snapshot · {len(row.item.kept)} names"  # type: ignore[union-attr]
@@ -618,6 +556,24 @@ class TimelineModel(QAbstractItemModel):
             error = (body.result or {}).get("error")
             text = f"body {body.id} {words[outcome]}; choosing it moves the cursor to the state it was handed"
             return text + (f"\n{error}" if error else "")
+        return None
+
+    def _group_data(self, row: TimelineRow, column: int, role: int) -> Any:
+        if column != 0:
+            return None
+        edits = sum(e.applied for e in row.children)
+        if role == DISPLAY:
+            first, last = row.children[0].id, row.children[-1].id
+            what = f"{edits:,} canvas edits" if edits == len(row.children) else f"{len(row.children):,} entries ({edits:,} canvas edits)"
+            return f"{PERSON_TAG if edits else '·'}  {what}  ·  {first} … {last}"
+        if role == DECORATION and edits:
+            return status_icon("person")
+        if role == FOREGROUND and edits:
+            return PERSON
+        if role == FONT:
+            return monospace()
+        if role == TOOLTIP:
+            return "a long run of records with no body between them, folded into one row: expand it to see each"
         return None
 
     def _call_data(self, entry: Entry, column: int, role: int) -> Any:

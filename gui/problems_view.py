@@ -31,7 +31,7 @@ from core.model import Body, Entry
 from core.reading import JsonSyntaxError, LoadError, decode, parse_json, read_bytes
 from core.session import Session
 from gui.context import InspectorContext
-from gui.json_tree import JsonTreeView, escape_token
+from gui.json_tree import JsonTreeView
 from gui.models import ProblemsModel, monospace
 from gui.theme import hex_of
 
@@ -125,9 +125,8 @@ def record_in_file(data: bytes, where: str, cache: dict[str, Any]) -> tuple[str,
                 items = cache[name] = msgspec.json.decode(raw, type=list[msgspec.Raw])
             if int(tokens[1]) < len(items):  # a store or bodies record is shown whole, as record_at does
                 return f"/{name}/{tokens[1]}", parse_json(memoryview(items[int(tokens[1])]))
-        rest = "".join("/" + escape_token(t) for t in tokens[1:])
-        pointer, value = record_at(parse_json(memoryview(raw)), rest)
-        return f"/{escape_token(name)}{pointer}", value
+        inside, value = record_at(parse_json(memoryview(raw)), pointer(tokens[1:]))
+        return pointer([name]) + inside, value
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         pass
     document = cache.get("document")  # not an object of parts: the file is small or not a session

@@ -56,7 +56,10 @@ class TimelineView(QWidget):
             self.summary.setText(f"{len(session.bodies):,} bodies · {len(session.entries):,} entries · "
                                  f"{edits:,} canvas edit{'s' if edits != 1 else ''}")
         if session is not None and len(session.bodies) <= 30:
-            self.tree.expandAll()  # a big session opens collapsed: 100,000 call rows help no one
+            # A big session opens collapsed: 100,000 call rows help no one. Bodies are expanded one
+            # by one: expandAll would also walk every top row (20,000 canvas edits: 2 s).
+            for row in self.model.body_rows.values():
+                self.tree.expand(self.model.index(row, 0))
         self._cursor_changed()
 
     def _badges_changed(self) -> None:

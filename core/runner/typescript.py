@@ -1,36 +1,70 @@
-"""TypeScript bodies: erase type-only syntax with tree-sitter, keeping every line and column in place.
+"""TypeScript bodies: types blanked by swc's strip-only mode (Node's `amaro`), every line and column kept.
 
-As Node's type stripping does, each erased character becomes a space (a character outside the BMP
-two, since V8 counts UTF-16 units), so V8's error positions are the body's own. What has a
-runtime meaning and cannot be erased (enum, namespace, parameter properties, decorators,
-`import x = require(…)`) is refused at its line:column, saying what to write instead. Code that
-does not parse is left as written around the error, so V8 reports the syntax error in its words.
+The stripper is Node's own: `amaro` 1.2.1, swc compiled to WebAssembly (vendored in `vendor/amaro/`
+with its licences, `PIN.json` holding the npm integrity and a sha256 per file;
+`tools/refresh_ts_stripper.sh` re-derives or updates them). It runs in a V8 isolate of its own in the
+host process (made on first use, kept, every call bounded by `STRIP_TIMEOUT_S`), never in a body's
+realm. swc replaces each type-only character by a space (an erased character outside the BMP by two, as
+V8 counts UTF-16 units) and adds a `;` where erasing would join two statements, so V8's positions
+are the TypeScript's own. What it cannot erase without changing the meaning (enum, namespace with
+values, parameter properties, `import x = …`, `<T>expr`, an `as`/`satisfies` whose removal would
+regroup operators, as in `1 + 1 as number * 2`) is refused as a `TypeScriptError` at its line:column,
+saying what to write instead; TypeScript that does not parse is a `SyntaxError` at its place.
+Decorators and `accessor` fields are kept by swc, but this V8 (mini-racer's 14.4) has neither: they
+are refused at the `@` or the field with what to write instead.
+
+Chosen by measurement (issue 15). Correctness: each candidate's output for the issue's failure classes
+run in V8 beside `tsc`'s emit (Node 20). Speed: each in a fresh mini-racer 0.14 (V8 14.4), the 40-line
+body of `tests/bench/bench_typescript.py`, best of two on a shared 2-core machine (load ~3); all pay
+V8's own start in the host first (import and first isolate, 130–170 ms there):
+
+| stripper | issue 15's failure classes | positions | size | load + first strip | warm, 40 lines |
+| --- | --- | --- | --- | --- | --- |
+| amaro 1.2.1 (swc strip-only, wasm) | kept, or refused at the place; one gap (`a < b as T << c`) closed here | kept | 2.8 MB wasm | 40 + 30 ms | 1.1–1.5 ms |
+| ts-blank-space 0.9.0 + typescript 5.9 | kept, or refused at the place | kept | 10.4 MB of JS | 330–500 + 35 ms | 2.1–2.7 ms |
+| sucrase 3.35.1 | 3 silent miscompiles: `1 + 1 as number * 2` is 3, `foo⏎type x = 1;⏎(1)` calls foo, `return <T>⏎(x) => x` returns undefined | lines only | 0.7 MB of JS | 30–45 + 20 ms | 1.4–2.4 ms |
+| esbuild (esbuild-wasm 0.28, PyPI `esbuild-py`) | compiles enums and namespaces | reprinted: lost | 14 MB wasm / native | not measured | |
+
+One thread owns the isolate and runs every call (mini-racer 0.14 crashes when an isolate is made on one
+thread and used or closed on another), and V8 is started on the main thread when the first caller is on
+it; `prepare()` lets a caller start the stripper early, e.g. beside a starting guest.
+
+Line numbers are counted at `\\n`, as swc counts them; swc gives columns as display columns (a tab 4,
+a wide character 2), turned back into UTF-16 columns here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
+import atexit
+import contextlib
+import json
+import queue
+import re
+import threading
+import unicodedata
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, Callable
 
-WRAP = b"(async function () {\n"
-ERASE_WHOLE = {
-    "interface_declaration", "type_alias_declaration", "ambient_declaration", "function_signature",
-    "abstract_method_signature", "index_signature", "implements_clause",
-}
-ERASE_NODE = {
-    "type_annotation", "type_parameters", "type_arguments", "asserts_annotation", "type_predicate_annotation",
-    "opting_type_annotation", "omitting_type_annotation",
-}
-MEMBER_MODIFIERS = {"accessibility_modifier", "readonly", "override_modifier", "abstract"}
-PARAMETERS = {"required_parameter", "optional_parameter"}
-REFUSED = {
-    "enum_declaration": "an enum has runtime values and cannot be erased; use a const object, "
-    "e.g. const Side = { Left: 0, Right: 1 }",
-    "internal_module": "a namespace has runtime values and cannot be erased; use a plain object or top-level functions",
-    "module": "a module declaration has runtime values and cannot be erased; use a plain object",
-    "decorator": "decorators cannot be erased; call the function on the class or method instead",
-    "import_alias": "`import x = …` cannot be erased; use a const",
-}
+WRAP_HEAD = "(async function () {\n"  # a body is an async function's body: `return` and `await` parse
+WRAP_TAIL = "\n})"
+VENDOR = Path(__file__).with_name("vendor") / "amaro"
+LOADER = Path(__file__).with_name("typescript_stripper.js")
+STRIP_TIMEOUT_S = 5.0
+LOAD_TIMEOUT_S = 30.0  # compiling swc's WebAssembly, once; generous for a loaded machine
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# swc's words for what it refuses → the construct and what to write instead.
+ADVICE = (
+    ("enum", "an enum has runtime values and cannot be erased; use a const object, e.g. const Side = { Left: 0, Right: 1 }"),
+    ("parameter property", "a parameter property (`constructor(private x)`) cannot be erased; declare the field "
+     "and assign it in the constructor (`this.x = x`)"),
+    ("namespace", "a namespace with runtime values cannot be erased; use a plain object or top-level functions"),
+    ("module declaration", "a module declaration with runtime values cannot be erased; use a plain object"),
+    ("import =", "`import x = …` cannot be erased; use a const"),
+    ("export =", "`export = …` cannot be erased; bodies have no exports, return the value instead"),
+    ("angle-bracket", "a `<T>expr` type assertion cannot be erased; write `expr as T`"),
+    ("binary expression grouping", "erasing this `as`/`satisfies` would regroup the operators around it, "
+     "which changes the value; put the asserted expression in parentheses, e.g. `(a + b as T) * c`"),
+)
 
 
 class TypeScriptError(Exception):
@@ -45,106 +79,227 @@ class TypeScriptError(Exception):
         return {"name": self.name, "message": self.message, "line": self.line, "column": self.column}
 
 
-@dataclass(slots=True)
-class _Ranges:
-    spans: list[tuple[int, int]]
+class _Stripper:
+    """One V8 isolate holding swc's WebAssembly, its `strip` function ready to call."""
+
+    def __init__(self) -> None:
+        from py_mini_racer import MiniRacer
+
+        self.racer = MiniRacer()
+        wasm = (VENDOR / "wasm_bg.wasm").read_bytes()
+        view = self.racer.eval(f"globalThis.wsiWasm = new ArrayBuffer({len(wasm)})")
+        view[:] = wasm  # straight into V8's buffer: no 3.7 MB of base64 for V8 to parse
+        view.release()
+        self.racer.eval(LOADER.read_text("utf-8"))
+        load = self.racer.eval("(glue) => { wsiStripper.load(glue, globalThis.wsiWasm); delete globalThis.wsiWasm; }")
+        load((VENDOR / "wasm.js").read_text("utf-8"), timeout_sec=LOAD_TIMEOUT_S)
+        self.strip = self.racer.eval("wsiStripper.strip")
+
+    def parse_error(self, script: str) -> tuple[int, int] | None:
+        """Where V8 fails to parse `script` (1-based line, 0-based UTF-16 column), or None; runs none of it."""
+        from py_mini_racer import JSEvalException, JSParseException
+
+        try:
+            self.racer.eval("throw 0;\n" + script, timeout_sec=STRIP_TIMEOUT_S)  # parsed whole, then stopped at once
+        except JSParseException as exc:
+            head, _, rest = str(exc).partition(": SyntaxError")
+            caret = rest.split("\n")[2] if rest.count("\n") >= 2 else ""
+            line = head.rsplit(":", 1)[-1]
+            return (int(line) - 1, caret.find("^")) if line.isdigit() and "^" in caret else None
+        except JSEvalException:
+            return None
+        return None
+
+    def close(self) -> None:
+        """End the isolate, once V8 has answered every call it was given (a stopped one answers late)."""
+        from py_mini_racer import JSEvalException
+
+        with contextlib.suppress(JSEvalException):
+            self.racer.eval("0", timeout_sec=STRIP_TIMEOUT_S)  # V8 answers in order: the stopped call first
+        self.racer.close()
 
 
-@lru_cache(maxsize=1)
-def _parser() -> Any:
-    import tree_sitter_typescript
-    from tree_sitter import Language, Parser
+_lock = threading.Lock()
+_jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]]] | None = None
+_stripper: _Stripper | None = None  # made, used and closed on the stripper's thread only
+EXIT_WAIT_S = 5.0
 
-    return Parser(Language(tree_sitter_typescript.language_typescript()))
+
+def _on_stripper_thread(job: Callable[[], Any], wait_s: float | None = None) -> Any:
+    # One thread touches the isolate: mini-racer crashes at exit closing an isolate made on another thread.
+    # And V8 starts on the main thread when it can: mini-racer 0.14 segfaults making an isolate on the main
+    # thread after V8 was started, and its first isolate made, on another one.
+    global _jobs
+    if _jobs is None and threading.current_thread() is threading.main_thread():
+        from py_mini_racer._dll import init_mini_racer
+
+        init_mini_racer(ignore_duplicate_init=True)
+    with _lock:
+        if _jobs is None:
+            _jobs = queue.Queue()
+            threading.Thread(target=_serve, args=(_jobs,), daemon=True, name="wsi-ts-stripper").start()
+    done: Future[Any] = Future()
+    _jobs.put((job, done))
+    return done.result(wait_s)
+
+
+def _serve(jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]]]) -> None:
+    while True:
+        job, done = jobs.get()
+        try:
+            done.set_result(job())
+        except BaseException as exc:  # noqa: BLE001 — handed to the caller, who raises it
+            done.set_exception(exc)
+
+
+def _ready_stripper() -> _Stripper:
+    global _stripper
+    if _stripper is None:
+        _stripper = _Stripper()
+    return _stripper
+
+
+def _drop_stripper() -> None:
+    global _stripper
+    if _stripper is not None:
+        _stripper.close()
+        _stripper = None
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    # Before the interpreter finalizes: mini-racer's close waits on its event-loop thread, stopped by then.
+    if _jobs is not None:
+        with contextlib.suppress(TimeoutError):  # a strip still running: leave the isolate to the process's end
+            _on_stripper_thread(_drop_stripper, EXIT_WAIT_S)
+
+
+def prepare() -> None:
+    """Start the stripper now (its first use otherwise pays V8's and the WebAssembly's start-up)."""
+    _on_stripper_thread(_ready_stripper)
 
 
 def erase_types(code: str) -> str:
     """The body with its type-only syntax replaced by spaces; TypeScriptError when it cannot be."""
-    source = code.encode("utf-8", "surrogatepass")
-    tree = _parser().parse(WRAP + source + b"\n})")
-    lines = source.split(b"\n")
-    ranges = _Ranges([])
-    _collect(tree.root_node, ranges, lines)
-    if not ranges.spans:
-        return code
-    return _blank(source, [(a - len(WRAP), b - len(WRAP)) for a, b in ranges.spans]).decode("utf-8", "surrogatepass")
+    surrogates = LONE_SURROGATE.search(code) is not None
+    source = WRAP_HEAD + (LONE_SURROGATE.sub("\ufffd", code) if surrogates else code) + WRAP_TAIL
+    answer = _on_stripper_thread(lambda: _strip(source, code))
+    stripped = answer.get("code")
+    if stripped is None:
+        raise _refusal(answer["error"], code)
+    if not (stripped.startswith(WRAP_HEAD) and stripped.endswith(WRAP_TAIL)) or _utf16_len(stripped) != _utf16_len(source):
+        raise TypeScriptError("TypeScriptError", "the TypeScript stripper moved code (a bug in it); "
+                              "run the body as JavaScript", 1, 1)
+    body = stripped[len(WRAP_HEAD):len(stripped) - len(WRAP_TAIL)]
+    return _put_back_surrogates(code, body) if surrogates else body
 
 
-def _collect(node: Any, ranges: _Ranges, lines: list[bytes]) -> None:
-    kind = node.type
-    if node.is_error or node.is_missing:
-        return  # left as written: V8 reports the syntax error at its own line and column
-    if kind in REFUSED:
-        raise _error(node, "TypeScriptError", REFUSED[kind], lines)
-    if kind in ERASE_WHOLE or kind in ERASE_NODE:
-        ranges.spans.append((node.start_byte, node.end_byte))
+def _strip(source: str, code: str) -> dict[str, Any]:
+    """On the stripper's thread: swc's answer for the wrapped `source`, V8's gaps refused."""
+    from py_mini_racer import JSEvalException
+
+    try:
+        stripper = _ready_stripper()
+        answer: dict[str, Any] = json.loads(stripper.strip(source, timeout_sec=STRIP_TIMEOUT_S))
+        stripped = answer.get("code")
+        if stripped is not None and ("@" in code or "accessor" in code):
+            _refuse_what_v8_lacks(stripper, stripped, code)
+    except JSEvalException as exc:  # timed out, or the WebAssembly trapped: that instance is not trusted again
+        _drop_stripper()
+        raise TypeScriptError("TypeScriptError", _crash_message(exc), 1, 1) from None
+    return answer
+
+
+def _refusal(error: dict[str, Any], code: str) -> TypeScriptError:
+    message = str(error.get("message") or "the TypeScript stripper refused this code")
+    line, column = _place(code, int(error.get("line") or 1) - 1, int(error.get("column") or 0))
+    if error.get("code") == "InvalidSyntax":
+        return TypeScriptError("SyntaxError", message, line, column)
+    lowered = message.lower()
+    advice = next((text for word, text in ADVICE if word in lowered), message)
+    return TypeScriptError("TypeScriptError", advice, line, column)
+
+
+def _refuse_what_v8_lacks(stripper: _Stripper, stripped: str, code: str) -> None:
+    # swc keeps decorators and `accessor`; V8 14.4 cannot parse them, so say what they are and where.
+    where = stripper.parse_error(stripped)
+    if where is None:
         return
-    if kind in ("as_expression", "satisfies_expression"):
-        keyword = next(c for c in node.children if c.type in ("as", "satisfies"))
-        ranges.spans.append((keyword.start_byte, node.end_byte))
-        _collect(node.children[0], ranges, lines)
+    line, column = where[0] - 1, where[1]  # the wrapper's first line is not the body's
+    lines = stripped[len(WRAP_HEAD):].split("\n")
+    if not 1 <= line <= len(lines):
         return
-    if kind == "non_null_expression":
-        ranges.spans.append((node.end_byte - 1, node.end_byte))
-    elif kind in PARAMETERS:
-        _parameter(node, ranges, lines)
-    elif kind in ("public_field_definition", "method_definition", "class_declaration", "abstract_class_declaration"):
-        if kind == "public_field_definition" and any(c.type == "declare" for c in node.children):
-            ranges.spans.append((node.start_byte, node.end_byte))
-            return
-        for child in node.children:
-            if child.type in MEMBER_MODIFIERS or (child.type in ("?", "!") and kind != "class_declaration"):
-                ranges.spans.append((child.start_byte, child.end_byte))
-    for child in node.children:
-        _collect(child, ranges, lines)
+    text = _utf16_prefix(lines[line - 1], column + 1)
+    engine = f"this runner's JavaScript engine (V8 {stripper.racer.v8_version})"
+    if text.endswith("@"):
+        raise TypeScriptError("TypeScriptError", f"decorators are not supported by {engine}; call the decorator "
+                              "yourself after the declaration, e.g. `C = sealed(C) ?? C`", line, column + 1)
+    keyword = re.search(r"\baccessor\s+[#\w$]*$", text)
+    if keyword is not None:
+        start = _utf16_len(text[:keyword.start()]) + 1
+        raise TypeScriptError("TypeScriptError", f"`accessor` fields are not supported by {engine}; write a "
+                              "private field with a getter and a setter", line, start)
 
 
-def _parameter(node: Any, ranges: _Ranges, lines: list[bytes]) -> None:
-    for child in node.children:
-        if child.type in ("accessibility_modifier", "readonly", "override_modifier"):
-            raise _error(child, "TypeScriptError", "a parameter property (`constructor(private x)`) cannot be erased; "
-                         "declare the field and assign it in the constructor (`this.x = x`)", lines)
-        if child.type == "?":
-            ranges.spans.append((child.start_byte, child.end_byte))
-    if node.children and node.children[0].type == "this":
-        end = node.end_byte
-        after = node.next_sibling
-        if after is not None and after.type == ",":
-            end = after.end_byte
-        ranges.spans.append((node.start_byte, end))
+def _place(code: str, line: int, display_column: int) -> tuple[int, int]:
+    """swc's line (body-relative) and display column as the body's 1-based line and UTF-16 column."""
+    lines = code.split("\n")
+    if line < 1:
+        return 1, 1
+    if line > len(lines):  # at the wrapper's closing `})`: the body ended too early
+        return len(lines), _utf16_len(lines[-1].rstrip("\r")) + 1
+    column, width = 0, 0
+    for char in lines[line - 1]:
+        if width >= display_column:
+            break
+        width += _display_width(char)
+        column += 2 if ord(char) > 0xFFFF else 1
+    return line, column + 1
 
 
-def _error(node: Any, name: str, message: str, lines: list[bytes]) -> TypeScriptError:
-    row, byte_column = node.start_point
-    line = max(row, 1)
-    if row == 0:
-        byte_column = 0
-    text = lines[line - 1] if line - 1 < len(lines) else b""
-    column = len(text[:byte_column].decode("utf-8", "replace").encode("utf-16-le", "surrogatepass")) // 2 + 1
-    return TypeScriptError(name, message, line, column)
+def _display_width(char: str) -> int:
+    # swc's display column: the UTF-16 column, less one per character of unusual width, plus that width
+    # (unicode-width's: a tab 4, wide and full-width 2, combining marks 0).
+    units = 2 if ord(char) > 0xFFFF else 1
+    if char == "\t":
+        return units - 1 + 4
+    if unicodedata.east_asian_width(char) in ("W", "F"):
+        return units - 1 + 2
+    return units - 1 if unicodedata.combining(char) or char in "\u200b\u200c\u200d\ufeff" else units
 
 
-def _blank(source: bytes, spans: list[tuple[int, int]]) -> bytes:
-    out = bytearray(source)
-    drop = bytearray(len(source))
-    for start, end in spans:
-        for i in range(max(start, 0), min(end, len(source))):
-            byte = source[i]
-            if byte in (0x0A, 0x0D):
-                continue
-            if 0x80 <= byte < 0xC0:
-                drop[i] = 1
-            else:
-                out[i] = 0x20
-                if byte >= 0xF0:  # outside the BMP: two UTF-16 units, so two spaces
-                    drop[i] = 2
-    if not any(drop):
-        return bytes(out)
-    result = bytearray()
-    for i, byte in enumerate(out):
-        if drop[i] == 1:
-            continue
-        result.append(byte)
-        if drop[i] == 2:
-            result.append(0x20)
-    return bytes(result)
+def _utf16_len(text: str) -> int:
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF) if not text.isascii() else len(text)
+
+
+def _utf16_prefix(text: str, units: int) -> str:
+    """The start of `text` that is `units` UTF-16 units long (or all of it)."""
+    count = 0
+    for index, char in enumerate(text):
+        if count >= units:
+            return text[:index]
+        count += 2 if ord(char) > 0xFFFF else 1
+    return text
+
+
+def _put_back_surrogates(code: str, body: str) -> str:
+    # A lone surrogate went in as U+FFFD (UTF-8 cannot carry it); put it back where it was kept.
+    original = code.encode("utf-16-le", "surrogatepass")
+    kept = bytearray(body.encode("utf-16-le", "surrogatepass"))
+    for match in LONE_SURROGATE.finditer(code):
+        at = 2 * _utf16_len(code[:match.start()])
+        if kept[at:at + 2] == "\ufffd".encode("utf-16-le"):
+            kept[at:at + 2] = original[at:at + 2]
+    return kept.decode("utf-16-le", "surrogatepass")
+
+
+def _crash_message(exc: Exception) -> str:
+    from py_mini_racer import JSTimeoutException
+
+    if isinstance(exc, JSTimeoutException):
+        return (f"preparing the TypeScript took over {STRIP_TIMEOUT_S:g} s and was stopped; "
+                "shorten the body or run it as JavaScript")
+    if "Maximum call stack size exceeded" in str(exc):
+        return "the TypeScript is nested too deeply for the type stripper; flatten it or run it as JavaScript"
+    first = str(exc).strip().split("\n")[0][:200]
+    return f"the type stripper failed on this TypeScript ({first}); run it as JavaScript"

@@ -5,7 +5,8 @@ from PySide6.QtCore import Qt
 from core.filtering import FilterSpec, ManifestIndex
 from core.session import load
 from gui.json_tree import JsonTreeModel
-from gui.models import KeptModel, ManifestModel, ProblemsModel, RefusedModel, TimelineModel, timeline_rows
+from core.timeline import timeline_rows
+from gui.models import KeptModel, ManifestModel, ProblemsModel, RefusedModel, TimelineModel
 
 pytestmark = pytest.mark.usefixtures("qapp")  # icons are pixmaps: they need the application
 
@@ -72,7 +73,7 @@ def test_timeline_shows_each_body_outcome(demo):
     model = TimelineModel()
     model.set_session(demo)
     outcomes = {}
-    from gui.models import body_outcome
+    from core.timeline import body_outcome
     for row in model.rows:
         if row.kind == "body":
             outcomes[row.item.key] = body_outcome(row.item, model.refused)
