@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from core.jsonsize import js_keys
 from core.manifest import shape_text
 from core.model import Entry
 from core.run_inputs import call_matches, entry_bytes, input_bytes, input_shape
@@ -45,6 +46,51 @@ def _screen(needle: bytes) -> Callable[[Any], bool] | None:
         return b"\\" in text or needle in text.lower()  # lower() is 3x faster than an IGNORECASE regex
 
     return may_hold
+
+
+def search_needle(text: str) -> bytes:
+    """The text as it appears inside JSON (a quote or backslash escaped), lowercased: what a search looks for."""
+    return orjson.dumps(text)[1:-1].lower()
+
+
+def _json_text(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value)
+    except TypeError:  # big integers or lone surrogates: the standard library writes them
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+
+
+def matches_in(value: Any, text: str, limit: int = 10_000) -> list[str]:
+    """JSON Pointers of the keys and scalar values inside `value` that hold `text`, in document order.
+
+    The same match as the Inputs search (case-insensitive for ASCII letters, on the JSON text), per
+    node: a key that holds it names its node, a number, string, boolean or null that holds it names
+    itself. Walked with a stack (a value may nest 1,024 deep) and stopped after `limit` matches.
+    """
+    if not text:
+        return []
+    needle = search_needle(text)
+    found: list[str] = []
+    todo: list[tuple[str, Any]] = [("", value)]
+    while todo and len(found) < limit:
+        pointer, node = todo.pop()
+        if isinstance(node, dict):
+            children = []
+            for key in js_keys(node):
+                child = f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
+                if needle in _json_text(str(key))[1:-1].lower():
+                    children.append((child, None, True))
+                children.append((child, node[key], False))
+            todo.extend((c, v) if not is_key else (c, _KEY_HIT) for c, v, is_key in reversed(children))
+        elif isinstance(node, list):
+            todo.extend((f"{pointer}/{i}", node[i]) for i in range(len(node) - 1, -1, -1))
+        elif node is _KEY_HIT or needle in _json_text(node).lower():
+            if not found or found[-1] != pointer:
+                found.append(pointer)
+    return found
+
+
+_KEY_HIT = object()  # on the stack: this node's key holds the text
 
 
 def shape_of(entry: Entry, limit: int = 60) -> str:
@@ -118,8 +164,7 @@ class ManifestIndex:
         """The indices whose input JSON contains `text` (case-insensitive for ASCII letters)."""
         if not text:
             return list(indices)
-        # Look for the text as it appears inside JSON: a quote or backslash in it is escaped there.
-        needle = orjson.dumps(text)[1:-1].lower()
+        needle = search_needle(text)
         screen = _screen(needle)
         entries = self.entries
         dumps = orjson.dumps

@@ -21,14 +21,6 @@ import tempfile
 from pathlib import Path
 
 SCREENSHOT_SIZE = (1400, 900)
-STYLE_SHEET = """
-QTabBar::tab { padding: 6px 14px; }
-QTableView, QTreeView { gridline-color: #e5e7eb; selection-background-color: #cfe0fc; selection-color: #111827; }
-QHeaderView::section { padding: 3px 6px; background: #f3f4f6; border: none; border-right: 1px solid #e5e7eb;
-                       border-bottom: 1px solid #d1d5db; color: #374151; }
-QLineEdit { padding: 3px 5px; }
-QStatusBar QLabel { color: #374151; }
-"""
 
 
 _extracted = contextlib.ExitStack()  # bundled files copied out of a zipped install, removed at exit
@@ -54,22 +46,15 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
 
 
 def make_application(argv: list[str]) -> object:
-    """The QApplication with the inspector's calm light look (Fusion, a few style rules)."""
-    from PySide6.QtGui import QColor, QPalette
+    """The QApplication with the inspector's look: Fusion, light or dark after the system (gui.theme)."""
     from PySide6.QtWidgets import QApplication
+
+    from gui.theme import apply_look
 
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setApplicationName("wsi")
     app.setOrganizationName("worker-session-inspector")
-    app.setStyle("Fusion")
-    palette = app.style().standardPalette()
-    palette.setColor(QPalette.ColorRole.Window, QColor("#f7f7f8"))
-    palette.setColor(QPalette.ColorRole.AlternateBase, QColor("#f7f9fc"))
-    palette.setColor(QPalette.ColorRole.Highlight, QColor("#2563eb"))
-    palette.setColor(QPalette.ColorRole.ToolTipBase, QColor("#ffffff"))
-    palette.setColor(QPalette.ColorRole.ToolTipText, QColor("#111827"))
-    app.setPalette(palette)
-    app.setStyleSheet(STYLE_SHEET)
+    apply_look(app)
     return app
 
 

@@ -28,7 +28,7 @@ from core.session import Session
 from core.sizes import format_size
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
-from gui.models import MUTED, PERSON, RIGHT, RowsModel, monospace
+from gui.models import MUTED, PERSON, RIGHT, RowsModel, fit_column, monospace
 
 DISPLAY, TOOLTIP, FONT, ALIGN, FOREGROUND = (
     Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
@@ -233,6 +233,9 @@ class ChangesView(QWidget):
         self.document = document
         self.store_model.set_document(document)
         self.kept_model.set_document(document)
+        lines = [line for _sign, line in self.store_model.rows]
+        fit_column(self.store_table, 1, (str(line["id"]) for line in lines), most=160)  # ids and calls whole; shape gets the rest
+        fit_column(self.store_table, 2, {line["call"] for line in lines}, most=280)
         self.summary.setText(summary_words(document))
         if self.kept_model.rows:
             self.kept_table.selectRow(0)
@@ -286,6 +289,9 @@ def _table(model: RowsModel, name: str) -> QTableView:
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setStretchLastSection(False)
     header.setSectionResizeMode(model.columnCount() - (2 if model.columnCount() > 3 else 1), QHeaderView.ResizeMode.Stretch)
+    if model.columnCount() > 3:  # the store table: id and call are sized to what they hold (fit_column), not walked
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
     return table
 
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import (
-    QColor,
     QFont,
     QPainter,
     QPaintEvent,
@@ -20,23 +19,25 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from gui.models import monospace
+from gui.theme import colour
 
-STYLE = {  # Pygments token type (by name prefix) → (colour, bold, italic)
-    "Keyword": ("#7c3aed", True, False),
-    "Name.Builtin": ("#0e7490", False, False),
-    "Name.Function": ("#1d4ed8", False, False),
-    "Name.Other": ("#111827", False, False),
-    "Literal.String": ("#b45309", False, False),
-    "Literal.Number": ("#047857", False, False),
-    "Comment": ("#6b7280", False, True),
-    "Operator": ("#374151", False, False),
-    "Punctuation": ("#4b5563", False, False),
+STYLE = {  # Pygments token type (by name prefix) → (theme colour, bold, italic)
+    "Keyword": ("code_keyword", True, False),
+    "Name.Builtin": ("code_builtin", False, False),
+    "Name.Function": ("code_function", False, False),
+    "Name.Other": ("code_name", False, False),
+    "Literal.String": ("code_string", False, False),
+    "Literal.Number": ("code_number", False, False),
+    "Comment": ("code_comment", False, True),
+    "Operator": ("code_operator", False, False),
+    "Punctuation": ("code_punctuation", False, False),
 }
-ERROR_LINE = QColor("#fde2e1")
-WARNING_LINE = QColor("#fff4d6")
-GUTTER = QColor("#f3f4f6")
-GUTTER_TEXT = QColor("#9ca3af")
-GUTTER_ERROR = QColor("#dc2626")
+# The theme's shared colours (gui.theme): light or dark after the palette.
+ERROR_LINE = colour("error_line")
+WARNING_LINE = colour("warning_line")
+GUTTER = colour("gutter")
+GUTTER_TEXT = colour("gutter_text")
+GUTTER_ERROR = colour("gutter_error")
 
 
 @lru_cache(maxsize=2)
@@ -51,10 +52,10 @@ def _format_for(token: Any, cache: dict[Any, QTextCharFormat | None]) -> QTextCh
         return cache[token]
     name = str(token).removeprefix("Token.")
     chosen = None
-    for prefix, (colour, bold, italic) in STYLE.items():
+    for prefix, (colour_name, bold, italic) in STYLE.items():
         if name == prefix or name.startswith(prefix + "."):
             chosen = QTextCharFormat()
-            chosen.setForeground(QColor(colour))
+            chosen.setForeground(colour(colour_name))
             if bold:
                 chosen.setFontWeight(QFont.Weight.DemiBold)
             chosen.setFontItalic(italic)
@@ -80,6 +81,11 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         if lang != self.lang:
             self.lang = lang
             self.rehighlight()
+
+    def recolour(self) -> None:
+        """The theme turned: formats are made again with its colours."""
+        self._formats.clear()
+        self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 — Qt's hook
         position = 0

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QThread, Qt, Signal
-from PySide6.QtGui import QBrush, QCloseEvent, QColor
+from PySide6.QtGui import QBrush, QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -35,10 +35,11 @@ from core.check import CheckOptions, SessionReport, find_sessions
 from core.check_report import progress_line
 from core.check_where import Where, WhereError, parse_where
 from gui.errors import log_exception
+from gui.theme import colour, hex_of
 
 COLUMNS = ("Session", "Bodies", "Replay", "Problems", "Lost edits")
-BAD = QColor("#b91c1c")
-WARN = QColor("#92400e")
+BAD = colour("error")  # shared theme colours (gui.theme): light or dark after the palette
+WARN = colour("warning")
 
 
 def replay_text(report: SessionReport) -> str:
@@ -314,7 +315,7 @@ class CorpusView(QWidget):
     def _filter_changed(self, text: str) -> None:
         self.filter.setToolTip(self.model.set_filter(text))
         bad = self.model.where is None and any(c in text for c in "=!")
-        self.filter.setStyleSheet("color: #b91c1c;" if bad else "")
+        self.filter.setStyleSheet(f"color: {hex_of('error')};" if bad else "")
 
     def _open_row(self, index: QModelIndex) -> None:
         if index.isValid():

@@ -58,12 +58,13 @@ from gui.context import InspectorContext
 from gui.geometry_plot import GeometryPlot
 from gui.json_tree import JsonTreeView
 from gui.models import ALIGN, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_BACKGROUND, RIGHT, TOOLTIP, monospace
+from gui.theme import colour, hex_of
 
-MODEL_WRITTEN, MODEL_ANCESTOR = QColor("#c9dcf7"), QColor("#e8f0fc")
-PERSON_WRITTEN, PERSON_ANCESTOR = QColor("#ffd9a8"), PERSON_BACKGROUND
-REVEAL_ROWS = 5000  # a change deeper into an array than this selects the array rather than open it that far
+MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # gui.theme: light or dark
+PERSON_WRITTEN, PERSON_ANCESTOR = colour("person_written"), PERSON_BACKGROUND
+MIN_DRAWING_WIDTH = 120  # px: a drawing narrower than this is given back its share of the row
 BATCH_SECONDS = 0.05  # the diff job reports what it has at most this often: one model update per batch
-OP_COLOURS = {"add": QColor("#1a8f4c"), "remove": QColor("#c62828"), "replace": QColor("#1f4fb8")}
+OP_COLOURS = {"add": colour("add"), "remove": colour("remove"), "replace": colour("replace")}
 
 
 @dataclass(slots=True)
@@ -384,7 +385,7 @@ class EditsView(QWidget):
         self.note_label = QLabel(self)
         self.note_label.setObjectName("editsNote")
         self.note_label.setWordWrap(True)
-        self.note_label.setStyleSheet("color: #b45309;")
+        self.note_label.setStyleSheet(f"color: {hex_of('warning')};")
         self.model_label = QLabel(self)
         self.person_label = QLabel(self)
         self.model_tree = JsonTreeView(self)
@@ -396,6 +397,7 @@ class EditsView(QWidget):
             tree.setColumnWidth(0, 110)
             tree.setColumnWidth(1, 150)
         self.plot = GeometryPlot(self)
+        self._first_change = False
         self.plot.setObjectName("editsGeometry")
         self._build_layout()
         self._link_scrolling()
@@ -431,6 +433,7 @@ class EditsView(QWidget):
         bottom.addWidget(inputs)
         bottom.addWidget(self.plot)
         bottom.setSizes([760, 520])
+        self.drawing_splitter = bottom
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.addWidget(top)
         self.splitter.addWidget(bottom)
@@ -610,13 +613,21 @@ class EditsView(QWidget):
                         comparison.after_changed, (PERSON_WRITTEN, PERSON_ANCESTOR), detail)
         has_geometry = bool(comparison.before_shapes or comparison.after_shapes)
         self.plot.setVisible(has_geometry)
+        sizes = self.drawing_splitter.sizes()
+        if has_geometry and sizes[1] < MIN_DRAWING_WIDTH:  # shown again after being hidden, the splitter gave it nothing
+            total = sum(sizes) or 1280
+            self.drawing_splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
         if has_geometry:
             converted = f" in {comparison.unit}" if comparison.raw_unit else ""
             self.plot.set_geometry(comparison.before_shapes, comparison.after_shapes, comparison.marks, comparison.unit,
                                    f"{before.id} ({'person' if before.applied else 'model'})",
                                    f"{after.id} (person{', converted from ' + comparison.raw_unit if converted else ''})")
         if self.changes_model.rowCount():
-            self.changes_table.selectRow(0)  # opens both trees at the first change
+            self._first_change = True  # the drawing stays fitted to the whole: the person did not choose this one
+            try:
+                self.changes_table.selectRow(0)  # opens both trees at the first change
+            finally:
+                self._first_change = False
 
     def _fill_tree(self, tree: JsonTreeView, entry: Entry, value: Any, written: set[str], changed: set[str],
                    colours: tuple[QColor, QColor], detail: EditDetail) -> None:
@@ -647,8 +658,10 @@ class EditsView(QWidget):
         change = self.changes_model.change_at(row)
         if change is None:
             return
-        reveal(self.person_tree, change["path"])
-        reveal(self.model_tree, change["path"])
+        self.person_tree.reveal(change["path"])
+        self.model_tree.reveal(change["path"])
+        if self.plot.isVisible() and not self._first_change:
+            self.plot.zoom_to_change(change["path"])  # a change of no vertex leaves the drawing as it is
 
     def _show_nothing(self, note: str = "") -> None:
         self.step_combo.clear()
@@ -675,31 +688,6 @@ class EditsView(QWidget):
         self.summary.setText(f"Copied a body that rebuilds {detail.edit_diff.edit.id} from "
                              f"{detail.edit_diff.base.id if detail.edit_diff.base else 'nothing'}: paste it in the Run tab.")
         return self.last_copied
-
-
-def reveal(tree: JsonTreeView, path: str) -> bool:
-    """Expand `tree` down to the node at JSON Pointer `path` (fetching rows as needed) and make it current.
-
-    A node past REVEAL_ROWS of its array is not opened: its array is made current instead."""
-    model = tree.json_model
-    index = model.root_index()
-    if not index.isValid():
-        return False
-    for token in parse_pointer(path):
-        node = model.node(index)
-        keys = [str(k) for k in node.child_keys]
-        if token not in keys:
-            break
-        row = keys.index(token)
-        if row >= REVEAL_ROWS:
-            break  # the view lays out every row it shows: past this many, the container is selected instead
-        while model.rowCount(index) <= row and model.canFetchMore(index):
-            model.fetchMore(index)
-        tree.expand(index)
-        index = model.index(row, 0, index)
-    tree.setCurrentIndex(index)
-    tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
-    return True
 
 
 def _entry_title(entry: Entry, who: str) -> str:

@@ -1,9 +1,14 @@
 """The Edits view's drawing: the model's geometry and the person's overlaid, changed vertices marked.
 
-Equal aspect; both drawn in one unit (the model call's: the person's lengths are converted before
-they get here), named on the axes. Curves are made once and updated with `setData`; a polyline of
-50,000 points is drawn as one curve. Hovering a marked vertex shows it and its change;
-hovering any vertex of a short polyline shows its pointer and coordinates.
+Both drawn in one unit (the model call's: the person's lengths are converted before they get
+here), named on the axes. Equal scale by default; "equal scale" off stretches each axis to its own
+data, so a 600 mm bend of a 57 m line shows. The model's line is dashed and drawn on top of the
+person's; a moved vertex is marked where it went, with a thin line from where it was (a hollow
+mark, in the model's colour; a removed vertex too). The drawing fits the data when it is first
+shown (not while it has no size) and `zoom_to_change` frames one change's vertices. Curves are made
+once and updated with `setData`; a polyline of 50,000 points is drawn as one curve. Hovering a
+marked vertex shows it and its change; hovering any vertex of a short polyline shows its pointer
+and coordinates.
 """
 from __future__ import annotations
 
@@ -14,15 +19,16 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import PySide6  # noqa: F401,E402 — pyqtgraph must find PySide6 first
 import pyqtgraph as pg  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtWidgets import QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtCore import Qt, QTimer  # noqa: E402
+from PySide6.QtGui import QResizeEvent, QShowEvent  # noqa: E402
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QVBoxLayout, QWidget  # noqa: E402
 
 from core.geometry import Shape, VertexMark  # noqa: E402
-from gui.models import PERSON  # noqa: E402
+from gui.theme import hex_of  # noqa: E402
 
-MODEL_COLOUR = "#2f6db5"
-PERSON_COLOUR = PERSON.name()
 HOVER_VERTICES = 4000  # up to this many vertices, every vertex answers hover
+FIT_PADDING = 0.08
+CHANGE_MARGIN = 4.0  # a zoomed change shows this many times its own extent around it
 
 
 class GeometryPlot(QWidget):
@@ -30,26 +36,47 @@ class GeometryPlot(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.plot = pg.PlotWidget(self, background="w")
+        model_colour, person_colour = hex_of("model"), hex_of("person")  # the theme's, when the view is built
+        self.model_colour, self.person_colour = model_colour, person_colour
+        self.plot = pg.PlotWidget(self, background=hex_of("plot_background"))
         self.plot.setObjectName("editsPlot")
         self.plot.setAspectLocked(True)
+        self.marks_by_path: dict[str, list[VertexMark]] = {}
+        self._fit_pending = False  # fit to the data once the plot has a size (a hidden tab's plot has none)
+        self.fitted = False  # showing the whole of the data, as fit() left it: a resize fits again
+        self.plot.getViewBox().sigRangeChangedManually.connect(self._moved_by_hand)
         self.plot.showGrid(x=True, y=True, alpha=0.15)
         self.plot.setMenuEnabled(False)
         self.legend = self.plot.addLegend(offset=(10, 10))
         self.model_curves: list[pg.PlotDataItem] = []
         self.person_curves: list[pg.PlotDataItem] = []
-        self.vertices = pg.ScatterPlotItem(size=6, hoverable=True, tip=_tip, pen=None, brush=pg.mkBrush(PERSON_COLOUR + "80"))
+        self.vertices = pg.ScatterPlotItem(size=6, hoverable=True, tip=_tip, pen=None, brush=pg.mkBrush(person_colour + "80"))
         self.removed_marks = pg.ScatterPlotItem(size=11, hoverable=True, tip=_tip, symbol="o",
-                                                pen=pg.mkPen(MODEL_COLOUR, width=2), brush=pg.mkBrush(255, 255, 255, 0))
+                                                pen=pg.mkPen(model_colour, width=2), brush=pg.mkBrush(255, 255, 255, 0))
         self.marks = pg.ScatterPlotItem(size=9, hoverable=True, tip=_tip, symbol="o",
-                                        pen=pg.mkPen("#ffffff", width=1), brush=pg.mkBrush(PERSON_COLOUR))
+                                        pen=pg.mkPen("#ffffff", width=1), brush=pg.mkBrush(person_colour))
+        self.moves = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(person_colour, width=1.5))  # moved-from → moved-to
+        self.moves.setZValue(9)
+        self.plot.addItem(self.moves)
         for item in (self.vertices, self.removed_marks, self.marks):
             item.setZValue(10)
             self.plot.addItem(item)
-        self._curve(self.model_curves, MODEL_COLOUR, Qt.PenStyle.DashLine)
-        self._curve(self.person_curves, PERSON_COLOUR, Qt.PenStyle.SolidLine)
+        self._curve(self.model_curves, model_colour, Qt.PenStyle.DashLine)
+        self._curve(self.person_curves, person_colour, Qt.PenStyle.SolidLine)
+        self.equal_scale = QCheckBox("equal scale", self)
+        self.equal_scale.setObjectName("equalScale")
+        self.equal_scale.setChecked(True)
+        self.equal_scale.setToolTip("on: x and y at one scale, the true shape; off: each axis stretched to its data, "
+                                    "so a small change of a long line shows")
+        self.equal_scale.toggled.connect(self.set_equal_scale)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 0, 4, 0)
+        bar.addStretch(1)
+        bar.addWidget(self.equal_scale)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(bar)
         layout.addWidget(self.plot)
 
     def _curve(self, pool: list[pg.PlotDataItem], colour: str, style: Qt.PenStyle) -> pg.PlotDataItem:
@@ -80,8 +107,8 @@ class GeometryPlot(QWidget):
     def set_geometry(self, model: list[Shape], person: list[Shape], marks: list[VertexMark], unit: str | None,
                      model_name: str = "model's call", person_name: str = "person's edit") -> None:
         """Draw the model's shapes dashed, the person's solid, and the changed vertices on top."""
-        self._fill(self.model_curves, model, MODEL_COLOUR, Qt.PenStyle.DashLine)
-        self._fill(self.person_curves, person, PERSON_COLOUR, Qt.PenStyle.SolidLine)
+        self._fill(self.model_curves, model, self.model_colour, Qt.PenStyle.DashLine)
+        self._fill(self.person_curves, person, self.person_colour, Qt.PenStyle.SolidLine)
         self.legend.clear()
         if model:
             self.legend.addItem(self.model_curves[0], model_name)
@@ -89,16 +116,64 @@ class GeometryPlot(QWidget):
             self.legend.addItem(self.person_curves[0], person_name)
         after = [m for m in marks if m.after is not None]
         before = [m for m in marks if m.after is None and m.before is not None]
+        moved = [m for m in after if m.before is not None]
         self.marks.setData([{"pos": m.after, "data": m.text} for m in after])
-        self.removed_marks.setData([{"pos": m.before, "data": m.text} for m in before])
+        self.removed_marks.setData([{"pos": m.before, "data": m.text} for m in before + moved])
+        self.moves.setData([c for m in moved for c in (m.before[0], m.after[0])],  # type: ignore[index]
+                           [c for m in moved for c in (m.before[1], m.after[1])])  # type: ignore[index]
+        self.marks_by_path = {}
+        for mark in marks:
+            self.marks_by_path.setdefault(mark.path, []).append(mark)
         spots = [{"pos": p, "data": f"{shape.path}/{i}  ({p[0]:g}, {p[1]:g})"}
                  for shape in person if shape.kind == "polyline" for i, p in enumerate(shape.points)]
         self.vertices.setData(spots if len(spots) <= HOVER_VERTICES else [])
         label = f" ({unit})" if unit else ""
         self.plot.setLabel("bottom", f"x{label}")
         self.plot.setLabel("left", f"y{label}")
+        self.fit()
+
+    def fit(self) -> None:
+        """Show all of the data; done again once the plot has a size when it has none yet."""
+        view = self.plot.getViewBox()
+        if not self.isVisible() or view.width() < 2 or view.height() < 2:
+            self._fit_pending = True
+            return
+        self._fit_pending = False
         self.plot.enableAutoRange()
-        self.plot.autoRange(padding=0.08)
+        self.plot.autoRange(padding=FIT_PADDING)
+        self.fitted = True
+
+    def _moved_by_hand(self, *_args: Any) -> None:
+        self.fitted = False  # the person zoomed or panned: a resize keeps their view
+    def set_equal_scale(self, equal: bool) -> None:
+        """Equal scale (the true shape) or each axis stretched to its own data; fits the data again."""
+        self.equal_scale.setChecked(equal)
+        self.plot.setAspectLocked(equal)
+        self.fit()
+
+    def zoom_to_change(self, path: str) -> bool:
+        """Frame the vertices a change at `path` moved, added or removed; False when it moved none."""
+        points = [p for m in self.marks_by_path.get(path, []) for p in (m.before, m.after) if p is not None]
+        if not points:
+            return False
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        (x0, x1), (y0, y1) = self.plot.getViewBox().childrenBounds()
+        data_span = max(x1 - x0, y1 - y0, 1e-9)
+        span = max(max(xs) - min(xs), max(ys) - min(ys), data_span * 0.02) * CHANGE_MARGIN
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        self.plot.setRange(xRange=(cx - span / 2, cx + span / 2), yRange=(cy - span / 2, cy + span / 2), padding=0)
+        self.fitted = False
+        return True
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
+        super().showEvent(event)
+        if self._fit_pending:
+            self.fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook
+        super().resizeEvent(event)
+        if self._fit_pending or self.fitted:
+            QTimer.singleShot(0, self.fit)  # once the plot inside has its new size
 
     def drawn(self, which: str) -> list[tuple[list[float], list[float]]]:
         """The (xs, ys) of each non-empty curve of `which` ("model" or "person"): what is on screen."""

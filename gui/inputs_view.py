@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QStringListModel, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCompleter,
@@ -24,16 +24,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.filtering import FilterSpec, filter_hint
+from core.filtering import FilterSpec, filter_hint, matches_in
 from core.model import NO_OUTPUT, Entry
 from core.resolve import Resolution, resolve, where_text
 from core.trim_preview import TrimPreview
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
-from gui.models import PERSON, ManifestModel, monospace, trim_preview_of
+from gui.models import HIGHLIGHT, PERSON, PERSON_TAG, ManifestModel, fit_column, monospace, trim_preview_of
+from gui.theme import hex_of
 
 FILTER_DELAY_MS = 120
 SEARCH_DELAY_MS = 250
+MATCH_LIMIT = 10_000  # matches marked in one input (matches_in's default bound)
+SHAPE_LEAST = 110  # px the shape column keeps when the calls want the room (its full text is in the tooltip)
 
 
 class InputsView(QWidget):
@@ -47,9 +50,14 @@ class InputsView(QWidget):
         self.search_edit = _line("find text inside input values", "inputsSearch")
         self.resolver_edit = _line('inputs.last("pack.corridorRuns")  or  inputs.at("c4")', "inputsResolver")
         self.count_label = QLabel(self)
+        self.match_label = QLabel(self)
+        self.match_label.setObjectName("searchMatches")
+        self.match_label.setToolTip("Enter: the next match, Shift+Enter: the previous one (on to the next entry that holds it)")
+        self.matches: list[str] = []  # JSON Pointers of the search's matches in the shown input
+        self.match_index = -1
         self.hint_label = QLabel(self)
         self.hint_label.setObjectName("inputsHint")
-        self.hint_label.setStyleSheet("color: #b45309;")
+        self.hint_label.setStyleSheet(f"color: {hex_of('warning')};")
         self.resolver_label = QLabel(self)
         self.resolver_label.setObjectName("resolverResult")
         self.resolver_label.setWordWrap(True)
@@ -69,11 +77,15 @@ class InputsView(QWidget):
         for column, width in enumerate((64, 220, 40, 70, 150, 70, 70)):
             self.table.setColumnWidth(column, width)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)  # shape takes what is left; bytes stays in view
+        self.call_width = 220  # what the calls need whole; a narrow table gives them part of it (share_width)
+        self.table.installEventFilter(self)
         self.entry_label = QLabel("Choose an entry to see its input.", self)
         self.entry_label.setObjectName("inputsEntryTitle")
         self.entry_label.setWordWrap(True)
         self.tree = JsonTreeView(self)
         self.tree.setObjectName("inputsJson")
+        self._match_set: set[str] = set()
+        self.tree.json_model.set_annotations(colour=lambda pointer, _value: HIGHLIGHT if pointer in self._match_set else None)
         self.output_tree = JsonTreeView(self)
         self.output_tree.setObjectName("inputsOutput")
         self.other_tree = JsonTreeView(self)
@@ -92,6 +104,7 @@ class InputsView(QWidget):
         self._search_timer = _timer(self, SEARCH_DELAY_MS, self.refresh)
         self.filter_edit.textChanged.connect(lambda _: self._filter_timer.start())
         self.search_edit.textChanged.connect(lambda _: self._search_timer.start())
+        self.search_edit.installEventFilter(self)  # Enter / Shift+Enter: next / previous match
         self.resolver_edit.textChanged.connect(lambda _: self.resolve_now())
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.resolution: Resolution | None = None
@@ -108,6 +121,7 @@ class InputsView(QWidget):
         controls.addWidget(self.filter_edit, 3)
         controls.addWidget(QLabel("Search", self))
         controls.addWidget(self.search_edit, 2)
+        controls.addWidget(self.match_label)
         controls.addWidget(self.count_label)
         resolver = QHBoxLayout()
         resolver.addWidget(QLabel("Resolve", self))
@@ -142,11 +156,74 @@ class InputsView(QWidget):
         calls = self.context.index.distinct_calls()
         modules = sorted({c.rsplit(".", 1)[0] for c in calls})
         self.completer_model.setStringList(modules + calls)
+        # Ids whole; calls whole as far as the table is wide, else elided in the middle (share_width).
+        fit_column(self.table, 0, (str(e.id) for e in self.context.index.entries), most=220)
+        fit_column(self.table, 2, ["mm"], least=30)
+        fit_column(self.table, 3, [PERSON_TAG], least=30)
+        self.call_width = fit_column(self.table, 1, calls, most=420)
+        self.share_width()
         self.shown_entry = None
         for tree in (self.tree, self.output_tree, self.other_tree):
             tree.set_value(None, present=False)
         self.entry_label.setText("Choose an entry to see its input." if session else "No session open.")
         self.refresh()
+
+    def share_width(self) -> None:
+        """Give the call column its whole width when the table has room, else what the shape column leaves (at least 170 px)."""
+        header = self.table.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in (0, 2, 3, 5, 6) if not self.table.isColumnHidden(c))
+        room = self.table.viewport().width() - others
+        header.resizeSection(1, min(self.call_width, max(170, room - SHAPE_LEAST)))
+
+    def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
+        if watched is self.table and event.type() == QEvent.Type.Resize:
+            self.share_width()
+        if (watched is self.search_edit and event.type() == QEvent.Type.KeyPress
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):  # type: ignore[attr-defined]
+            self.step_match(not event.modifiers() & Qt.KeyboardModifier.ShiftModifier)  # type: ignore[attr-defined]
+            return True
+        return super().eventFilter(watched, event)
+
+    # --- search matches inside the shown input ------------------------------------------------------
+    def step_match(self, forward: bool = True) -> None:
+        """The next (or previous) match of the search: in the shown input, then in the next entry that holds it."""
+        if self._search_timer.isActive():
+            self.refresh()  # typed and pressed Enter before the search ran
+        text = self.search_edit.text()
+        if not text or not self.model.rowCount():
+            return
+        step = 1 if forward else -1
+        if self.matches and 0 <= self.match_index + step < len(self.matches):
+            self._reveal_match(self.match_index + step)
+            return
+        row = self.table.currentIndex().row()
+        count = self.model.rowCount()
+        for offset in range(1, count + 1):  # the next entry (round the end) with a match inside it
+            entry = self.model.entry_at_row((row + step * offset) % count)
+            if entry is None:
+                continue
+            self.show_entry(entry, last_match=not forward)
+            if self.matches:
+                return
+
+    def _find_matches(self, entry: Entry, last: bool = False) -> None:
+        """Mark the search's matches in the shown input and go to the first (or last) one."""
+        text = self.search_edit.text()
+        self.matches = matches_in(entry.input, text) if text else []
+        self._match_set = set(self.matches)
+        self.tree.viewport().update()
+        if self.matches:
+            self._reveal_match(len(self.matches) - 1 if last else 0)
+        else:
+            self.match_index = -1
+            self.match_label.setText("no match inside" if text else "")
+
+    def _reveal_match(self, number: int) -> None:
+        self.match_index = number
+        self.detail_tabs.setCurrentWidget(self.tree)
+        self.tree.reveal(self.matches[number])
+        more = "+" if len(self.matches) >= MATCH_LIMIT else ""
+        self.match_label.setText(f"match {number + 1:,} of {len(self.matches):,}{more}")
 
     def spec(self) -> FilterSpec:
         """The filter the controls ask for, with the table's current sort."""
@@ -163,6 +240,7 @@ class InputsView(QWidget):
         over = cap is not None and self.context.index.store_bytes(count) > cap
         self.trim = trim_preview_of(self.context.index, count) if over else None
         self.model.set_trim(self.trim, cap)
+        self.table.setColumnHidden(self.model.CAP_COLUMN, not self.model.fell)  # the column says something only when entries fall
         self.model.set_query(self.context.index, count, self.spec())
         shown, total = self.model.rowCount(), count
         self.count_label.setText(f"{shown:,} of {total:,} entries {self.context.cursor_text}")
@@ -171,12 +249,22 @@ class InputsView(QWidget):
         self.hint_label.setText(hint or "")
         self.hint_label.setVisible(bool(hint))
         self.resolve_now(select=False)
+        if self.shown_entry is not None and self.context.index.position(self.shown_entry, count) is None:
+            self.shown_entry = None  # the cursor moved before it was made: the pane shows what is here instead
         if self.shown_entry is None and self.model.rowCount():
             # Nothing chosen yet: show the newest entry rather than an empty pane.
             self.shown_entry = self.context.index.entries[max(self.model.rows)]
             self._show_json(self.shown_entry)  # type: ignore[arg-type]
+        if self.search_edit.text() and self.model.rowCount() and (
+                self.shown_entry is None or self._row_of(self.shown_entry) is None):
+            self.shown_entry = None  # a search hides the shown entry: show the first that holds the text instead
+            self.show_entry(self.model.entry_at_row(0))
         if self.shown_entry is not None:
             self._select_entry(self.shown_entry)
+        if not self.search_edit.text() and self._match_set:
+            self.matches, self._match_set, self.match_index = [], set(), -1
+            self.match_label.setText("")
+            self.tree.viewport().update()
 
     def resolve_now(self, select: bool = True) -> Resolution | None:
         """Answer the resolver line at the cursor, highlight its entry, and say why."""
@@ -184,7 +272,7 @@ class InputsView(QWidget):
         if not text or self.context.session is None:
             self.resolution = None
             self.model.set_highlighted(None)
-            self.resolver_label.setText('<span style="color:#6b7280">Type a call or module to see what '
+            self.resolver_label.setText(f'<span style="color:{hex_of("muted")}">Type a call or module to see what '
                                         "inputs.last() returns here, or an id for inputs.at().</span>")
             return None
         cursor, session = self.context.cursor, self.context.session
@@ -198,17 +286,21 @@ class InputsView(QWidget):
             self.show_entry(shown)
         return result
 
-    def show_entry(self, entry: Any) -> None:
+    def show_entry(self, entry: Any, last_match: bool = False) -> None:
         """Show an entry's input; select its row when the filter shows it at this state."""
         if not isinstance(entry, Entry):
             return
         self.shown_entry = entry
-        self._show_json(entry)
+        self._show_json(entry, last_match)
         self._select_entry(entry)
 
     def show_recorded_output(self) -> None:
         """Turn the detail to the shown entry's recorded output (what a replay was answered with)."""
         self.detail_tabs.setCurrentWidget(self.output_tree)
+
+    def _row_of(self, entry: Entry) -> int | None:
+        position = self.context.index.position(entry, len(self.context.state.store))
+        return self.model.row_of(position) if position is not None else None
 
     def _select_entry(self, entry: Entry) -> None:
         position = self.context.index.position(entry, len(self.context.state.store))
@@ -231,16 +323,17 @@ class InputsView(QWidget):
             self.shown_entry = entry
             self._show_json(entry)
 
-    def _show_json(self, entry: Entry) -> None:
+    def _show_json(self, entry: Entry, last_match: bool = False) -> None:
         tag = f' <span style="color:{PERSON.name()}; font-weight:600">✎ person</span>' if entry.applied else ""
         of = f" · canvas edit of {html.escape(str(entry.edit_of))}" if entry.edit_of is not None else ""
         unit = f" · {html.escape(entry.unit)}" if entry.unit else ""
         by = f" · made by body {html.escape(str(entry.body))}" if entry.body is not None else ""
         position = self.context.index.position(entry, len(self.context.state.store))
-        falls = " · <span style='color:#6b7280'>⤓ falls at the cap here</span>" if position is not None and self.model.falls(position) else ""
+        falls = f" · <span style='color:{hex_of('muted')}'>⤓ falls at the cap here</span>" if position is not None and self.model.falls(position) else ""
         self.entry_label.setText(f"<b><tt>{html.escape(str(entry.id))}</tt></b> <tt>{html.escape(entry.call)}</tt>"
                                  f"{tag}{unit}{of}{by}{falls}")
         self.tree.set_value(entry.input, "input")
+        self._find_matches(entry, last_match)
         output = entry.output if entry.has_output else NO_OUTPUT
         self.output_tree.set_value(None if output is NO_OUTPUT else output, "output", present=output is not NO_OUTPUT)
         self.detail_tabs.setTabText(1, "output" if entry.has_output else "output (none recorded)")
@@ -262,13 +355,13 @@ def other_fields(entry: Entry) -> dict[str, Any]:
 
 def _resolution_html(result: Resolution) -> str:
     if result.error:
-        return f'<span style="color:#b45309">{html.escape(result.error, quote=False)}</span>'
+        return f'<span style="color:{hex_of("warning")}">{html.escape(result.error, quote=False)}</span>'
     expression = html.escape(result.expression)
     if result.entry is None:
         return f"<tt>{expression}</tt> → <b>undefined</b>: {html.escape(result.reason, quote=False)}"
     entry = result.entry
     tag = f' <span style="color:{PERSON.name()}; font-weight:600">✎ person</span>' if entry.applied else ""
-    return (f'<tt>{expression}</tt> → <span style="background:#fff5b8"><b><tt>{html.escape(str(entry.id))}</tt></b>'
+    return (f'<tt>{expression}</tt> → <span style="background:{hex_of("highlight")}"><b><tt>{html.escape(str(entry.id))}</tt></b>'
             f" <tt>{html.escape(entry.call)}</tt></span>{tag}: {html.escape(result.reason, quote=False)}")
 
 

@@ -13,15 +13,18 @@ from typing import Any
 
 import orjson
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QHeaderView, QMenu, QTreeView, QWidget
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
 from core.diff import pointer
 from core.jsonsize import js_keys, js_stringify, json_bytes
+from core.diff import parse_pointer
 from core.run_inputs import js_type
 from gui.models import monospace
+from gui.theme import colour
 
 BATCH = 500
+REVEAL_ROWS = 5000  # a node deeper into an array than this is shown by selecting the array rather than opening it that far
 PREVIEW_CHARS = 120
 Annotation = Callable[[str, Any], Any]
 Index = QModelIndex | QPersistentModelIndex
@@ -262,13 +265,13 @@ class JsonTreeModel(QAbstractItemModel):
         return None
 
 
-_VALUE_COLOURS = {
-    "string": QColor("#0b7a4b"),
-    "number": QColor("#1f4fb8"),
-    "boolean": QColor("#9c3d9a"),
-    "null": QColor("#7a7a7a"),
-    "array": QColor("#555555"),
-    "object": QColor("#555555"),
+_VALUE_COLOURS = {  # the theme's shared colours (gui.theme): light or dark after the palette
+    "string": colour("json_string"),
+    "number": colour("json_number"),
+    "boolean": colour("json_boolean"),
+    "null": colour("json_null"),
+    "array": colour("json_container"),
+    "object": colour("json_container"),
 }
 
 
@@ -289,6 +292,7 @@ class JsonTreeView(QTreeView):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the value takes the room; type stays in view
         self.setColumnWidth(0, 150)
         self.setColumnWidth(2, 90)
+        self.expanded.connect(lambda _index: self.fit_keys())  # deep keys are not lost behind their indentation
         self.copy_value_action = self._action("Copy value", self.copy_value, QKeySequence.StandardKey.Copy)
         self.copy_pointer_action = self._action("Copy JSON Pointer", self.copy_pointer, "Ctrl+Shift+C")
         self.copy_json_action = self._action("Copy as JSON", self.copy_json, "Ctrl+Alt+C")
@@ -311,6 +315,37 @@ class JsonTreeView(QTreeView):
         if root.isValid():
             self.expand(root)
             self.setCurrentIndex(root)
+
+    def fit_keys(self) -> None:
+        """Widen the key column to the keys on show and their indentation, up to half the tree (the pointer is in each tooltip)."""
+        wanted = self.sizeHintForColumn(0)
+        room = max(150, self.viewport().width() // 2)
+        if wanted > self.columnWidth(0):
+            self.setColumnWidth(0, min(wanted, room))
+
+    def reveal(self, pointer: str) -> bool:
+        """Expand the tree down to the node at JSON Pointer `pointer` (fetching rows as needed), make it current.
+
+        A node past REVEAL_ROWS of its array is not opened: its array is made current instead."""
+        model = self.json_model
+        index = model.root_index()
+        if not index.isValid():
+            return False
+        for token in parse_pointer(pointer):
+            node = model.node(index)
+            keys = [str(k) for k in node.child_keys]
+            if token not in keys:
+                break
+            row = keys.index(token)
+            if row >= REVEAL_ROWS:
+                break  # the view lays out every row it shows: past this many, the container is selected instead
+            while model.rowCount(index) <= row and model.canFetchMore(index):
+                model.fetchMore(index)
+            self.expand(index)
+            index = model.index(row, 0, index)
+        self.setCurrentIndex(index)
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        return True
 
     def current_node(self) -> JsonNode | None:
         """The node of the current row."""

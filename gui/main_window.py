@@ -11,8 +11,8 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShowEvent
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -36,6 +36,7 @@ from gui.keyboard import Keyboard
 from gui.loader import LoadedSession, SessionLoader
 from gui.models import monospace
 from gui.status import InspectorStatusBar
+from gui.theme import PaletteFollower, hex_of
 from gui.timeline_view import TimelineView
 
 TABS = [  # (name for --tab, title, "module:Class")
@@ -50,6 +51,9 @@ TABS = [  # (name for --tab, title, "module:Class")
 FILE_FILTER = "Sessions (*.json *.jsonl *.json.gz *.jsonl.gz *.gz);;All files (*)"
 MAX_RECENT = 10
 APP_TITLE = "Worker Session Inspector"
+WINDOW_SIZE = (1400, 900)
+DOCK_WIDTH = 430  # the timeline dock's width until the person drags it
+DOCK_MIN_WIDTH = 220  # narrower, its rows are only "…": a small window takes the room from the tabs first
 
 
 def build_view(title: str, spec: str, context: InspectorContext) -> QWidget:
@@ -73,7 +77,7 @@ def _placeholder(text: str) -> QWidget:
     label = QLabel(text)
     label.setObjectName("placeholder")
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    label.setStyleSheet("color: #6b7280; font-size: 15px;")
+    label.setStyleSheet(f"color: {hex_of('muted')}; font-size: 15px;")
     return label
 
 
@@ -85,7 +89,7 @@ def _failed_view(title: str, exc: BaseException) -> QWidget:
     message = QLabel(f"<b>The {title} view could not be built</b>: {type(exc).__name__}: {exc}<br>"
                      "The rest of the window works; the details below are in the log too.")
     message.setWordWrap(True)
-    message.setStyleSheet("color: #c62828;")
+    message.setStyleSheet(f"color: {hex_of('error')};")
     text = QPlainTextEdit(details)
     text.setReadOnly(True)
     text.setFont(monospace())
@@ -116,19 +120,26 @@ class NoticeBar(QWidget):
         layout.addWidget(self.close_button)
         self._action: Any = None
         self.action_button.clicked.connect(lambda: self._action and self._action())
+        self.level = "info"
         self.setAutoFillBackground(True)
         self.hide()
 
     def show_notice(self, text: str, level: str = "error", action: tuple[str, Any] | None = None) -> None:
-        """Show `text`; level "error" (red) or "warning" (amber)."""
-        colour = {"error": ("#fde8e8", "#9b1c1c"), "warning": ("#fff4e0", "#8a4b00")}.get(level, ("#e8f0fe", "#1e3a8a"))
-        self.setStyleSheet(f"#noticeBar {{ background: {colour[0]}; }} #noticeText {{ color: {colour[1]}; }}")
+        """Show `text`; level "error" (red), "warning" (amber) or "info" (blue), in the theme's colours."""
+        self.level = level if level in ("error", "warning") else "info"
+        self.recolour()
         self.label.setText(text)
         self.action_button.setVisible(action is not None)
         if action is not None:
             self.action_button.setText(action[0])
             self._action = action[1]
         self.show()
+
+
+    def recolour(self) -> None:
+        """Colour the bar for its level in the theme in use."""
+        background, text = hex_of(f"notice_{self.level}"), hex_of(f"notice_{self.level}_text")
+        self.setStyleSheet(f"#noticeBar {{ background: {background}; }} #noticeText {{ color: {text}; }}")
 
 
 class MainWindow(QMainWindow):
@@ -140,6 +151,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("inspectorWindow")
         self.settings = settings if settings is not None else QSettings("worker-session-inspector", "wsi")
+        self.palette_follower = PaletteFollower(self)  # before the views: they take colours as they are built
         self.context = InspectorContext(self)
         self.loader = SessionLoader(self)
         self.follower = FileFollower(self)
@@ -148,6 +160,7 @@ class MainWindow(QMainWindow):
         self._quiet_load = False
         self._follow_again = False
         self.progress: QProgressDialog | None = None
+        self.exporter: Any = None  # gui.export.Exporter, made on first use
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.notice = NoticeBar(self)
@@ -167,6 +180,9 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
         self.timeline = TimelineView(self.context, self)
+        self.timeline.setMinimumWidth(DOCK_MIN_WIDTH)
+        self.dock_width = DOCK_WIDTH  # what the person wants; a small window may squeeze the dock below it
+        self.dock_share = DOCK_WIDTH / WINDOW_SIZE[0]  # of the window's width, when it is smaller than the one it was chosen at
         self.timeline_dock = QDockWidget("Timeline", self)
         self.timeline_dock.setObjectName("timelineDock")
         self.timeline_dock.setWidget(self.timeline)
@@ -174,6 +190,7 @@ class MainWindow(QMainWindow):
                                        | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.timeline_dock)
         self.status = InspectorStatusBar(self.context, self)
+        self.palette_follower.changed.connect(self._recolour)
         self.status.problems_clicked.connect(lambda: self.show_tab("problems"))
         self.setStatusBar(self.status)
         self._build_menus()
@@ -183,9 +200,10 @@ class MainWindow(QMainWindow):
         self.loader.failed.connect(self._failed)
         self.loader.cancelled.connect(self._cancelled)
         self.follower.grew.connect(self._file_grew)
-        self.resize(1400, 900)
-        self.resizeDocks([self.timeline_dock], [430], Qt.Orientation.Horizontal)
+        self.resize(*WINDOW_SIZE)
+        self.resizeDocks([self.timeline_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.restore_settings()
+        self.timeline_dock.installEventFilter(self)
 
     # --- menus ------------------------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -203,6 +221,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(_action(self, "Save &Screenshot…", self._choose_screenshot, None))
         self.save_repro_action = _action(self, "Save Re&pro…", self.save_repro, "Ctrl+Shift+S")
         file_menu.addAction(self.save_repro_action)
+        self.export_action = _action(self, "&Export View Data…", self.export_view, "Ctrl+E")
+        file_menu.addAction(self.export_action)
         file_menu.addSeparator()
         file_menu.addAction(_action(self, "&Quit", self.close, QKeySequence.StandardKey.Quit))
         view_menu = self.menuBar().addMenu("&View")
@@ -357,6 +377,8 @@ class MainWindow(QMainWindow):
         """Remember geometry, dock layout and splitter positions."""
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("windowState", self.saveState())
+        self.settings.setValue("dockWidth", self.dock_width)  # wanted, not as squeezed by a small window
+        self.settings.setValue("dockShare", self.dock_share)
         for splitter in self.splitters():
             self.settings.setValue(f"splitters/{splitter.objectName()}", splitter.saveState())
         self.settings.sync()
@@ -369,15 +391,64 @@ class MainWindow(QMainWindow):
         state = self.settings.value("windowState")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+        try:
+            self.dock_width = max(DOCK_MIN_WIDTH, int(self.settings.value("dockWidth", DOCK_WIDTH)))  # type: ignore[arg-type]
+            self.dock_share = min(0.8, max(0.05, float(self.settings.value("dockShare", self.dock_share))))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            pass  # a hand-edited settings file: the defaults stay
         self._splitters_restored = False
 
     def restore_splitters(self) -> None:
         """Put splitters back; done once the window is laid out, so sizes come back as they were."""
         self._splitters_restored = True
+        self.fit_dock()
         for splitter in self.splitters():
             saved = self.settings.value(f"splitters/{splitter.objectName()}")
             if isinstance(saved, QByteArray):
                 splitter.restoreState(saved)
+
+    def _recolour(self) -> None:
+        """The palette turned light or dark: what was coloured from text (not from the shared QColors) again."""
+        self.notice.recolour()
+        self.status.refresh()
+        for view in self.views.values():
+            recolour = getattr(view, "recolour", None)
+            if callable(recolour):
+                recolour()
+        self.update()
+
+    # --- the timeline dock on small screens --------------------------------------------------------
+    def _tabs_squeezed(self) -> bool:
+        central = self.centralWidget()
+        return central.width() <= central.minimumSizeHint().width() + 2
+
+    def dock_target(self) -> int:
+        """The dock's width for this window: the person's width and share of it, as far as the tabs leave room."""
+        dock = self.timeline_dock
+        room = dock.width() + self.centralWidget().width() - self.centralWidget().minimumSizeHint().width()
+        wanted = min(self.dock_width, max(DOCK_MIN_WIDTH, round(self.dock_share * self.width())))
+        return max(DOCK_MIN_WIDTH, min(wanted, room))
+
+    def fit_dock(self) -> None:
+        """Give the timeline dock its width for the window's size: narrower on a small window, back when it grows."""
+        dock = self.timeline_dock
+        if dock.isFloating() or not dock.isVisible():
+            return
+        target = self.dock_target()
+        if abs(target - dock.width()) > 2:
+            self.resizeDocks([dock], [target], Qt.Orientation.Horizontal)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
+        # The person drags the dock's edge (a button is down and the tabs have room); a window resize is not a choice.
+        if (watched is self.timeline_dock and event.type() == QEvent.Type.Resize and not self.timeline_dock.isFloating()
+                and QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton and not self._tabs_squeezed()):
+            self.dock_width = max(DOCK_MIN_WIDTH, self.timeline_dock.width())
+            self.dock_share = self.dock_width / max(1, self.width())
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self.fit_dock)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)
@@ -418,6 +489,14 @@ class MainWindow(QMainWindow):
         from gui.save_repro import saver_for
 
         saver_for(self).choose()
+
+    def export_view(self) -> None:
+        """File ▸ Export view data…: the current view's data as JSON (as `wsi … --json`) or CSV (gui.export)."""
+        from gui.export import Exporter
+
+        if self.exporter is None:
+            self.exporter = Exporter(self)
+        self.exporter.choose()
 
     def _choose_screenshot(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save a screenshot", str(Path.home() / "wsi.png"), "PNG (*.png)")

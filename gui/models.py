@@ -5,8 +5,9 @@ They format only the cells asked for and never copy rows into widgets; filtering
 """
 from __future__ import annotations
 
+import heapq
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -14,7 +15,8 @@ from weakref import WeakKeyDictionary
 
 import orjson
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 from core.filtering import COLUMNS, FilterSpec, ManifestIndex, shape_of
 from core.manifest import shape_text
@@ -24,6 +26,7 @@ from core.session import Session
 from core.sizes import format_size
 from core.timeline import TimelineRow, body_outcome, first_code_line, timeline_rows
 from core.trim_preview import StoreIndex, TrimPreview
+from gui.theme import colour
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY, TOOLTIP, FONT = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole
@@ -31,11 +34,12 @@ FOREGROUND, BACKGROUND = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.Backgro
 DECORATION, ALIGN, USER = Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.UserRole
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
-PERSON = QColor("#b25b00")  # the person's-edit marker, on every view
-PERSON_BACKGROUND = QColor("#fff1de")
-HIGHLIGHT = QColor("#fff5b8")  # the resolver's answer
-CURSOR_BACKGROUND = QColor("#dbe9ff")
-MUTED = QColor("#6b7280")
+# Shared colours of the theme in use (gui.theme): light or dark after the palette, changed in place.
+PERSON = colour("person")  # the person's-edit marker, on every view
+PERSON_BACKGROUND = colour("person_background")
+HIGHLIGHT = colour("highlight")  # the resolver's answer
+CURSOR_BACKGROUND = colour("cursor_background")
+MUTED = colour("muted")
 STATUS_COLOURS = {"ok": "#1a8f4c", "failed": "#c62828", "refused": "#d97706", "none": "#9ca3af",
                   "error": "#c62828", "warning": "#d97706", "person": "#b25b00", "end": "#2563eb",
                   "kept": "#7c3aed", "same": "#1a8f4c", "diverged": "#c62828"}
@@ -79,6 +83,31 @@ def status_icon(kind: str) -> QIcon:
     painter.drawText(QRectF(0, 0, 32, 32), Qt.AlignmentFlag.AlignCenter, STATUS_GLYPHS.get(kind, "?"))
     painter.end()
     return QIcon(pixmap)
+
+
+CELL_PADDING = 18  # a cell's margins and the header's sort arrow
+WIDEST_SAMPLED = 24  # texts measured per column: the longest by characters (ids and calls are monospace)
+
+
+def fit_column(view: QAbstractItemView, column: int, texts: Iterable[str], least: int = 36, most: int = 420,
+               extra: int = 0) -> int:
+    """Size a column to its widest text and its title, between `least` and `most` pixels; returns the width.
+
+    Wider texts are elided in the middle (the view's mode, set here), their full text in the tooltip.
+    `extra` is room for an icon. Only the longest few texts are measured: a monospace font's width
+    follows the characters, and a 100,000-row column is not walked twice.
+    """
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+    metrics = QFontMetrics(monospace())
+    longest = heapq.nlargest(WIDEST_SAMPLED, texts, key=len)
+    header = view.horizontalHeader() if isinstance(view, QTableView) else getattr(view, "header", lambda: None)()
+    title = str(view.model().headerData(column, Qt.Orientation.Horizontal) or "")
+    title_width = header.fontMetrics().horizontalAdvance(title) if header is not None else 0
+    width = max([metrics.horizontalAdvance(text) for text in longest] + [title_width]) + CELL_PADDING + extra
+    width = max(least, min(most, width))
+    if header is not None:
+        header.resizeSection(column, width)
+    return width
 
 
 def size_tooltip(n: int) -> str:

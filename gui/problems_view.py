@@ -33,6 +33,7 @@ from core.session import Session
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
 from gui.models import ProblemsModel, monospace
+from gui.theme import hex_of
 
 _LINE_COLUMN = re.compile(r"^(\d+):(\d+)$")
 _LINE = re.compile(r"^line (\d+)")
@@ -265,7 +266,7 @@ class ProblemsView(QWidget):
         shown = record_view(session, problem.where, self._cache)
         self.shown = shown
         self.record_title.setText(f"<b>{html.escape(problem.where or '(file)')}</b>: {html.escape(problem.message)}"
-                                  f"<br><span style='color:#6b7280'>{html.escape(shown.title)}</span>")
+                                  f"<br><span style='color:{hex_of('muted')}'>{html.escape(shown.title)}</span>")
         if shown.record is not None:
             record = shown.record
             value = record.input if isinstance(record, Entry) else {"code": record.code, "result": record.result, "keep": record.keep}

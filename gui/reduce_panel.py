@@ -26,6 +26,7 @@ from core.repro import default_out
 from core.session import Session
 from gui.deep_link import follow_link
 from gui.errors import log_exception
+from gui.theme import hex_of
 
 if TYPE_CHECKING:
     from gui.main_window import MainWindow
@@ -151,7 +152,7 @@ class ReducePanel(QDialog):
         if self.cancelled:
             return
         self.bar.setRange(0, 1)
-        self.headline.setText(f"<b style='color:#b91c1c'>Nothing to reduce</b>: {html.escape(message)}")
+        self.headline.setText(f"<b style='color:{hex_of('error')}'>Nothing to reduce</b>: {html.escape(message)}")
         self.status.setText("")
         self.cancel_button.setText("Close")
         self.running = False

@@ -17,7 +17,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QColor, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -44,10 +44,12 @@ from core.runner.report import error_line, recorded_calls_text, source_text
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView, compact_json
-from gui.models import monospace
+from gui.models import first_code_line, fit_column, monospace
+from gui.theme import colour, hex_of
 
 OK_BRUSH = pg.mkBrush("#60a5fa")
 FAILED_BRUSH = pg.mkBrush("#f87171")
+EDITED_MARK = "● "  # in the body chooser: this body's code was edited in this session
 NEW_BODY = "// A new body: inputs, kept, modules, scene, console and log are in scope.\nreturn scene.info();\n"
 
 
@@ -72,6 +74,9 @@ class RunView(QWidget):
         self.last_result: dict[str, Any] | None = None
         self.loaded_body: Body | None = None
         self.replaying = False
+        self.edits: dict[str | None, tuple[str, str]] = {}  # body key (None: the new body) → (code, lang) as edited
+        self._edits_path: Any = None  # the file the edits belong to
+        self._loading = False  # the editor is being filled, not edited
         self._stop_replay = threading.Event()
         self._build()
         self.bridge.finished.connect(self._finished)
@@ -88,13 +93,15 @@ class RunView(QWidget):
     def _build(self) -> None:
         self.body_combo = QComboBox(self)
         self.body_combo.setObjectName("bodyChooser")
-        self.body_combo.setMinimumWidth(260)
+        self.body_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.body_combo.setMinimumContentsLength(18)  # long first lines are elided, the full list drops down wide
+        self.body_combo.view().setTextElideMode(Qt.TextElideMode.ElideRight)
         self.body_combo.activated.connect(self._load_chosen_body)
         self.lang_combo = QComboBox(self)
         self.lang_combo.setObjectName("langChooser")
         self.lang_combo.addItem("JavaScript", "js")
         self.lang_combo.addItem("TypeScript", "ts")
-        self.lang_combo.currentIndexChanged.connect(lambda _i: self.editor.set_lang(self.lang))
+        self.lang_combo.currentIndexChanged.connect(self._lang_changed)
         self.run_button = QPushButton("▶ Run at cursor", self)
         self.run_button.setObjectName("runButton")
         self.run_button.setToolTip("Run the body against the mock scene, with the state at the cursor (Ctrl+Enter)")
@@ -121,22 +128,31 @@ class RunView(QWidget):
         self.deterministic_box.setObjectName("deterministicBox")
         self.deterministic_box.setChecked(True)
         self.deterministic_box.setToolTip("Math.random seeded and Date fixed to the body's recorded time, so a replay is reproducible")
-        bar = QHBoxLayout()
-        bar.addWidget(QLabel("Body:", self))
-        bar.addWidget(self.body_combo)
-        bar.addWidget(self.lang_combo)
-        bar.addSpacing(10)
-        bar.addWidget(self.run_button)
-        bar.addWidget(self.stop_button)
-        bar.addWidget(self.replay_button)
-        bar.addWidget(self.reduce_button)
-        bar.addStretch(1)
-        bar.addWidget(QLabel("timeout", self))
-        bar.addWidget(self.timeout_box)
-        bar.addWidget(self.deterministic_box)
+        self.revert_button = QPushButton("Revert", self)
+        self.revert_button.setObjectName("revertButton")
+        self.revert_button.setToolTip("Put the body's recorded code back in the editor (its edit is dropped)")
+        self.revert_button.setEnabled(False)
+        self.revert_button.clicked.connect(self.revert)
+        # Two rows, so the tab fits a 1024-pixel window beside the timeline.
+        chooser = QHBoxLayout()
+        chooser.addWidget(QLabel("Body:", self))
+        chooser.addWidget(self.body_combo, 1)
+        chooser.addWidget(self.lang_combo)
+        chooser.addWidget(self.revert_button)
+        chooser.addSpacing(10)
+        chooser.addWidget(QLabel("timeout", self))
+        chooser.addWidget(self.timeout_box)
+        actions = QHBoxLayout()
+        actions.addWidget(self.run_button)
+        actions.addWidget(self.stop_button)
+        actions.addWidget(self.replay_button)
+        actions.addWidget(self.reduce_button)
+        actions.addStretch(1)
+        actions.addWidget(self.deterministic_box)
 
         self.editor = CodeEditor(self)
         self.editor.setObjectName("bodyEditor")
+        self.editor.textChanged.connect(self._note_edit)
         self.scope_label = QLabel(self)
         self.scope_label.setObjectName("scopeLabel")
         self.scope_label.setWordWrap(True)
@@ -169,17 +185,19 @@ class RunView(QWidget):
         self.calls_table = _table(["id", "call", "line", "output from", "outcome"], "runCalls")
         for column, width in enumerate((56, 230, 44, 150)):
             self.calls_table.setColumnWidth(column, width)
+        self.calls_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.calls_table.cellDoubleClicked.connect(self._call_activated)
-        self.plot = pg.PlotWidget(self, background="w")
+        self.plot = pg.PlotWidget(self, background=hex_of("plot_background"))
         self.plot.setObjectName("operationsPlot")
-        self.plot.setLabel("bottom", "ms since the run started")
+        self.plot.setLabel("bottom", "ms since the run started (starts as the guest's clock gives them, to the ms)")
+        self.plot.scene().sigMouseMoved.connect(self._hover_operation)
+        self.operations: list[dict[str, Any]] = []
         self.plot.showGrid(x=True, y=False, alpha=0.2)
         self.plot.setMouseEnabled(y=False)
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[], brushes=[])
         self.plot.addItem(self.bars)
         self.replay_table = _table(["body", "verdict", "recorded calls", "first difference"], "replayTable")
-        self.replay_table.setColumnWidth(0, 60)
-        self.replay_table.setColumnWidth(1, 80)
+        fit_column(self.replay_table, 1, ["diverged"])  # the longest verdict, whole
         self.replay_table.setColumnWidth(2, 150)
         self.replay_table.cellDoubleClicked.connect(self._replay_activated)
         self.replay_table.currentCellChanged.connect(lambda row, *_: self._show_recorded_calls(row))
@@ -209,6 +227,7 @@ class RunView(QWidget):
         right_layout.addWidget(self.error_label)
         right_layout.addWidget(self.keep_label)
         right_layout.addWidget(self.result_tabs, 1)
+        right.setMinimumWidth(self.result_tabs.tabBar().sizeHint().width() + 8)  # every result tab's title in view
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("runSplitter")
@@ -217,10 +236,15 @@ class RunView(QWidget):
         self.splitter.setSizes([620, 560])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addLayout(bar)
+        layout.addLayout(chooser)
+        layout.addLayout(actions)
         layout.addWidget(self.splitter, 1)
         shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
         shortcut.activated.connect(self.run_body)
+
+    def _lang_changed(self, _index: int) -> None:
+        self.editor.set_lang(self.lang)
+        self._note_edit()
 
     @property
     def lang(self) -> str:
@@ -229,11 +253,16 @@ class RunView(QWidget):
     # --- following the context ----------------------------------------------------------------------
     def _session_changed(self) -> None:
         session = self.context.session
+        path = session.path if session is not None else None
+        if path != self._edits_path:  # another file: its bodies are others; a reload keeps the edits
+            self.edits = {}
+            self._edits_path = path
         self.body_combo.clear()
         self.body_combo.addItem("(new body)", None)
         for body in session.bodies if session else []:
-            first = next((line.strip() for line in body.code.splitlines() if line.strip()), "")
-            self.body_combo.addItem(f"{body.id} · {first[:60]}", body.key)
+            self.body_combo.addItem("", body.key)
+        for index in range(self.body_combo.count()):
+            self._label_body(index)
         self.replay_table.setRowCount(0)
         self.verdicts = []
         self.replay_calls_label.hide()
@@ -245,8 +274,7 @@ class RunView(QWidget):
         if body is not None:
             self.load_body(body)
         else:
-            self.loaded_body = None
-            self.editor.set_code(NEW_BODY, "js")
+            self._load_new_body()
         self._cursor_changed()
 
     def _cursor_changed(self) -> None:
@@ -261,19 +289,30 @@ class RunView(QWidget):
             + (f" (the store is trimmed to caps.storeBytes {session.caps.store_bytes:,})" if session.caps.store_bytes is not None else ""))
 
     def _body_chosen(self, body: Body) -> None:
-        if not self.editor.document().isModified():
+        if self.editing_key() not in self.edits:  # an edited body stays: the person may run it at the new cursor
             self.load_body(body)
 
     def load_body(self, body: Body) -> None:
-        """Put a recorded body in the editor (its language too)."""
+        """Put a recorded body in the editor (its language too), or its edit made earlier in this session."""
         self.loaded_body = body
         index = self.body_combo.findData(body.key)
         if index >= 0:
             self.body_combo.setCurrentIndex(index)
-        self.lang_combo.blockSignals(True)
-        self.lang_combo.setCurrentIndex(1 if body.lang == "ts" else 0)
-        self.lang_combo.blockSignals(False)
-        self.editor.set_code(body.code, body.lang)
+        self._put_code(*self.edits.get(body.key, (body.code, body.lang)))
+
+    def _load_new_body(self) -> None:
+        self.loaded_body = None
+        self.body_combo.setCurrentIndex(0)
+        self._put_code(*self.edits.get(None, (NEW_BODY, "js")))
+
+    def _put_code(self, code: str, lang: str) -> None:
+        self._loading = True
+        try:
+            self.lang_combo.setCurrentIndex(1 if lang == "ts" else 0)
+            self.editor.set_code(code, lang)
+        finally:
+            self._loading = False
+        self._note_edit()
 
     def _load_chosen_body(self, index: int) -> None:
         session = self.context.session
@@ -281,13 +320,53 @@ class RunView(QWidget):
         if session is None:
             return
         if key is None:
-            self.loaded_body = None
-            self.editor.set_code(NEW_BODY, self.lang)
+            self._load_new_body()
             return
         body = session.body(key)
         if body is not None:
             self.load_body(body)
             self.context.set_cursor(body.id)  # run it where it ran
+
+    # --- edits kept for the session -----------------------------------------------------------------
+    def editing_key(self) -> str | None:
+        """The key of the body in the editor (None: a new body)."""
+        return self.loaded_body.key if self.loaded_body is not None else None
+
+    def recorded_code(self) -> tuple[str, str]:
+        """The code and language the body in the editor was recorded with (a new body's template)."""
+        body = self.loaded_body
+        return (body.code, body.lang) if body is not None else (NEW_BODY, "js")
+
+    def _note_edit(self) -> None:
+        """Keep the editor's code as the body's edit when it differs from the record; mark it in the chooser."""
+        if self._loading:
+            return
+        key = self.editing_key()
+        now = (self.editor.toPlainText(), self.lang)
+        edited = now != self.recorded_code()
+        if edited:
+            self.edits[key] = now
+        else:
+            self.edits.pop(key, None)
+        index = self.body_combo.findData(key)
+        if index >= 0 and self.body_combo.itemText(index).startswith(EDITED_MARK) != edited:
+            self._label_body(index)
+        self.revert_button.setEnabled(edited)
+
+    def _label_body(self, index: int) -> None:
+        key = self.body_combo.itemData(index)
+        session = self.context.session
+        body = session.body(key) if session is not None and key is not None else None
+        text = "(new body)" if body is None else f"{body.id} · {first_code_line(body.code, 60)}"
+        edited = key in self.edits
+        self.body_combo.setItemText(index, f"{EDITED_MARK}{text}" if edited else text)
+        self.body_combo.setItemData(index, (f"{text}\nedited in this session: Revert puts the recorded code back"
+                                            if edited else text), Qt.ItemDataRole.ToolTipRole)
+
+    def revert(self) -> None:
+        """Put the recorded code of the body in the editor back, dropping its edit."""
+        self.edits.pop(self.editing_key(), None)
+        self._put_code(*self.recorded_code())
 
     # --- running ------------------------------------------------------------------------------------
     def _ensure_runner(self) -> Runner:
@@ -346,13 +425,13 @@ class RunView(QWidget):
         self.show_result(result)
 
     def _show_refusal(self, message: str) -> None:
-        self.status_label.setText(f"<b style='color:#b91c1c'>Not run</b>: {html.escape(message)}")
+        self.status_label.setText(f"<b style='color:{hex_of('error')}'>Not run</b>: {html.escape(message)}")
 
     def show_result(self, result: dict[str, Any]) -> None:
         """Show a result document (SPEC 5) in every part of the view."""
         self.last_result = result
         ok = result["ok"]
-        mark = "<b style='color:#15803d'>✓ ok</b>" if ok else "<b style='color:#b91c1c'>✗ failed</b>"
+        mark = f"<b style='color:{hex_of('ok')}'>✓ ok</b>" if ok else f"<b style='color:{hex_of('error')}'>✗ failed</b>"
         calls = result.get("calls", [])
         self.status_label.setText(f"{mark} in {result['durationMs']:,.1f} ms · {len(calls)} call{'s' if len(calls) != 1 else ''} · "
                                   f"{len(result.get('logs', []))} log line{'s' if len(result.get('logs', [])) != 1 else ''} · "
@@ -380,18 +459,18 @@ class RunView(QWidget):
             link = f"{error['line']}:{error.get('column', 1)}"
             text = f"<a href='{link}'>line {link}</a> · " + html.escape(f"{error['name']}: {error['message']}")
             self.editor.mark_line(int(error["line"]), "error", f"{error['name']}: {error['message']}", error.get("column"))
-        self.error_label.setText(f"<span style='color:#b91c1c'>{text}</span>")
+        self.error_label.setText(f"<span style='color:{hex_of('error')}'>{text}</span>")
         self.error_label.show()
 
     def _show_keep(self, result: dict[str, Any]) -> None:
         error = result.get("error") or {}
         if error.get("name") == "InvalidKeepError":
             self.keep_label.setText(f"<b>keep refused</b>: {html.escape(error['message'])}")
-            self.keep_label.setStyleSheet("color: #9a3412;")
+            self.keep_label.setStyleSheet(f"color: {hex_of('keep_refused')};")
         elif result.get("keep"):
             names = ", ".join(f"<tt>{html.escape(k['name'])}</tt> ({k['bytes']:,} B)" for k in result["keep"])
             self.keep_label.setText(f"<b>keep accepted</b>: {names}")
-            self.keep_label.setStyleSheet("color: #166534;")
+            self.keep_label.setStyleSheet(f"color: {hex_of('kept_ok')};")
         else:
             self.keep_label.hide()
             return
@@ -407,12 +486,32 @@ class RunView(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(call["error"] if failed and column == 4 else text)
                 if failed:
-                    item.setForeground(QColor("#b91c1c"))
+                    item.setForeground(colour("error"))
                 self.calls_table.setItem(row, column, item)
             if failed and call.get("line"):
                 self.editor.mark_line(int(call["line"]), "warning", f"{call['call']}: {call['error']}")
+        # Identity columns sized to what they hold, so "outcome" (the last, stretched) stays in view.
+        room = max(self.result_tabs.width() - 24, 300)  # the table itself may be hidden behind another result tab
+        fit_column(self.calls_table, 0, (str(c["id"]) for c in calls), most=120)
+        fit_column(self.calls_table, 1, {c["call"] for c in calls}, most=max(96, int(room * 0.3)))
+        fit_column(self.calls_table, 2, (str(c.get("line", "")) for c in calls), most=60)
+        fit_column(self.calls_table, 3, {source_text(c.get("source")) for c in calls}, most=max(76, int(room * 0.22)))
+
+    def _hover_operation(self, position: Any) -> None:
+        """The bar under the pointer: its call, start, duration and outcome, with the runner's exact figures."""
+        if not self.operations or not self.plot.sceneBoundingRect().contains(position):
+            return
+        point = self.plot.getViewBox().mapSceneToView(position)
+        row = round(point.y())
+        text = ""
+        if 0 <= row < len(self.operations):
+            op = self.operations[row]
+            if op["startMs"] - 0.5 <= point.x() <= op["startMs"] + max(op["durationMs"], 0.05) + 0.5:
+                text = operation_text(op)
+        self.plot.setToolTip(text)
 
     def _show_operations(self, operations: list[dict[str, Any]]) -> None:
+        self.operations = operations
         count = len(operations)
         self.bars.setOpts(
             x0=[op["startMs"] for op in operations],
@@ -451,8 +550,12 @@ class RunView(QWidget):
         self.replaying = True
         self._stop_replay.clear()
         self.replay_table.setRowCount(0)
+        fit_column(self.replay_table, 0, (b.key for b in session.bodies), most=160)
         self.verdicts = []
         self.replay_calls_label.hide()
+        self._show_error(None)  # the last run's error and keep verdict are not the replay's
+        self.keep_label.hide()
+        self.editor.clear_marks()
         self.context.set_badges({})
         self._badges: dict[str, str] = {}
         self._set_busy(True)
@@ -487,7 +590,7 @@ class RunView(QWidget):
             item.setToolTip(value if column != 2 else (recorded_calls_text(verdict.get("recordedCalls", []))
                                                         + "; choose one below to see it in Inputs") if recorded else value)
             if not same:
-                item.setForeground(QColor("#b91c1c"))
+                item.setForeground(colour("error"))
             self.replay_table.setItem(row, column, item)
         self._badges[str(verdict["body"])] = badge
         self.context.set_badges(dict(self._badges))
@@ -532,8 +635,8 @@ class RunView(QWidget):
         self.replaying = False
         self._set_busy(False)
         same = sum(1 for v in verdicts if v["same"])
-        colour = "#15803d" if same == len(verdicts) else "#b91c1c"
-        self.status_label.setText(f"<b style='color:{colour}'>Replay: {same} of {len(verdicts)} bodies the same</b>"
+        verdict_colour = hex_of("ok") if same == len(verdicts) else hex_of("error")
+        self.status_label.setText(f"<b style='color:{verdict_colour}'>Replay: {same} of {len(verdicts)} bodies the same</b>"
                                   + (" (stopped)" if self._stop_replay.is_set() else ""))
 
     def _replay_activated(self, row: int, _column: int) -> None:
@@ -545,6 +648,12 @@ class RunView(QWidget):
         if body is not None:
             self.load_body(body)
             self.context.set_cursor(body.id)
+
+
+def operation_text(op: dict[str, Any]) -> str:
+    """One operation in words: `mep.risers.risers: started at 12 ms, took 3.259 ms, ok`."""
+    outcome = "ok" if op["ok"] else f"failed: {op.get('message', '')}"
+    return f"{op['call']}: started at {op['startMs']:g} ms, took {op['durationMs']:g} ms, {outcome}"
 
 
 def _table(headers: list[str], name: str) -> QTableWidget:

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QWidget
 from core.sizes import format_size
 from gui.context import InspectorContext
 from gui.models import trim_preview_of
+from gui.theme import hex_of
 
 
 class InspectorStatusBar(QStatusBar):
@@ -53,13 +54,13 @@ class InspectorStatusBar(QStatusBar):
             self.store_label.setText(store_words(size, cap, fell))
             self.store_label.setToolTip(f"the store as the editor injects it: {size:,} bytes; caps.storeBytes: {cap:,} bytes"
                                         + (f"; the editor trims the oldest {fell:,} before a body runs (see Trim)" if fell else ""))
-            self.store_label.setStyleSheet("color: #c62828; font-weight: 600;" if fell else "")
+            self.store_label.setStyleSheet(f"color: {hex_of('error')}; font-weight: 600;" if fell else "")
         kept = len(state.kept)
         self.kept_label.setText(f"{kept} kept" + (f", {len(state.refused)} refused" if state.refused else ""))
         errors, warnings = len(session.errors), len(session.warnings)
         self.problems_button.setText(f"{errors} errors, {warnings} warnings" if errors or warnings else "no problems")
         self.problems_button.setToolTip("show the Problems tab")
-        self.problems_button.setStyleSheet("color: #c62828;" if errors else "color: #b45309;" if warnings else "")
+        self.problems_button.setStyleSheet(f"color: {hex_of('error')};" if errors else f"color: {hex_of('warning')};" if warnings else "")
 
 
 def store_words(size: int, cap: int, fell: int) -> str:

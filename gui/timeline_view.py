@@ -7,6 +7,8 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView,
 from gui.context import InspectorContext
 from gui.models import TimelineModel
 
+REPLAY_BADGE_ROOM = 44  # the badge icon and the cell's margins beside the longest verdict, "diverged"
+
 
 class TimelineView(QWidget):
     """The one cursor's home: "the state at body B" for the chosen row; "End of session" is a row too."""
@@ -26,7 +28,7 @@ class TimelineView(QWidget):
         # Fixed, not ResizeToContents: sizing a column to its contents walks every row of a
         # 100,000-entry timeline on each cursor move.
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
-        self.tree.header().resizeSection(1, 80)
+        self.tree.header().resizeSection(1, self.fontMetrics().horizontalAdvance("diverged") + REPLAY_BADGE_ROOM)
         self.summary = QLabel(self)
         self.summary.setObjectName("timelineSummary")
         self.summary.setWordWrap(True)

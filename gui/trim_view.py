@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QShowEvent
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -43,17 +43,18 @@ from gui.models import (
     ALIGN, BACKGROUND, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_TAG, RIGHT, TOOLTIP, Index, monospace,
     size_tooltip, status_icon,
 )
+from gui.theme import colour, hex_of
 
 SLIDER_STEPS = 1000
 MARKER_BUCKETS = 1500
 NO_WARNINGS = "No warnings: no canvas edit falls, and every module's inputs.last() entry is kept."
 UNITS = {"B": 1, "KiB": 1024, "MiB": 1024**2}
-FALLEN_FOREGROUND = QColor("#9ca3af")
-FALLEN_BACKGROUND = QColor("#f1f1f1")
-BETWEEN_BACKGROUND = QColor("#fde8c8")  # falls at the lower of the two compared caps only
+FALLEN_FOREGROUND = colour("faint")  # the theme's shared colours (gui.theme): light or dark after the palette
+FALLEN_BACKGROUND = colour("fallen_background")
+BETWEEN_BACKGROUND = colour("between_background")  # falls at the lower of the two compared caps only
 CAP_PEN = pg.mkPen("#c62828", width=2)
 COMPARE_PEN = pg.mkPen("#2563eb", width=1.5, style=Qt.PenStyle.DashLine)
-CURVE_PEN = pg.mkPen("#4b5563", width=1)  # a 1 px pen: wider ones take the slow stroker path on every paint
+# The curve's pen is 1 px (in the theme's "curve" colour): wider ones take the slow stroker path on every paint.
 
 
 _ROLES = frozenset({DISPLAY, TOOLTIP, FOREGROUND, BACKGROUND, FONT, ALIGN})
@@ -247,7 +248,7 @@ class TrimView(QWidget):
         self.session_cap_button.clicked.connect(self.reset_cap)
         self.field_error = QLabel(self)
         self.field_error.setObjectName("trimFieldError")
-        self.field_error.setStyleSheet("color: #c62828;")
+        self.field_error.setStyleSheet(f"color: {hex_of('error')};")
         self.field_error.setVisible(False)
         self.compare_field = QLineEdit(self)
         self.compare_field.setObjectName("trimCompareField")
@@ -275,7 +276,7 @@ class TrimView(QWidget):
         self.compare_label.setFixedHeight(2 * self.compare_label.fontMetrics().lineSpacing() + 4)
 
     def _build_plot(self) -> None:
-        self.plot = pg.PlotWidget(self, background="w", axisItems={"left": SizeAxis("left")})
+        self.plot = pg.PlotWidget(self, background=hex_of("plot_background"), axisItems={"left": SizeAxis("left")})
         self.plot.setObjectName("trimPlot")
         item = self.plot.getPlotItem()
         item.setLogMode(x=False, y=True)
@@ -287,7 +288,7 @@ class TrimView(QWidget):
         self.fallen_region = pg.LinearRegionItem((0, 0), movable=False, brush=pg.mkBrush(0, 0, 0, 22), pen=pg.mkPen(None))
         self.fallen_region.setZValue(-10)
         item.addItem(self.fallen_region)
-        self.curve = item.plot([], [], pen=CURVE_PEN)
+        self.curve = item.plot([], [], pen=pg.mkPen(hex_of("curve"), width=1))  # 1 px: see above
         self.curve.setClipToView(True)
         self.curve.setDownsampling(auto=True, method="peak")
         self.edit_points = item.plot([], [], pen=None, symbol="o", symbolSize=7, symbolBrush=PERSON, symbolPen=None)
@@ -482,6 +483,7 @@ class TrimView(QWidget):
             self.field_error.setText(f"Cap: {exc}")
             self.field_error.setVisible(True)
             return
+        self.field_error.setVisible(False)  # a valid value, even the cap already set (set_cap then does nothing)
         self.set_cap(cap, source="field")
         self._show_cap_in_field()
 
@@ -508,7 +510,7 @@ class TrimView(QWidget):
         try:
             cap = self._read_size(text, self.unit_box.currentText())
         except SizeError as exc:
-            self.compare_label.setText(f'<span style="color:#c62828">Compare: {exc}</span>')
+            self.compare_label.setText(f'<span style="color:{hex_of("error")}">Compare: {exc}</span>')
             return
         self.set_compare_cap(cap)
 
@@ -521,7 +523,7 @@ class TrimView(QWidget):
     def _show_compare(self) -> None:
         if self.compare_cap is None:
             self.compare_line.setVisible(False)
-            self.compare_label.setText('<span style="color:#6b7280">a second cap shows what falls between the two</span>')
+            self.compare_label.setText(f'<span style="color:{hex_of("muted")}">a second cap shows what falls between the two</span>')
             return
         self.compare_line.setValue(math.log10(max(self.compare_cap, 1)))
         self.compare_line.setVisible(True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from core.cli import add_file_argument, open_session, print_json
+from core.documents import replay_document
 from core.runner.host import Runner
 from core.runner.replay import replay_session
 from core.runner.report import verdict_text
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         )
     same = sum(1 for v in verdicts if v["same"])
     if args.json:
-        print_json({"bodies": verdicts})
+        print_json(replay_document(verdicts))
     else:
         print(f"{same} of {len(verdicts)} bod{'y' if len(verdicts) == 1 else 'ies'} the same")
     return 0 if same == len(verdicts) and not session.errors else 1

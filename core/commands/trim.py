@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from core.cli import CliError, add_file_argument, exit_status, open_session, print_json, state_for
+from core.documents import trim_document
 from core.sizes import size_argument
 from core.trim_preview import StoreIndex, TrimPreview
 
@@ -34,28 +35,10 @@ def run(args: argparse.Namespace) -> int:
     state = state_for(session, args)
     preview = StoreIndex(session.entries).preview_of(state.store)
     if args.json:
-        print_json(_document(preview, cap, args.compare))
+        print_json(trim_document(preview, cap, args.compare))
     else:
         _print_readable(preview, cap, args.compare, session.name, state.at_body)
     return exit_status(session)
-
-
-def _document(preview: TrimPreview, cap: int, compare: int | None) -> dict[str, Any]:
-    fell = preview.fell_at(cap)
-    document: dict[str, Any] = {
-        "cap": cap,
-        "fell": fell,
-        "bytes": preview.kept_from_cap(fell),
-        "kept": [preview.entry(i).id for i in range(fell, preview.count)],
-    }
-    if compare is not None:
-        between = preview.compare(cap, compare)
-        document["compare"] = {
-            "low": between.low, "high": between.high,
-            "fell": [e.id for e in between.entries],
-            "edits": between.edits,
-        }
-    return document
 
 
 def _print_readable(preview: TrimPreview, cap: int, compare: int | None, name: str, at_body: Any) -> None:

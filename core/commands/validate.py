@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 
 from core.cli import add_file_argument, format_problem, open_session, print_json
+from core.documents import problems_document
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -13,10 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     session = open_session(args, report=False)
     if args.json:
-        print_json({
-            "errors": [p.as_json() for p in session.errors],
-            "warnings": [p.as_json() for p in session.warnings],
-        })
+        print_json(problems_document(session))
     else:
         for problem in session.problems:
             print(format_problem(session.name, problem))

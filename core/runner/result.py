@@ -121,7 +121,11 @@ class CallTrace:
         has_functions = '"__wsi_fn__"' in calls_json
         mock = self.envelope.mock
         batch, cuts = bounded_loads(calls_json, MAX_DEPTH + 3)  # the batch wraps each input three deep
-        for call_id, name, raw_input, line, start_ms in batch["calls"]:
+        # Every time on the host's one monotonic clock: a call starts when its batch arrives (the calls
+        # of one batch were made in one tick) and ends when it is answered. The guest's own stamp is
+        # Date.now() of another clock, in whole milliseconds, and made sequential awaits overlap.
+        start_ms = (time.monotonic() - self.started) * 1000
+        for call_id, name, raw_input, line, _guest_ms in batch["calls"]:
             if cuts and CUT_MARKER in dumps(raw_input):
                 ran_on, ok, value, source, unit, error = raw_input, False, None, {"kind": "none"}, None, {
                     "name": "RangeError", "message": f"modules.{name}: its input nests deeper than {MAX_DEPTH} levels, "

@@ -116,3 +116,78 @@ def test_a_diverging_body_lists_its_recorded_calls_and_choosing_one_goes_to_it_i
     assert inputs.model.entry_at_row(selected.row()).id == "c23"
     assert inputs.detail_tabs.currentWidget() is inputs.output_tree  # the recorded output that fed the divergence
     assert inputs.output_tree.json_model._root.value["level"] == 99
+
+
+def _choose_body(qtbot, view, key):
+    """Step the body chooser with the arrow keys, as a person would, until it shows `key`."""
+    from PySide6.QtCore import Qt
+
+    combo = view.body_combo
+    combo.setFocus()
+    wanted = combo.findData(key)
+    while combo.currentIndex() != wanted:
+        qtbot.keyClick(combo, Qt.Key.Key_Down if combo.currentIndex() < wanted else Qt.Key.Key_Up)
+
+
+def test_an_edited_body_survives_choosing_another_and_back_and_revert_restores_it(qtbot, run_view):
+    from PySide6.QtCore import Qt
+
+    session = run_view.context.session
+    _choose_body(qtbot, run_view, "b7")
+    assert run_view.editor.toPlainText() == session.body("b7").code
+    assert not run_view.revert_button.isEnabled()
+    run_view.editor.setFocus()
+    qtbot.keyClicks(run_view.editor, "// tried a wider inset")
+    qtbot.keyClick(run_view.editor, Qt.Key.Key_Return)
+    edited = run_view.editor.toPlainText()
+    assert edited != session.body("b7").code
+    _choose_body(qtbot, run_view, "b6")
+    assert run_view.editor.toPlainText() == session.body("b6").code
+    b7 = run_view.body_combo.findData("b7")
+    assert run_view.body_combo.itemText(b7).startswith("● b7")  # marked edited in the chooser
+    assert not run_view.body_combo.itemText(run_view.body_combo.findData("b6")).startswith("●")
+    _choose_body(qtbot, run_view, "b7")
+    assert run_view.editor.toPlainText() == edited
+    assert run_view.revert_button.isEnabled()
+    qtbot.mouseClick(run_view.revert_button, Qt.MouseButton.LeftButton)
+    assert run_view.editor.toPlainText() == session.body("b7").code
+    assert not run_view.body_combo.itemText(b7).startswith("●") and not run_view.revert_button.isEnabled()
+
+
+def test_an_edited_body_stays_in_the_editor_when_the_timeline_moves_the_cursor(qtbot, window, run_view):
+    _choose_body(qtbot, run_view, "b2")
+    run_view.editor.setFocus()
+    qtbot.keyClicks(run_view.editor, "// mine ")
+    edited = run_view.editor.toPlainText()
+    window.timeline.choose_cursor("b4")  # run my edit against b4's state
+    assert window.context.cursor == "b4" and run_view.editor.toPlainText() == edited
+
+
+def test_replay_all_clears_the_last_runs_error(qtbot, run_view):
+    from PySide6.QtCore import Qt
+
+    run_view.editor.setFocus()
+    qtbot.keyClicks(run_view.editor, "null.boom;")
+    qtbot.keyClick(run_view.editor, Qt.Key.Key_Return)
+    with qtbot.waitSignal(run_view.bridge.finished, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(run_view.run_button, Qt.MouseButton.LeftButton)
+    assert run_view.error_label.isVisible() and run_view.editor.mark_at(1) is not None
+    with qtbot.waitSignal(run_view.bridge.replay_done, timeout=60_000):
+        qtbot.mouseClick(run_view.replay_button, Qt.MouseButton.LeftButton)
+    assert "8 of 8" in run_view.status_label.text()
+    assert run_view.error_label.isHidden() and run_view.keep_label.isHidden()
+    assert run_view.editor.mark_at(1) is None
+
+
+def test_hovering_an_operation_bar_says_its_call_start_and_duration(qtbot, run_view):
+    from PySide6.QtCore import QPointF
+
+    result = _run(qtbot, run_view, "for (const level of [1, 2, 3]) { await modules.mep.risers({ level }); }")
+    run_view.result_tabs.setCurrentWidget(run_view.plot)
+    qtbot.wait(50)
+    second = result["operations"][1]
+    view_box = run_view.plot.getViewBox()
+    scene_point = view_box.mapViewToScene(QPointF(second["startMs"] + second["durationMs"] / 2, 1))
+    run_view.plot.scene().sigMouseMoved.emit(scene_point)  # what moving the pointer there sends
+    tip = run_view.plot.toolTip()
+    assert tip.startswith("mep.risers.risers: started at") and f"took {second['durationMs']:g} ms" in tip

@@ -260,3 +260,15 @@ def test_the_slider_keeps_its_width_while_the_cap_changes(demo_view):
         view.layout().activate()
         widths.add(view.slider.width())
     assert len(widths) == 1  # a slider that shrank under the pointer would jump while dragged
+
+
+def test_a_valid_cap_equal_to_the_old_one_clears_the_red_error(demo_view, qtbot):
+    view = demo_view
+    view.cap_field.clear()
+    qtbot.keyClicks(view.cap_field, "64kb")
+    qtbot.keyClick(view.cap_field, Qt.Key.Key_Return)
+    assert not view.field_error.isHidden()
+    view.cap_field.clear()
+    qtbot.keyClicks(view.cap_field, "5713")  # the cap it already has, in bytes
+    qtbot.keyClick(view.cap_field, Qt.Key.Key_Return)
+    assert view.cap == 5713 and view.field_error.isHidden()

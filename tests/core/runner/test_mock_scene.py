@@ -78,3 +78,18 @@ def test_scene_api_summaries_read_and_info(demo, runner):
     code = "return [scene.entities({ type: 'ward' }).map((e) => e.id), scene.read('ward-3').beds, scene.info().counts.room, scene.info().kept.map((k) => k.name)];"
     result = runner.run(build_envelope(demo, code, at="b4"))
     assert result["returned"] == [["ward-1", "ward-2", "ward-3"], 16, 4, ["departmentId", "spine", "zoneWidth"]]
+
+
+def test_calls_awaited_one_after_another_never_overlap_and_calls_made_together_start_together(demo, runner):
+    code = ("const a = await modules.mep.risers({ level: 1 });\n"
+            "for (let i = 0; i < 200000; i++) {}\n"  # time between the two awaited calls
+            "const b = await modules.mep.risers({ level: 2 });\n"
+            "const [c, d] = await Promise.all([modules.mep.risers({ level: 3 }), modules.mep.risers({ level: 4 })]);\n"
+            "return 1;")
+    result = runner.run(build_envelope(demo, code))
+    first, second, third, fourth = result["operations"]
+    assert second["startMs"] >= first["startMs"] + first["durationMs"]
+    assert third["startMs"] >= second["startMs"] + second["durationMs"]
+    assert third["startMs"] == fourth["startMs"]  # one batch: made in the same tick
+    # Times come from one monotonic clock in fractions of a millisecond, not Date.now()'s whole ones.
+    assert any(op["startMs"] != int(op["startMs"]) for op in result["operations"])

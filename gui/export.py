@@ -1,0 +1,199 @@
+"""File ▸ Export: the data of the view in front, as JSON (exactly what the matching `wsi … --json` prints)
+or, for the views that are tables, as CSV.
+
+| tab | JSON, as printed by | CSV rows |
+| --- | --- | --- |
+| Inputs | `wsi manifest FILE --at B --json` (the whole store at the cursor; the filter does not apply) | entries |
+| Kept | `wsi kept FILE --at B --json` | kept names |
+| Edits | `wsi diff FILE --json` | changes |
+| Trim | `wsi trim FILE --cap C [--compare D] --at B --json`, the view's caps | store entries |
+| Run | the last run as `wsi run --json`; with the Replay page in front, `wsi replay --json` | calls / bodies |
+| Changes | `wsi changes FILE --from B1 --to B2 --json` | entries and kept names |
+| Problems | `wsi validate FILE --json` | problems |
+
+The documents come from core's builders (`core.documents` and the modules it names), built and
+written off the GUI thread: on a big session the manifest or the diffs take a while.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtWidgets import QFileDialog
+
+from core.cli import dumps
+from core.documents import (
+    Table,
+    changes_table,
+    csv_text,
+    diff_table,
+    kept_table,
+    manifest_table,
+    problems_document,
+    problems_table,
+    replay_document,
+    replay_table,
+    run_table,
+    trim_document,
+    trim_table,
+)
+from core.edits import diff_document, diff_edits
+from core.manifest import inputs_manifest, kept_document
+from core.trim_preview import StoreIndex
+
+if TYPE_CHECKING:
+    from gui.main_window import MainWindow
+
+JSON_FILTER = "JSON, as wsi --json prints it (*.json)"
+CSV_FILTER = "CSV table (*.csv)"
+
+
+@dataclass(slots=True)
+class Export:
+    """What File ▸ Export writes for one view: a file stem, the command that prints the same JSON, and the builder."""
+
+    stem: str
+    command: str
+    build: Callable[[], tuple[dict[str, Any], Table | None]]  # runs off the GUI thread
+
+
+def export_for(window: MainWindow) -> Export | str:
+    """The export of the tab in front, or why there is nothing to export yet."""
+    context = window.context
+    session = context.session
+    if session is None:
+        return "open a session first: there is nothing to export"
+    name = next((n for n, view in window.views.items() if view is window.tabs.currentWidget()), "")
+    view = window.views.get(name)
+    state, at = context.state, context.cursor
+    at_text = "" if at is None else f" --at {at}"
+    point = "end" if at is None else str(at)
+    file = session.path.name if session.path is not None else "FILE"
+    if name == "inputs":
+        def manifest() -> tuple[dict[str, Any], Table | None]:
+            document = inputs_manifest(state)
+            return document, manifest_table(document)
+        return Export(f"manifest-{point}", f"wsi manifest {file}{at_text} --json", manifest)
+    if name == "kept":
+        def kept() -> tuple[dict[str, Any], Table | None]:
+            document = kept_document(state)
+            return document, kept_table(document)
+        return Export(f"kept-{point}", f"wsi kept {file}{at_text} --json", kept)
+    if name == "edits":
+        def edits() -> tuple[dict[str, Any], Table | None]:
+            document = diff_document(diff_edits(session))
+            return document, diff_table(document)
+        return Export("diff", f"wsi diff {file} --json", edits)
+    if name == "trim":
+        cap = getattr(view, "cap", None) or session.caps.store_bytes
+        if cap is None:
+            return "choose a cap in the Trim tab first"
+        compare = getattr(view, "compare_cap", None)
+        preview = getattr(view, "preview", None)
+        def trim() -> tuple[dict[str, Any], Table | None]:
+            shown = preview if preview is not None else StoreIndex(session.entries).preview_of(state.store)
+            return trim_document(shown, cap, compare), trim_table(shown, cap)
+        extra = f" --compare {compare}" if compare is not None else ""
+        return Export(f"trim-{cap}-{point}", f"wsi trim {file} --cap {cap}{extra}{at_text} --json", trim)
+    if name == "run":
+        if view.result_tabs.currentWidget() is view.replay_page and view.verdicts:
+            verdicts = list(view.verdicts)
+            def replay() -> tuple[dict[str, Any], Table | None]:
+                document = replay_document(verdicts)
+                return document, replay_table(document)
+            return Export("replay", f"wsi replay {file} --json", replay)
+        result = view.last_result
+        if result is None:
+            return "run a body (or replay all) first: the Run tab has no result to export yet"
+        return Export(f"run-{point}", f"wsi run {file} BODY_FILE{at_text} --json", lambda: (dict(result), run_table(result)))
+    if name == "changes":
+        document = getattr(view, "document", None)
+        if document is None:
+            return "the changes are still being worked out: export again in a moment"
+        start, stop = document["from"], document["to"]
+        return Export(f"changes-{start or 'end'}-{stop or 'end'}",
+                      f"wsi changes {file} --from {start or 'end'} --to {stop or 'end'} --json",
+                      lambda: (document, changes_table(document)))
+    if name == "problems":
+        def problems() -> tuple[dict[str, Any], Table | None]:
+            document = problems_document(session)
+            return document, problems_table(document)
+        return Export("problems", f"wsi validate {file} --json", problems)
+    return "this tab has no data to export"
+
+
+def write_export(export: Export, path: Path) -> str:
+    """Build the export and write it to `path`: CSV when its name ends in .csv, else JSON. Returns what was written."""
+    document, table = export.build()
+    if path.suffix.lower() == ".csv":
+        if table is None:
+            raise ValueError("this view's data is not a table: export it as .json")
+        path.write_text(csv_text(table), encoding="utf-8", newline="")
+        return f"{len(table[1]):,} rows to {path.name} (CSV)"
+    path.write_bytes(dumps(document) + b"\n")
+    return f"{path.name}: the JSON {export.command} prints"
+
+
+class _Signals(QObject):
+    done = Signal(str)
+    failed = Signal(str)
+
+
+class _Job(QRunnable):
+    def __init__(self, export: Export, path: Path, signals: _Signals):
+        super().__init__()
+        self.export, self.path, self.signals = export, path, signals
+
+    def run(self) -> None:
+        try:
+            words = write_export(self.export, self.path)
+        except OSError as exc:
+            self.signals.failed.emit(f"cannot write {self.path} ({exc.strerror or exc}); choose a folder you can write to")
+        except Exception as exc:  # a builder that fails must not take the window down; say what failed
+            self.signals.failed.emit(f"the export of {self.path.name} failed: {type(exc).__name__}: {exc}")
+        else:
+            self.signals.done.emit(words)
+
+
+class Exporter(QObject):
+    """Runs File ▸ Export for a window: asks where, then builds and writes off the GUI thread."""
+
+    def __init__(self, window: MainWindow):
+        super().__init__(window)
+        self.window = window
+        self.signals = _Signals()  # no parent: a job still running when the window goes keeps it alive
+        self.signals.done.connect(lambda words: window.status.showMessage(f"exported {words}", 8000))
+        self.signals.failed.connect(lambda message: window.notice.show_notice(f"<b>Export</b>: {message}"))
+
+    @property
+    def done(self) -> Any:
+        """Emitted with a few words once a file is written."""
+        return self.signals.done
+
+    @property
+    def failed(self) -> Any:
+        """Emitted with the reason when an export could not be written."""
+        return self.signals.failed
+
+    def choose(self) -> None:
+        """File ▸ Export: the current view's data, to a file the person picks (.json or .csv)."""
+        export = export_for(self.window)
+        if isinstance(export, str):
+            self.window.status.showMessage(f"Export: {export}", 8000)
+            return
+        folder = Path(str(self.window.settings.value("lastFolder", str(Path.home()))))
+        path, chosen = QFileDialog.getSaveFileName(self.window, f"Export the data of this view ({export.command})",
+                                                   str(folder / f"{export.stem}.json"), f"{JSON_FILTER};;{CSV_FILTER}")
+        if not path:
+            return
+        target = Path(path)
+        if chosen == CSV_FILTER and target.suffix.lower() != ".csv":
+            target = target.with_suffix(".csv")
+        self.start(export, target)
+
+    def start(self, export: Export, path: Path) -> None:
+        """Build and write `export` to `path` in the thread pool."""
+        QThreadPool.globalInstance().start(_Job(export, path, self.signals))
