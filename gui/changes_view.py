@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -114,9 +115,13 @@ class _ChangesJob(QRunnable):
         try:
             document = changes_between(self.session, self.start, self.stop)
         except Exception as exc:  # shown in the tab; the window goes on
-            self.signals.failed.emit(self.generation, f"{type(exc).__name__}: {exc}")
+            outcome: tuple[Any, ...] = (self.signals.failed, self.generation, f"{type(exc).__name__}: {exc}")
         else:
-            self.signals.done.emit(self.generation, document)
+            outcome = (self.signals.done, self.generation, document)
+        try:
+            outcome[0].emit(*outcome[1:])
+        except RuntimeError:  # the view was closed meanwhile: no one is waiting for this answer
+            pass
 
 
 class ChangesView(QWidget):
@@ -128,6 +133,7 @@ class ChangesView(QWidget):
         self.generation = 0
         self.document: dict[str, Any] | None = None
         self._from_chosen = False  # the person picked "From": it no longer follows the cursor
+        self._stale = False  # points changed while the tab was hidden: compare when it is shown
         self._signals = _Signals(self)
         self._signals.done.connect(self._done)
         self._signals.failed.connect(self._failed)
@@ -213,6 +219,11 @@ class ChangesView(QWidget):
         self._from_chosen = True
         self._recompute()
 
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
+        super().showEvent(event)
+        if self._stale:
+            self._recompute()
+
     def _recompute(self) -> None:
         self.generation += 1
         session = self.context.session
@@ -220,6 +231,11 @@ class ChangesView(QWidget):
         self.store_model.set_document(None)
         self.kept_model.set_document(None)
         self.detail.json_model.set_value(None, present=False)
+        # A hidden tab compares nothing: every cursor move would list (and lay out) what changed.
+        self._stale = not self.isVisible()
+        if self._stale:
+            self.summary.setText("")
+            return
         if session is None or self.from_box.count() == 0:
             self.summary.setText("No session open.")
             return
@@ -285,13 +301,17 @@ def _table(model: RowsModel, name: str) -> QTableView:
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     table.verticalHeader().hide()
     table.setWordWrap(False)
+    # No column sizes itself to its contents: that re-measures a thousand rows on every resize, and
+    # the store table can list 100,000. Ids and calls are sized by fit_column; one column stretches.
     header = table.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     header.setStretchLastSection(False)
     header.setSectionResizeMode(model.columnCount() - (2 if model.columnCount() > 3 else 1), QHeaderView.ResizeMode.Stretch)
-    if model.columnCount() > 3:  # the store table: id and call are sized to what they hold (fit_column), not walked
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+    table.setColumnWidth(0, 28)  # the + / − / ~ sign
+    if model.columnCount() > 3:
+        table.setColumnWidth(4, 80)  # bytes
+    else:
+        table.setColumnWidth(1, 140)  # kept names
     return table
 
 

@@ -46,6 +46,7 @@ def test_choosing_a_kept_change_shows_its_diff(window, open_file, tmp_path, qtbo
         {"id": "b3", "code": ""}]}))
     open_file(window, path)
     view = window.views["changes"]
+    window.tabs.setCurrentWidget(view)
     view.choose_points("b2", "b3")
     document = wait_compared(qtbot, view)
     assert document["kept"]["changed"][0]["name"] == "spine"
@@ -53,3 +54,15 @@ def test_choosing_a_kept_change_shows_its_diff(window, open_file, tmp_path, qtbo
     model = view.detail.json_model
     root = model.node(model.root_index())
     assert root.value == [{"op": "replace", "path": "/1", "from": [10, 0], "to": [10, 5]}]
+
+
+def test_a_hidden_changes_tab_compares_nothing_until_it_is_shown(window, open_file, demo_path, qtbot):
+    open_file(window, demo_path)
+    view = window.views["changes"]
+    window.show_tab("inputs")
+    window.context.set_cursor("b5")
+    qtbot.wait(50)
+    assert view.document is None and view.store_model.rowCount() == 0
+    window.show_tab("changes")
+    document = wait_compared(qtbot, view)
+    assert document["from"] == "b4" and document["to"] == "b5"
