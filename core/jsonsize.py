@@ -227,3 +227,14 @@ def _scalar_text(value: Any) -> str:
     if isinstance(value, str):
         return js_string(value)
     raise TypeError(f"{type(value).__name__} is not a JSON value")
+
+
+def compact_json(value: Any, limit: int | None = None) -> str:
+    """The value as one line of JSON, as JavaScript prints it (`undefined` for a function); with `limit`, cut there with "…".
+
+    No recursion (a value may nest 1,024 deep) and, with a limit, work in proportion to what is shown.
+    """
+    text = js_stringify(value, limit)
+    if text is None:
+        return "undefined"
+    return text if limit is None or len(text) <= limit else text[:limit] + "…"

@@ -4,6 +4,8 @@
 SPEC 6: `KB` `MB` (×1000, ×1000²) or `KiB` `MiB` (×1024, ×1024²); `B` is accepted too. A decimal
 number is allowed before a suffix when it comes to a whole number of bytes (`1.5 MiB`), and one
 space may stand between number and suffix. `format_size` is for display: `812 B`, `64 KiB`, `1.5 MiB`.
+A size field with a unit chooser (the Trim tab's cap) offers `FIELD_UNITS`, shows a size exactly in the
+chosen one (`size_in_unit`) and reads a bare number in it (`parse_size_in_unit`).
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 SUFFIXES = {"": 1, "B": 1, "KB": 1000, "MB": 1000**2, "KiB": 1024, "MiB": 1024**2}
+FIELD_UNITS = ("B", "KiB", "MiB")  # what a size field's unit chooser offers, smallest first
 _SIZE = re.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s?([A-Za-z]*)\s*$")
 
 
@@ -44,6 +47,19 @@ def parse_size(text: str) -> int:
     if value != value.to_integral_value():
         raise SizeError(f"{text!r} is {value} bytes, not a whole number of bytes; give whole bytes, e.g. {int(value)}")
     return int(value)
+
+
+def size_in_unit(size: int, unit: str) -> str:
+    """`size` bytes written exactly in `unit`, one of SUFFIXES (`64`, `5.5791015625` for 5713 in KiB)."""
+    return format((Decimal(size) / SUFFIXES[unit]).normalize(), "f")
+
+
+def parse_size_in_unit(text: str, unit: str) -> int:
+    """A SIZE as typed in a field set to `unit`: with its own suffix (`2MiB`), or a bare number in `unit`."""
+    text = text.strip()
+    if text[-1:].isdigit():
+        text += unit
+    return parse_size(text)
 
 
 def size_argument(text: str) -> int:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from core.model import Body, Entry, KeepRefusal, KeptSnapshot, State, TimelineItem
+from core.model import Body, Entry, Id, KeepRefusal, KeptSnapshot, State, TimelineItem
 
 if TYPE_CHECKING:
     from core.session import Session
@@ -141,6 +141,30 @@ def _keep_where(body: Body) -> str:
 
 
 _rows_of: WeakKeyDictionary[Session, list[TimelineRow]] = WeakKeyDictionary()
+_handed_of: WeakKeyDictionary[Session, dict[int, Id | None]] = WeakKeyDictionary()
+
+
+def body_handed(session: Session, item: TimelineItem) -> Id | None:
+    """The first body handed `item`: the next body after it on the timeline (None: the end of the session).
+
+    An entry, edit or kept snapshot is in the state of every body after it and of none before, so
+    this is where choosing it moves the cursor. KeyError when `item` is not on the session's timeline.
+    """
+    return _handed(session)[id(item)]
+
+
+def _handed(session: Session) -> dict[int, Id | None]:
+    """`body_handed` for every item, keyed by `id(item)`: one pass from the end, made once per session."""
+    known = _handed_of.get(session)
+    if known is None:
+        known = {}
+        following: Id | None = None
+        for item in reversed(session.timeline):
+            known[id(item)] = following
+            if type(item) is Body:
+                following = item.id  # type: ignore[union-attr]
+        _handed_of[session] = known
+    return known
 
 
 @dataclass(slots=True)
@@ -173,16 +197,17 @@ def timeline_rows(session: Session | None) -> list[TimelineRow]:
     Computed once per session (the loader's thread asks first, so the window gets them ready: on a
     session of 100,000 entries they take a noticeable part of a second).
 
-    Choosing an entry (or canvas edit) moves the cursor to the first body that was handed it: the
-    state at that body is the first that holds the entry (the end when no later body exists).
+    Choosing an entry (or canvas edit) moves the cursor to the first body that was handed it
+    (`body_handed`): the state at that body is the first that holds the entry (the end when no
+    later body exists); choosing a body's call, to the body after it.
     """
     if session is None:
         return []
     known = _rows_of.get(session)
     if known is not None:
         return known
+    handed = _handed(session)
     rows: list[TimelineRow] = []
-    waiting: list[TimelineRow] = []  # rows whose cursor is the next body, not seen yet
     current: TimelineRow | None = None
     current_key: str | None = None
     for item in session.timeline:
@@ -192,21 +217,15 @@ def timeline_rows(session: Session | None) -> list[TimelineRow]:
             if current is not None and body is not None and not item.applied and str(body) == current_key:  # type: ignore[union-attr]
                 current.children.append(item)  # type: ignore[arg-type]
                 continue
-            row = TimelineRow("edit" if item.applied else "entry", item, None)  # type: ignore[union-attr]
+            row = TimelineRow("edit" if item.applied else "entry", item, handed[id(item)])  # type: ignore[union-attr]
         elif kind is Body:
-            for row in waiting:
-                row.cursor = item.id  # type: ignore[union-attr]
-            if current is not None and current.children:
-                current.children_cursor = item.id  # type: ignore[union-attr]
-            waiting = []
-            current = TimelineRow("body", item, item.id)  # type: ignore[union-attr]
+            current = TimelineRow("body", item, item.id, children_cursor=handed[id(item)])  # type: ignore[union-attr]
             current_key = item.key  # type: ignore[union-attr]
             rows.append(current)
             continue
         else:
-            row = TimelineRow("kept", item, None)
+            row = TimelineRow("kept", item, handed[id(item)])
         rows.append(row)
-        waiting.append(row)
     rows.append(TimelineRow("end", None, None))
     rows = _grouped(rows)
     _rows_of[session] = rows

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, Signal
 from core.filtering import ManifestIndex
 from core.model import Body, Entry, Id, State, id_key
 from core.session import Session
+from core.timeline import body_handed
 
 
 def empty_state() -> State:
@@ -60,12 +61,13 @@ class InspectorContext(QObject):
         self.cursor_changed.emit()
 
     def cursor_for_entry(self, entry: Entry) -> Id | None:
-        """The first body handed `entry` (the body after it on the timeline); None: the end."""
-        timeline = self.session.timeline if self.session is not None else []
-        position = next((i for i, item in enumerate(timeline) if item is entry), None)
-        if position is None:
+        """The first body handed `entry` (`core.timeline.body_handed`); None: the end."""
+        if self.session is None:
             return self.cursor
-        return next((item.id for item in timeline[position + 1 :] if isinstance(item, Body)), None)
+        try:
+            return body_handed(self.session, entry)
+        except KeyError:  # not on this session's timeline (an entry of a session since closed)
+            return self.cursor
 
     def choose_entry(self, entry: Entry) -> None:
         """Choose an entry everywhere: move the cursor to a state that holds it if this one does not."""

@@ -16,9 +16,8 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
-from core.diff import pointer
-from core.jsonsize import js_keys, js_stringify, json_bytes
-from core.diff import parse_pointer
+from core.diff import parse_pointer, pointer
+from core.jsonsize import compact_json, js_keys, json_bytes  # run_view takes compact_json from here too
 from core.run_inputs import js_type
 from gui.models import monospace
 from gui.theme import colour
@@ -34,17 +33,6 @@ def kind_of(value: Any) -> str:
     """The JSON type name of a value (a Python object no JSON holds shows its class)."""
     kind = js_type(value)
     return kind if kind != "object" or isinstance(value, dict) else type(value).__name__
-
-
-def compact_json(value: Any, limit: int | None = None) -> str:
-    """The value as one line of JSON, as JavaScript prints it; with `limit`, cut there with "…".
-
-    No recursion (a value may nest 1,024 deep) and, with a limit, work in proportion to what is shown.
-    """
-    text = js_stringify(value, limit)
-    if text is None:
-        return "undefined"
-    return text if limit is None or len(text) <= limit else text[:limit] + "…"
 
 
 def pretty_json(value: Any) -> str:

@@ -11,7 +11,6 @@ stays smooth on a million entries.
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -36,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.sizes import SizeError, format_size, parse_size
+from core.sizes import FIELD_UNITS, SizeError, format_size, parse_size_in_unit, size_in_unit
 from core.trim_preview import StoreIndex, TrimPreview, cap_text
 from gui.context import InspectorContext
 from gui.models import (
@@ -48,7 +47,6 @@ from gui.theme import colour, hex_of
 SLIDER_STEPS = 1000
 MARKER_BUCKETS = 1500
 NO_WARNINGS = "No warnings: no canvas edit falls, and every module's inputs.last() entry is kept."
-UNITS = {"B": 1, "KiB": 1024, "MiB": 1024**2}
 FALLEN_FOREGROUND = colour("faint")  # the theme's shared colours (gui.theme): light or dark after the palette
 FALLEN_BACKGROUND = colour("fallen_background")
 BETWEEN_BACKGROUND = colour("between_background")  # falls at the lower of the two compared caps only
@@ -190,11 +188,6 @@ def thin(positions: np.ndarray, count: int, buckets: int = MARKER_BUCKETS) -> np
     return positions[first]
 
 
-def cap_in_unit(cap: int, unit: str) -> str:
-    """The cap written exactly in `unit` (`64`, `5.5791015625`): what the field shows."""
-    return format((Decimal(cap) / UNITS[unit]).normalize(), "f")
-
-
 class TrimView(QWidget):
     """The trimStore preview at the cursor: a cap, who falls, why it matters."""
 
@@ -235,7 +228,7 @@ class TrimView(QWidget):
         self.cap_field.editingFinished.connect(self._field_edited)
         self.unit_box = QComboBox(self)
         self.unit_box.setObjectName("trimUnit")
-        self.unit_box.addItems(list(UNITS))
+        self.unit_box.addItems(list(FIELD_UNITS))
         self.unit_box.currentTextChanged.connect(lambda _: self._show_cap_in_field())
         self.exact_label = QLabel(self)
         self.exact_label.setObjectName("trimExact")
@@ -465,7 +458,7 @@ class TrimView(QWidget):
         self.set_cap(self.session_cap(), force=True)
 
     def _show_cap_in_field(self) -> None:
-        self.cap_field.setText(cap_in_unit(self.cap, self.unit_box.currentText()))
+        self.cap_field.setText(size_in_unit(self.cap, self.unit_box.currentText()))
 
     def _slider_moved(self, position: int) -> None:
         if not self._updating:
@@ -478,7 +471,7 @@ class TrimView(QWidget):
     def _field_edited(self) -> None:
         text = self.cap_field.text().strip()
         try:
-            cap = self._read_size(text, self.unit_box.currentText())
+            cap = parse_size_in_unit(text, self.unit_box.currentText())
         except SizeError as exc:
             self.field_error.setText(f"Cap: {exc}")
             self.field_error.setVisible(True)
@@ -486,13 +479,6 @@ class TrimView(QWidget):
         self.field_error.setVisible(False)  # a valid value, even the cap already set (set_cap then does nothing)
         self.set_cap(cap, source="field")
         self._show_cap_in_field()
-
-    @staticmethod
-    def _read_size(text: str, unit: str) -> int:
-        """A SIZE as typed: with its own suffix, or a number in the chosen unit."""
-        if text and text[-1].isdigit():
-            text = f"{text}{'' if unit == 'B' else unit}"
-        return parse_size(text)
 
     # --- comparing two caps ----------------------------------------------------------------------
     def set_compare_cap(self, cap: int | None) -> None:
@@ -508,7 +494,7 @@ class TrimView(QWidget):
             self.set_compare_cap(None)
             return
         try:
-            cap = self._read_size(text, self.unit_box.currentText())
+            cap = parse_size_in_unit(text, self.unit_box.currentText())
         except SizeError as exc:
             self.compare_label.setText(f'<span style="color:{hex_of("error")}">Compare: {exc}</span>')
             return

@@ -3,7 +3,7 @@ import argparse
 
 import pytest
 
-from core.sizes import SizeError, format_size, parse_size, size_argument
+from core.sizes import FIELD_UNITS, SizeError, format_size, parse_size, parse_size_in_unit, size_argument, size_in_unit
 
 
 @pytest.mark.parametrize(
@@ -40,3 +40,27 @@ def test_size_argument_turns_a_bad_size_into_an_argparse_usage_error():
 )
 def test_format_size_shows_bytes_then_kib_mib_gib_with_one_decimal(n, shown):
     assert format_size(n) == shown
+
+
+@pytest.mark.parametrize(("size", "unit", "shown"),
+                         [(5713, "KiB", "5.5791015625"), (65_536, "KiB", "64"), (1_048_576, "KiB", "1024"),
+                          (1_572_864, "MiB", "1.5"), (0, "MiB", "0"), (812, "B", "812")])
+def test_size_in_unit_writes_the_size_exactly_without_trailing_zeros(size, unit, shown):
+    assert size_in_unit(size, unit) == shown
+
+
+@pytest.mark.parametrize("unit", FIELD_UNITS)
+def test_a_size_shown_in_a_unit_reads_back_as_the_same_bytes(unit):
+    for size in (0, 1, 1023, 5713, 65_536, 1_572_864, 123_456_789):
+        assert parse_size_in_unit(size_in_unit(size, unit), unit) == size
+
+
+def test_a_bare_number_is_in_the_fields_unit_and_a_written_suffix_wins():
+    assert parse_size_in_unit("64", "KiB") == 65_536
+    assert parse_size_in_unit(" 1.5 ", "MiB") == 1_572_864
+    assert parse_size_in_unit("20KB", "MiB") == 20_000
+    assert parse_size_in_unit("100", "B") == 100
+    with pytest.raises(SizeError, match="not a whole number of bytes"):
+        parse_size_in_unit("0.1", "KiB")
+    with pytest.raises(SizeError, match="not a size"):
+        parse_size_in_unit("", "KiB")

@@ -7,10 +7,11 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QGraphicsItem
 
 from core.session import load
+from core.sizes import size_in_unit
 from core.trim_preview import StoreIndex
 from gui.context import InspectorContext
 from gui.models import DISPLAY, FOREGROUND
-from gui.trim_view import BETWEEN_BACKGROUND, FALLEN_FOREGROUND, NO_WARNINGS, SLIDER_STEPS, TrimView, cap_in_unit
+from gui.trim_view import BETWEEN_BACKGROUND, FALLEN_FOREGROUND, NO_WARNINGS, SLIDER_STEPS, TrimView
 from tests.conftest import DEMO
 
 
@@ -103,7 +104,7 @@ def test_the_cap_line_moved_by_code_moves_the_slider_back(demo_view):
 def test_typing_an_exact_cap_in_a_unit_or_with_a_suffix(demo_view, qtbot):
     view = demo_view
     view.unit_box.setCurrentText("KiB")
-    assert view.cap_field.text() == cap_in_unit(5713, "KiB") == "5.5791015625"
+    assert view.cap_field.text() == size_in_unit(5713, "KiB") == "5.5791015625"
     view.cap_field.clear()
     qtbot.keyClicks(view.cap_field, "4")
     qtbot.keyClick(view.cap_field, Qt.Key.Key_Return)
