@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.diff import diff, json_equal
+from core.diff import diff
+from core.json_values import json_equal
 from core.model import Body, Id, id_key
 from core.jsonsize import json_bytes
 from core.run_inputs import manifest_entry, sorted_names, store_bytes, value_shape

@@ -26,7 +26,8 @@ from typing import Any
 
 import orjson
 
-from core.diff import Change, diff, is_point, json_equal, parse_pointer
+from core.diff import Change, diff, parse_pointer
+from core.json_values import is_point, json_equal
 from core.jsonsize import js_stringify
 from core.model import Entry, Id
 from core.run_inputs import trim_store

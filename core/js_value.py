@@ -5,7 +5,7 @@
 JavaScript's own printing of it gives (`JSON.parse` then `JSON.stringify` then a JSON parser):
 an integral number prints without a fraction, so it is a Python int (its digits as JavaScript
 prints them beyond 2^53), and any other number is its float. Two values JavaScript cannot tell
-apart have equal normal forms, so `core.diff.json_equal` and `core.diff.diff` over normal forms
+apart have equal normal forms, so `core.json_values.json_equal` and `core.diff.diff` over normal forms
 compare as JavaScript sees values. The walk uses its own stack: user data never sets its depth.
 
 Most values are already normal (no integral floats, no integers beyond 2^53): orjson prints them,

@@ -19,8 +19,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from core.diff import Token, all_points, array_opcodes, is_point, json_equal, pointer
+from core.align import all_points, array_opcodes
+from core.diff import Token, pointer
 from core.edits import predecessors
+from core.json_values import is_point, json_equal
 from core.model import Entry, Id
 from core.session import Session
 from core.units import Conversion

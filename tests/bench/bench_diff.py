@@ -16,7 +16,8 @@ import jsonpatch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.diff import apply_changes, diff, json_equal  # noqa: E402
+from core.diff import apply_changes, diff  # noqa: E402
+from core.json_values import json_equal  # noqa: E402
 
 TARGET_SECONDS = 0.5
 TARGET_RATIO = 0.1

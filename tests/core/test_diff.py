@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.diff import apply_changes, as_json_patch, delta, diff, is_point, json_equal, parse_pointer, pointer
+from core.diff import apply_changes, as_json_patch, delta, diff, parse_pointer, pointer
+from core.json_values import is_point, json_equal
 from core.units import Conversion
 
 

@@ -5,7 +5,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.diff import apply_changes, json_equal
+from core.diff import apply_changes
+from core.json_values import json_equal
 from core.model import Body
 from core.edits import chain_steps, copy_as_body, diff_edits, edit_document, pair_edits, summary_line
 from core.session import load, load_bytes

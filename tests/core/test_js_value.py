@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from py_mini_racer import MiniRacer
 
-from core.diff import json_equal
+from core.json_values import json_equal
 from core.js_value import _walk, as_js
 
 numbers = st.one_of(

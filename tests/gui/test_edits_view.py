@@ -89,7 +89,7 @@ def test_an_edit_of_an_edit_offers_each_step(qtbot, view):
 
 
 def test_copy_as_body_puts_a_body_on_the_clipboard_that_rebuilds_the_edit_when_run_after_it(qtbot, view):
-    from core.diff import json_equal
+    from core.json_values import json_equal
     from core.runner.envelope import build_envelope
     from core.runner.host import Runner
 
