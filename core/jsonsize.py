@@ -229,7 +229,7 @@ def _scalar_text(value: Any) -> str:
     raise TypeError(f"{type(value).__name__} is not a JSON value")
 
 
-def compact_json(value: Any, limit: int | None = None) -> str:
+def compact_json(value: object, limit: int | None = None) -> str:
     """The value as one line of JSON, as JavaScript prints it (`undefined` for a function); with `limit`, cut there with "…".
 
     No recursion (a value may nest 1,024 deep) and, with a limit, work in proportion to what is shown.

@@ -162,7 +162,7 @@ def _handed(session: Session) -> dict[int, Id | None]:
         for item in reversed(session.timeline):
             known[id(item)] = following
             if type(item) is Body:
-                following = item.id  # type: ignore[union-attr]
+                following = item.id
         _handed_of[session] = known
     return known
 

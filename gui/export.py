@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QFileDialog
 
-from core.cli import dumps
+from core.cli.output import dumps
 from core.documents import (
     Table,
     changes_table,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from core import cli
+from core.cli import dispatch
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # the last guard before the event loop (errors.install covers it after)
             print(f"wsi: the window cannot start: {type(exc).__name__}: {exc} (please report it)", file=sys.stderr)
             return 1
-    code = cli.main(argv)
+    code = dispatch.main(argv)
     # A headless command is done once its output is out: exit without tearing down the loaded
     # session object by object.
     sys.stdout.flush()

@@ -10,7 +10,10 @@ import argparse
 from typing import Any
 
 from core.changes import UnknownPoint, changes_between
-from core.cli import CliError, add_file_argument, exit_status, open_session, print_json
+from core.cli.errors import CliError
+from core.cli.options import add_file_argument
+from core.cli.output import print_json
+from core.cli.sessions import exit_status, open_session
 from core.manifest import shape_text
 from core.sizes import format_size
 

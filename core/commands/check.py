@@ -19,7 +19,8 @@ from typing import Any
 from core.check import DEFAULT_MAX_BYTES, CheckOptions, SessionReport, find_sessions
 from core.check_report import json_document, progress_line, session_lines, summary, write_junit
 from core.check_where import WhereError, parse_where
-from core.cli import CliError, print_json
+from core.cli.errors import CliError
+from core.cli.output import print_json
 from core.sizes import size_argument
 
 PROGRESS_EVERY_S = 0.5  # on a terminal; to a file or a CI log, a line every PROGRESS_LOG_S

@@ -4,7 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.cli import CliError, add_file_argument, exit_status, open_session, print_json, print_table
+from core.cli.errors import CliError
+from core.cli.options import add_file_argument
+from core.cli.output import print_json, print_table
+from core.cli.sessions import exit_status, open_session
 from core.edits import (
     EditDiff,
     canvas_edits,

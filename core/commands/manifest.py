@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli import add_file_argument, exit_status, open_session, print_json, print_table, state_for
+from core.cli.options import add_file_argument
+from core.cli.output import print_json, print_table
+from core.cli.sessions import exit_status, open_session, state_for
 from core.manifest import inputs_manifest, shape_text
 from core.run_inputs import input_shape
 

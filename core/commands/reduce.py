@@ -22,7 +22,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from core.cli import CliError, add_file_argument, open_session, print_json
+from core.cli.errors import CliError
+from core.cli.options import add_file_argument
+from core.cli.output import print_json
+from core.cli.sessions import open_session
 from core.commands.run import read_body
 from core.ddmin import Stopped
 from core.reduce import NoFailure, Progress, Reducer, Reduction

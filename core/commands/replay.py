@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli import add_file_argument, open_session, print_json
+from core.cli.options import add_file_argument
+from core.cli.output import print_json
+from core.cli.sessions import open_session
 from core.documents import replay_document
 from core.runner.host import Runner
 from core.runner.replay import replay_session

@@ -13,7 +13,10 @@ import argparse
 import json
 from typing import Any
 
-from core.cli import CliError, add_file_argument, exit_status, open_session, print_json, state_for
+from core.cli.errors import CliError
+from core.cli.options import add_file_argument
+from core.cli.output import print_json
+from core.cli.sessions import exit_status, open_session, state_for
 from core.resolve import STRICT_FORMS, Resolution, parse_strict, resolve_parsed, where_text
 from core.trim_preview import StoreIndex
 

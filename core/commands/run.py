@@ -11,7 +11,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from core.cli import CliError, add_file_argument, open_session, print_json, state_for
+from core.cli.errors import CliError
+from core.cli.options import add_file_argument
+from core.cli.output import print_json
+from core.cli.sessions import open_session, state_for
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.report import error_line, result_text

@@ -10,7 +10,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from core.cli import CliError, add_file_argument, exit_status, open_session, print_json, state_for
+from core.cli.errors import CliError
+from core.cli.options import add_file_argument
+from core.cli.output import print_json
+from core.cli.sessions import exit_status, open_session, state_for
 from core.documents import trim_document
 from core.sizes import size_argument
 from core.trim_preview import StoreIndex, TrimPreview

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli import add_file_argument, format_problem, open_session, print_json
+from core.cli.options import add_file_argument
+from core.cli.output import format_problem, print_json
+from core.cli.sessions import open_session
 from core.documents import problems_document
 
 

@@ -12,7 +12,7 @@ from distributed import LocalCluster  # noqa: E402
 from core.check import CheckOptions  # noqa: E402
 from core.check_cluster import connect, run_on_cluster  # noqa: E402
 from core.check_pool import LocalChecker  # noqa: E402
-from core.cli import main  # noqa: E402
+from core.cli.dispatch import main  # noqa: E402
 from tests.core.check_corpus import session, write  # noqa: E402
 
 # What differs between two runs of one session: the time it took.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core import cli
+from core.cli import dispatch
 from core.jsonsize import json_bytes
 from tests.conftest import BROKEN, DEMO
 
@@ -15,7 +15,7 @@ WSI = Path(sys.executable).with_name("wsi")
 
 
 def trim(capsys, *args):
-    status = cli.main(["trim", *map(str, args)])
+    status = dispatch.main(["trim", *map(str, args)])
     out, err = capsys.readouterr()
     return status, out, err
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from core.cli import main
+from core.cli.dispatch import main
 from core.ddmin import Stopped, chunks, ddmin
 from core.repro import cut_after, cut_document, write_cut
 from core.session import load

@@ -4,7 +4,7 @@ Run: `.venv/bin/python tests/fuzz/fuzz_sessions.py [--seed 11] [--cases 2200] [-
 Prints cases, command runs, failures (internal errors, signals, empty or extra `--json` output, runs over
 2 GB, hangs), and the worst time and peak memory of one run.
 
-Commands run in worker processes (`core.cli.main` in-process, a fresh worker after any crash), so a
+Commands run in worker processes (`core.cli.dispatch.main` in-process, a fresh worker after any crash), so a
 signal is seen as the worker's death and blamed on the run it was in. A run's peak memory is the
 worker's VmHWM after resetting it (`/proc/self/clear_refs`): it includes the worker itself (what earlier
 cases left resident), so it bounds the run's own peak from above; "added" is that peak minus the
@@ -64,7 +64,7 @@ def _peak_bytes(field: str = "VmHWM") -> int:
 
 def run_one(argv: list[str]) -> dict:
     """Run `wsi ARGV` in this process; what it printed, its status, time and peak memory."""
-    from core import cli
+    from core.cli import dispatch, sessions
 
     out, err = io.BytesIO(), io.StringIO()
     stdout, stderr = sys.stdout, sys.stderr
@@ -74,7 +74,7 @@ def run_one(argv: list[str]) -> dict:
     before = _peak_bytes("VmRSS")
     start = time.perf_counter()
     try:
-        status = cli.main(argv)
+        status = dispatch.main(argv)
     except BaseException as exc:  # noqa: BLE001 — anything escaping main is a failure to report
         status = f"escaped {type(exc).__name__}: {exc}"
     finally:
@@ -83,7 +83,7 @@ def run_one(argv: list[str]) -> dict:
         printed = out.getvalue()
         wrapper.detach()
         sys.stdout, sys.stderr = stdout, stderr
-        cli._loaded.clear()
+        sessions._loaded.clear()
     return {"argv": argv, "status": status, "seconds": seconds, "peak": _peak_bytes(), "grew": _peak_bytes() - before,
             "stdout": printed.decode("utf-8", "replace"), "stderr": err.getvalue()}
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from core.cli import main
+from core.cli.dispatch import main
 from core.runner.envelope import build_envelope
 from core.runner.result import CUT_MARKER, MAX_DEPTH
 from tests.conftest import DEMO
@@ -46,7 +46,7 @@ def test_wsi_run_json_prints_a_lone_surrogate_result(tmp_path, capsys):
 def test_wsi_run_prints_lone_surrogates_as_replacement_characters(tmp_path, last_line, status):
     body = tmp_path / "surrogate.js"
     body.write_text("log('Ward \\u{1F3E5} east'.slice(0, 6));\n" + last_line + "\n")
-    cli = "import sys; from core.cli import main; sys.exit(main(sys.argv[1:]))"
+    cli = "import sys; from core.cli.dispatch import main; sys.exit(main(sys.argv[1:]))"
     done = subprocess.run([sys.executable, "-c", cli, "run", str(DEMO), str(body)], capture_output=True,
                           env={"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"}, timeout=60)
     assert done.returncode == status, done.stderr

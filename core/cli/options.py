@@ -1,0 +1,24 @@
+"""The arguments most `wsi` commands share: FILE, `--at B`, `--json`, `--gzip-limit SIZE`."""
+from __future__ import annotations
+
+import argparse
+
+
+def add_file_argument(parser: argparse.ArgumentParser, at: bool = True, json_flag: bool = True) -> None:
+    """FILE, and the usual --at B and --json."""
+    parser.add_argument("file", metavar="FILE", help="a session file: .json, .jsonl, optionally .gz")
+    if at:
+        parser.add_argument("--at", metavar="B", help="the state body B was handed (default: the end of the session)")
+    if json_flag:
+        parser.add_argument("--json", action="store_true", help="print one JSON document (its shape: docs/cli.md)")
+    parser.add_argument("--gzip-limit", metavar="SIZE", type=_gzip_limit, default=None,
+                        help="the most a .gz file may unpack to (default 2GiB, or WSI_GZIP_LIMIT)")
+
+
+def _gzip_limit(text: str) -> int:
+    from core.reading import parse_limit
+
+    try:
+        return parse_limit(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
