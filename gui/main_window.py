@@ -7,7 +7,6 @@ kept in QSettings.
 """
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
@@ -28,25 +27,33 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui.changes_view import ChangesView
 from gui.context import InspectorContext
 from gui.corpus_view import choose_corpus_folder
+from gui.edits_view import EditsView
 from gui.errors import log_exception
 from gui.follow import FileFollower
+from gui.inputs_view import InputsView
+from gui.kept_view import KeptView
 from gui.keyboard import Keyboard
 from gui.loader import LoadedSession, SessionLoader
 from gui.models import monospace
+from gui.problems_view import ProblemsView
+from gui.run_view import RunView
 from gui.status import InspectorStatusBar
 from gui.theme import PaletteFollower, hex_of
 from gui.timeline_view import TimelineView
+from gui.trim_view import TrimView
 
-TABS = [  # (name for --tab, title, "module:Class")
-    ("inputs", "Inputs", "gui.inputs_view:InputsView"),
-    ("kept", "Kept", "gui.kept_view:KeptView"),
-    ("edits", "Edits", "gui.edits_view:EditsView"),
-    ("trim", "Trim", "gui.trim_view:TrimView"),
-    ("run", "Run", "gui.run_view:RunView"),
-    ("changes", "Changes", "gui.changes_view:ChangesView"),
-    ("problems", "Problems", "gui.problems_view:ProblemsView"),
+# A new view: a module gui/<what>_view.py with a QWidget taking the InspectorContext, and its line here.
+TABS: list[tuple[str, str, type[QWidget]]] = [  # (name for --tab, title, view class)
+    ("inputs", "Inputs", InputsView),
+    ("kept", "Kept", KeptView),
+    ("edits", "Edits", EditsView),
+    ("trim", "Trim", TrimView),
+    ("run", "Run", RunView),
+    ("changes", "Changes", ChangesView),
+    ("problems", "Problems", ProblemsView),
 ]
 FILE_FILTER = "Sessions (*.json *.jsonl *.json.gz *.jsonl.gz *.gz);;All files (*)"
 MAX_RECENT = 10
@@ -56,29 +63,12 @@ DOCK_WIDTH = 430  # the timeline dock's width until the person drags it
 DOCK_MIN_WIDTH = 220  # narrower, its rows are only "…": a small window takes the room from the tabs first
 
 
-def build_view(title: str, spec: str, context: InspectorContext) -> QWidget:
-    """The view a TABS line names; a placeholder when its module is not written yet; its error if it fails."""
-    module_name, _, class_name = spec.partition(":")
+def build_view(title: str, view_class: type[QWidget], context: InspectorContext) -> QWidget:
+    """The view of a TABS line; in its place, its error when it fails to build (the rest of the window works)."""
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            return _placeholder(f"{title}: not built yet")
-        return _failed_view(title, exc)
-    except Exception as exc:  # a view's module that fails to import must not take the window down
-        return _failed_view(title, exc)
-    try:
-        return getattr(module, class_name)(context)
+        return view_class(context)  # type: ignore[call-arg]
     except Exception as exc:
         return _failed_view(title, exc)
-
-
-def _placeholder(text: str) -> QWidget:
-    label = QLabel(text)
-    label.setObjectName("placeholder")
-    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    label.setStyleSheet(f"color: {hex_of('muted')}; font-size: 15px;")
-    return label
 
 
 def _failed_view(title: str, exc: BaseException) -> QWidget:
@@ -168,8 +158,8 @@ class MainWindow(QMainWindow):
         self.tabs.setObjectName("tabs")
         self.tabs.setDocumentMode(True)
         self.views: dict[str, QWidget] = {}
-        for name, title, spec in TABS:
-            view = build_view(title, spec, self.context)
+        for name, title, view_class in TABS:
+            view = build_view(title, view_class, self.context)
             self.views[name] = view
             self.tabs.addTab(view, title)
         central = QWidget(self)

@@ -1,11 +1,8 @@
 """The inspector window on real files: open the demo, move the cursor, bad files, tabs, settings, drops."""
-import sys
-import textwrap
-
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QWidget
 
 from gui.main_window import TABS, MainWindow, build_view
 
@@ -100,27 +97,27 @@ def test_status_bar_shows_store_bytes_against_the_cap_with_exact_tooltip(window,
     assert window.status.problems_button.text() == f"{len(session.errors)} errors, {len(session.warnings)} warnings"
 
 
-def test_a_missing_view_module_shows_a_placeholder_and_a_failing_view_its_error(qtbot, tmp_path, monkeypatch):
+def test_the_tabs_are_view_classes_the_window_imports_and_builds(qtbot, settings):
+    import gui.main_window
+
+    assert all(isinstance(view_class, type) and issubclass(view_class, QWidget) for _n, _t, view_class in TABS)
+    assert all(getattr(gui.main_window, view_class.__name__) is view_class for _n, _t, view_class in TABS)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    assert [type(window.views[name]) for name, _t, _c in TABS] == [view_class for _n, _t, view_class in TABS]
+
+
+def test_a_view_that_fails_to_build_shows_its_error_in_its_tab(qtbot):
     from gui.context import InspectorContext
 
-    (tmp_path / "wsi_test_views.py").write_text(textwrap.dedent("""
-        from PySide6.QtWidgets import QWidget
-        class Broken(QWidget):
-            def __init__(self, context, parent=None):
-                raise RuntimeError("the view fell over")
-    """))
-    (tmp_path / "wsi_test_bad_import.py").write_text("import no_such_module_here\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    context = InspectorContext()
-    placeholder = build_view("Edits", "wsi_test_nothing_here:EditsView", context)
-    assert isinstance(placeholder, QLabel) and placeholder.text() == "Edits: not built yet"
-    broken = build_view("Run", "wsi_test_views:Broken", context)
+    class Broken(QWidget):
+        def __init__(self, context, parent=None):
+            raise RuntimeError("the view fell over")
+
+    broken = build_view("Run", Broken, InspectorContext())
     qtbot.addWidget(broken)
+    assert broken.objectName() == "failedView"
     assert "the view fell over" in broken.findChild(QLabel).text()
-    bad_import = build_view("Trim", "wsi_test_bad_import:TrimView", context)
-    qtbot.addWidget(bad_import)
-    assert broken.objectName() == bad_import.objectName() == "failedView"
-    sys.modules.pop("wsi_test_views", None)
 
 
 def test_splitters_recent_files_and_last_folder_are_remembered(qtbot, settings, open_file, demo_path):
