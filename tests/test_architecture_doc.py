@@ -20,7 +20,7 @@ def section(heading: str) -> str:
 
 def test_every_module_of_core_and_gui_is_in_a_room_of_the_map():
     named = named_places()
-    folders = {n for n in named if n.endswith("/")}
+    folders = {n for n in named if n.endswith("/") and n not in ("core/", "gui/")}  # a package is a room; the two tops are not
     modules = [str(p.relative_to(ROOT)) for top in ("core", "gui") for p in sorted((ROOT / top).rglob("*.py"))
                if p.parent != ROOT / top or p.name != "__init__.py"]
     missing = [m for m in modules if m not in named and not any(m.startswith(f) for f in folders)]
