@@ -229,7 +229,7 @@ class TrimView(QWidget):
         self.unit_box = QComboBox(self)
         self.unit_box.setObjectName("trimUnit")
         self.unit_box.addItems(list(FIELD_UNITS))
-        self.unit_box.currentTextChanged.connect(lambda _: self._show_cap_in_field())
+        self.unit_box.currentTextChanged.connect(lambda _: self._show_caps_in_fields())
         self.exact_label = QLabel(self)
         self.exact_label.setObjectName("trimExact")
         # Wide enough for any cap up to a terabyte: a label that grew with the cap's digits
@@ -460,6 +460,15 @@ class TrimView(QWidget):
     def _show_cap_in_field(self) -> None:
         self.cap_field.setText(size_in_unit(self.cap, self.unit_box.currentText()))
 
+    def _show_caps_in_fields(self) -> None:
+        # Both fields read a bare number in the chosen unit, so both show their cap in it.
+        self._show_cap_in_field()
+        self._show_compare_in_field()
+
+    def _show_compare_in_field(self) -> None:
+        cap = self.compare_cap
+        self.compare_field.setText("" if cap is None else size_in_unit(cap, self.unit_box.currentText()))
+
     def _slider_moved(self, position: int) -> None:
         if not self._updating:
             self.set_cap(self.scale.cap(position), source="slider")
@@ -484,7 +493,7 @@ class TrimView(QWidget):
     def set_compare_cap(self, cap: int | None) -> None:
         """Compare the cap with a second one (None: no comparison)."""
         self.compare_cap = cap
-        self.compare_field.setText("" if cap is None else f"{cap}")
+        self._show_compare_in_field()
         self.model.set_fell(self.model.fell, self._between(), self._rows_on_screen())
         self._show_compare()
 

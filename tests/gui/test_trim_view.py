@@ -273,3 +273,17 @@ def test_a_valid_cap_equal_to_the_old_one_clears_the_red_error(demo_view, qtbot)
     qtbot.keyClicks(view.cap_field, "5713")  # the cap it already has, in bytes
     qtbot.keyClick(view.cap_field, Qt.Key.Key_Return)
     assert view.cap == 5713 and view.field_error.isHidden()
+
+
+def test_the_compare_field_shows_its_cap_in_the_chosen_unit_so_reading_it_again_keeps_it(demo_view):
+    view = demo_view
+    view.unit_box.setCurrentText("KiB")
+    view.compare_field.setText("4")
+    view.compare_field.editingFinished.emit()
+    assert view.compare_cap == 4096 and view.compare_field.text() == "4"
+    view.compare_field.editingFinished.emit()  # focus leaving the field reads it again
+    assert view.compare_cap == 4096
+    view.unit_box.setCurrentText("B")
+    assert view.compare_field.text() == "4096" and view.cap_field.text() == size_in_unit(view.cap, "B")
+    view.compare_field.editingFinished.emit()
+    assert view.compare_cap == 4096
