@@ -141,7 +141,7 @@ def _keep_where(body: Body) -> str:
 
 
 _rows_of: WeakKeyDictionary[Session, list[TimelineRow]] = WeakKeyDictionary()
-_handed_of: WeakKeyDictionary[Session, dict[int, Id | None]] = WeakKeyDictionary()
+_handed_of: WeakKeyDictionary[Session, _Handed] = WeakKeyDictionary()
 
 
 def body_handed(session: Session, item: TimelineItem) -> Id | None:
@@ -153,18 +153,37 @@ def body_handed(session: Session, item: TimelineItem) -> Id | None:
     return _handed(session)[id(item)]
 
 
-def _handed(session: Session) -> dict[int, Id | None]:
-    """`body_handed` for every item, keyed by `id(item)`: one pass from the end, made once per session."""
-    known = _handed_of.get(session)
-    if known is None:
-        known = {}
-        following: Id | None = None
-        for item in reversed(session.timeline):
-            known[id(item)] = following
+class _Handed:
+    """`body_handed` of every item read so far, keyed by `id(item)`, and the items still waiting for a body."""
+
+    __slots__ = ("count", "known", "waiting")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.known: dict[int, Id | None] = {}
+        self.waiting: list[int] = []
+
+    def read(self, timeline: list[TimelineItem]) -> dict[int, Id | None]:
+        """Take in the items appended since the last read (a timeline only grows at its end: core.growing)."""
+        known, waiting = self.known, self.waiting
+        for position in range(self.count, len(timeline)):
+            item = timeline[position]
             if type(item) is Body:
-                following = item.id
-        _handed_of[session] = known
-    return known
+                for key in waiting:
+                    known[key] = item.id
+                waiting.clear()
+            known[id(item)] = None
+            waiting.append(id(item))
+        self.count = len(timeline)
+        return known
+
+
+def _handed(session: Session) -> dict[int, Id | None]:
+    """`body_handed` for every item, keyed by `id(item)`: one pass, made once per session and extended as it grows."""
+    handed = _handed_of.get(session)
+    if handed is None:
+        handed = _handed_of[session] = _Handed()
+    return handed.read(session.timeline) if handed.count != len(session.timeline) else handed.known
 
 
 @dataclass(slots=True)

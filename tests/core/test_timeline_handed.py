@@ -59,3 +59,15 @@ def test_the_state_at_the_handed_body_is_the_first_that_holds_the_entry():
         earlier = bodies[: bodies.index(handed)] if handed is not None else bodies
         if earlier:
             assert not any(e is entry for e in session.state_at(earlier[-1]).store)
+
+
+def test_a_timeline_that_grows_at_its_end_is_answered_for_the_new_items_and_the_old_ones_waiting(tmp_path):
+    # A followed JSON Lines file grows the loaded session in place (core.growing): no stale answer.
+    store = [{"id": "c1", "call": "a.b.c", "input": 1, "body": "b1"}, {"id": "e1", "call": "a.b.c", "input": 2, "applied": True}]
+    session = _session(tmp_path, store, [{"id": "b1", "code": ""}])
+    c1, e1 = session.entries
+    assert body_handed(session, e1) is None
+    later, after = Body("b2", ""), Entry("c2", "a.b.c", 3, body="b2")
+    session.timeline.extend([later, after])
+    assert body_handed(session, e1) == body_handed(session, c1) == "b2"
+    assert body_handed(session, after) is None
