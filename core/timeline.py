@@ -235,10 +235,11 @@ def timeline_rows(session: Session | None) -> list[TimelineRow]:
             body = item.body  # type: ignore[union-attr]
             if current is not None and body is not None and not item.applied and str(body) == current_key:  # type: ignore[union-attr]
                 current.children.append(item)  # type: ignore[arg-type]
+                current.children_cursor = handed[id(item)]
                 continue
             row = TimelineRow("edit" if item.applied else "entry", item, handed[id(item)])  # type: ignore[union-attr]
         elif kind is Body:
-            current = TimelineRow("body", item, item.id, children_cursor=handed[id(item)])  # type: ignore[union-attr]
+            current = TimelineRow("body", item, item.id)  # type: ignore[union-attr]
             current_key = item.key  # type: ignore[union-attr]
             rows.append(current)
             continue
