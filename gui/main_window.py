@@ -46,6 +46,8 @@ from gui.timeline_view import TimelineView
 from gui.trim_view import TrimView
 
 # A new view: a module gui/<what>_view.py with a QWidget taking the InspectorContext, and its line here.
+# Imported directly, not by name: a view module that cannot be imported is a bug the tests catch at
+# once; a view that fails to build still gets its error in its tab (build_view).
 TABS: list[tuple[str, str, type[QWidget]]] = [  # (name for --tab, title, view class)
     ("inputs", "Inputs", InputsView),
     ("kept", "Kept", KeptView),
