@@ -16,6 +16,7 @@ import msgspec
 from pydantic import BaseModel, ValidationError
 
 from core.model import Body, Entry, Id, KeptSnapshot, Problem, State, TimelineItem, id_key
+from core.place import NOWHERE, Place
 from core.reading import (
     JsonSyntaxError,
     LoadError,
@@ -108,7 +109,8 @@ class Session:
         self._entry_by_key = {str(e.id): e for e in self.entries}
         self._body_by_key = {b.key: b for b in self.bodies}
         self._check_edits()
-        self._points = build_states(self)
+        self._points, refusals = build_states(self.timeline, self.caps.max_keep_bytes, self.final_kept)
+        self.problems.extend(refusals)
         self._check_store_cap()
 
     def _check_edits(self) -> None:
@@ -142,14 +144,14 @@ class Session:
         size = store_bytes(self.entries)
         if size > cap:
             self.problems.append(Problem(
-                "warning", "/store" if self.form == "json" else "store",
+                "warning", Place.at("store") if self.form == "json" else Place.named("store"),
                 f"the store is {size:,} bytes, over caps.storeBytes {cap:,}: the editor trims the oldest "
                 "entries before the next body (see wsi trim)",
             ))
 
 
-def _field(where: str, name: str) -> str:
-    return f"{where}/{name}" if where.startswith("/") else f"{where} /{name}"
+def _field(where: Place, name: str) -> Place:
+    return where.field(name)
 
 
 def load(path: str | Path, gzip_limit: int | None = None) -> Session:
@@ -187,7 +189,7 @@ def _unreadable(session: Session, problem: Problem) -> None:
 def _record_error(session: Session, text: Any, raw: Any, pointer: str, exc: JsonSyntaxError, what: str) -> None:
     """A part of the JSON form that does not parse on its own: placed in the file, the rest still loads."""
     start = _offset_of(text, raw)
-    where = "{}:{}".format(*position_of(text, start + exc.offset)) if start is not None else pointer
+    where = Place.spot(*position_of(text, start + exc.offset), Place.from_pointer(pointer)) if start is not None else pointer
     session.problems.append(Problem("error", where, f"{pointer}: {exc}; {what} is not loaded"))
 
 
@@ -218,7 +220,7 @@ def _load_json(session: Session, text: bytes) -> None:
     if not isinstance(document, dict):
         _unreadable(session, Problem("error", "", NOT_AN_OBJECT))
         return
-    _read_header(session, document, "")
+    _read_header(session, document, NOWHERE)
     checker = RecordChecker(session.problems)
     store = document.get("store")
     if store is None:
@@ -327,7 +329,7 @@ def _load_json_lines(session: Session, text: bytes) -> None:
     checker = RecordChecker(session.problems)
     header_seen = False
     for number, line, open_end in iter_lines(text):
-        where = f"line {number}"
+        where = Place.record_line(number)
         try:
             record = parse_json(line)
         except JsonSyntaxError as exc:
@@ -337,7 +339,7 @@ def _load_json_lines(session: Session, text: bytes) -> None:
                     "the last line is incomplete (the file may still be being written); everything before it loaded",
                 ))
             else:
-                session.problems.append(Problem("error", f"{number}:{exc.column}", str(exc)))
+                session.problems.append(Problem("error", Place.spot(number, exc.column), str(exc)))
             continue
         if not isinstance(record, dict):
             session.problems.append(Problem("error", where, "each line must be a JSON object"))
@@ -371,14 +373,12 @@ def _load_json_lines(session: Session, text: bytes) -> None:
         if item is not None:
             session.timeline.append(item)
     if not header_seen:
-        session.problems.append(Problem("error", "line 1", "empty file: not a session"))
+        session.problems.append(Problem("error", Place.record_line(1), "empty file: not a session"))
 
 
-def _read_header(session: Session, document: dict[str, Any], where: str) -> None:
+def _read_header(session: Session, document: dict[str, Any], where: Place) -> None:
     """Read format, session, caps, scene and modules, each part on its own so one bad part costs only itself."""
-    def at(*parts: Any) -> str:
-        pointer = "".join(f"/{p}" for p in parts)
-        return f"{where} {pointer}".strip() if where else pointer
+    at = where.field
 
     fmt = document.get("format")
     if fmt is None and "format" in session._broken_parts:
