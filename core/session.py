@@ -121,7 +121,7 @@ class Session:
                 if entry.edit_of is not None and str(entry.edit_of) not in seen:
                     later = str(entry.edit_of) in self._entry_by_key
                     self.problems.append(Problem(
-                        "warning", _field(entry.where, "editOf"),
+                        "warning", entry.where.field("editOf"),
                         f"editOf {entry.edit_of!r} names {'a later' if later else 'no'} entry; "
                         "it must name the earlier model call the person edited",
                     ))
@@ -148,10 +148,6 @@ class Session:
                 f"the store is {size:,} bytes, over caps.storeBytes {cap:,}: the editor trims the oldest "
                 "entries before the next body (see wsi trim)",
             ))
-
-
-def _field(where: Place, name: str) -> Place:
-    return where.field(name)
 
 
 def load(path: str | Path, gzip_limit: int | None = None) -> Session:
@@ -364,11 +360,11 @@ def _load_json_lines(session: Session, text: bytes) -> None:
             if isinstance(kept, dict):
                 item = KeptSnapshot(kept, where)
             else:
-                session.problems.append(Problem("error", _field(where, "kept"), "kept must be an object of named values"))
+                session.problems.append(Problem("error", where.field("kept"), "kept must be an object of named values"))
                 item = None
         else:
             session.problems.append(Problem(
-                "error", _field(where, "kind"), f"kind {kind!r} is not entry, body or kept"))
+                "error", where.field("kind"), f"kind {kind!r} is not entry, body or kept"))
             item = None
         if item is not None:
             session.timeline.append(item)
