@@ -46,13 +46,13 @@ class Entry:
     so read it once per use. An entry made in memory (tests, the runner) simply holds its values.
     """
 
-    __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "extra", "where",
+    __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "extra", "_where",
                  "input_bytes", "input_shape", "size", "_input", "_output", "_text")
 
     def __init__(self, id: Id, call: str, input: Any = None, unit: str | None = None, applied: bool = False,
                  edit_of: Id | None = None, body: Id | None = None, output: Any = NO_OUTPUT,
                  seq: int | None = None, at: str | None = None, extra: dict[str, Any] | None = None,
-                 where: Place = NOWHERE):
+                 where: Place | str = NOWHERE):
         self.id = id
         self.call = call
         self.unit = unit
@@ -62,7 +62,7 @@ class Entry:
         self.seq = seq
         self.at = at
         self.extra = {} if extra is None else extra
-        self.where = where  # the record's place: a JSON Pointer (`/store/3`) or a JSON Lines line (`line 4`)
+        self._where = where  # a str is a JSON Pointer's text, made a Place when asked (see `where`)
         self.input_bytes: int | None = None  # json_bytes(input), once computed (core.run_inputs)
         self.input_shape: dict[str, Any] | None = None  # keys, array length or kind, once computed
         self.size: int | None = None  # entry_bytes, once computed
@@ -72,6 +72,23 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"Entry(id={self.id!r}, call={self.call!r}{', applied' if self.applied else ''}, where={str(self.where)!r})"
+
+    @property
+    def where(self) -> Place:
+        """The record's place: a JSON Pointer (`/store/3`) or a JSON Lines line (`line 4`).
+
+        The JSON form's loader hands the pointer's text: a Place is made on first use, since few of
+        100,000 entries are ever asked and making each one up front is a few percent of the load.
+        """
+        where = self._where
+        if type(where) is str:
+            where = self._where = Place.from_pointer(where)
+        return where  # type: ignore[return-value]
+
+    @property
+    def where_text(self) -> str:
+        """The place as printed, without making a Place (an index of 100,000 entries by place)."""
+        return self._where if type(self._where) is str else str(self._where)
 
     @property
     def input(self) -> Any:

@@ -32,7 +32,7 @@ class Place(NamedTuple):
     @classmethod
     def at(cls, *tokens: str | int) -> Place:
         """A JSON Pointer into the JSON form's document: `Place.at("store", 3)` is `/store/3`."""
-        return cls(pointer=tuple(map(str, tokens)))
+        return cls(None, None, tuple(map(str, tokens)))
 
     @classmethod
     def from_pointer(cls, text: str) -> Place:
@@ -45,7 +45,7 @@ class Place(NamedTuple):
     @classmethod
     def record_line(cls, line: int) -> Place:
         """The JSON Lines record on this line of the file."""
-        return cls(line=line)
+        return cls(line)
 
     @classmethod
     def spot(cls, line: int, column: int, record: Place | None = None) -> Place:

@@ -82,7 +82,7 @@ class RecordFinder:
 
     def __init__(self, session: Session):
         self.session = session
-        self._records: dict[Place, Entry | Body] | None = None
+        self._records: dict[str, Entry | Body] | None = None
         self._data: bytes | bytearray | None = None
         self._members: dict[str, msgspec.Raw] | None = None
         self._items: dict[str, list[msgspec.Raw]] = {}
@@ -93,10 +93,10 @@ class RecordFinder:
         record = place.record()
         if record is None:
             return None
-        if self._records is None:
-            records: list[Entry | Body] = [*self.session.entries, *self.session.bodies]
-            self._records = {r.where: r for r in records}
-        return self._records.get(record)
+        if self._records is None:  # keyed by the printed place: the entries' places are made only when asked
+            self._records = {e.where_text: e for e in self.session.entries}
+            self._records.update((str(b.where), b) for b in self.session.bodies)
+        return self._records.get(str(record))
 
     def view(self, place: Place) -> RecordView:
         """What `place` points at: the loaded record, else the raw record or an excerpt read back from the file."""

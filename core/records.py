@@ -23,6 +23,12 @@ def _is_id(value: Any) -> bool:
     return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 
+def _place(where: Place | str) -> Place:
+    # The JSON form hands a record's pointer as text: read into a Place only for a problem or a body,
+    # not for each of 100,000 good entries (an Entry reads it when asked).
+    return Place.from_pointer(where) if type(where) is str else where  # type: ignore[return-value]
+
+
 class RecordChecker:
     """Checks records one by one, collecting problems; remembers ids to refuse duplicates."""
 
@@ -31,16 +37,14 @@ class RecordChecker:
         self.entry_ids: set[str] = set()
         self.body_ids: set[str] = set()
 
-    def _error(self, where: Place, message: str) -> None:
+    def _error(self, where: Place | str, message: str) -> None:
         self.problems.append(Problem("error", where, message))
 
-    def _warn(self, where: Place, message: str) -> None:
+    def _warn(self, where: Place | str, message: str) -> None:
         self.problems.append(Problem("warning", where, message))
 
     def entry(self, raw: Any, where: Place | str, skip: str = "") -> Entry | None:
-        """An Entry, or None when the record has an error (listed); a str `where` is a JSON Pointer."""
-        if type(where) is str:
-            where = Place.from_pointer(where)
+        """An Entry, or None when the record has an error (listed); a str `where` is a JSON Pointer's text."""
         # The common case, a well-formed entry, is checked with as few calls as possible: a
         # session can hold 100,000 of them.
         try:
@@ -52,16 +56,16 @@ class RecordChecker:
         get = raw.get
         unit = get("unit")
         if unit is not None and unit not in UNITS:
-            self._error(where.field("unit"), f"unit {unit!r} is not one of {', '.join(UNITS)}")
+            self._error(_place(where).field("unit"), f"unit {unit!r} is not one of {', '.join(UNITS)}")
             return None
         key = entry_id if type(entry_id) is str else str(entry_id)
         if key in self.entry_ids:
-            self._error(where.field("id"), f"duplicate entry id {entry_id!r}: an earlier entry has it; this one is not loaded")
+            self._error(_place(where).field("id"), f"duplicate entry id {entry_id!r}: an earlier entry has it; this one is not loaded")
             return None
         self.entry_ids.add(key)
         applied = get("applied", False)
         if applied is not False and applied is not True:
-            self._warn(where.field("applied"), f"applied must be true or false, not {applied!r}; read as false")
+            self._warn(_place(where).field("applied"), f"applied must be true or false, not {applied!r}; read as false")
             applied = False
         edit_of, body, seq, at = get("editOf"), get("body"), get("seq"), get("at")
         if edit_of is not None:
@@ -76,7 +80,7 @@ class RecordChecker:
         extra = {} if known.issuperset(raw) else {k: v for k, v in raw.items() if k not in known}
         return Entry(entry_id, call, value, unit, applied, edit_of, body, get("output", NO_OUTPUT), seq, at, extra, where)
 
-    def _entry_missing(self, raw: Any, where: Place) -> None:
+    def _entry_missing(self, raw: Any, where: Place | str) -> None:
         if not isinstance(raw, dict):
             self._error(where, "an entry must be an object with id, call and input")
         else:
@@ -84,20 +88,18 @@ class RecordChecker:
             self._error(where, f"entry without {', '.join(missing)}: every entry needs id, call and input")
         return None
 
-    def _entry_bad_id_or_call(self, entry_id: Any, call: Any, where: Place) -> None:
+    def _entry_bad_id_or_call(self, entry_id: Any, call: Any, where: Place | str) -> None:
         if not _is_id(entry_id):
-            self._error(where.field("id"), f"id must be a string or an integer, not {entry_id!r}")
+            self._error(_place(where).field("id"), f"id must be a string or an integer, not {entry_id!r}")
         else:
             self._error(
-                where.field("call"),
+                _place(where).field("call"),
                 f"call {call!r} is not three identifiers joined by dots, like pack.corridorRuns.corridorRuns",
             )
         return None
 
     def body(self, raw: Any, where: Place | str, skip: str = "") -> Body | None:
-        """A Body, or None when the record has an error (listed); a str `where` is a JSON Pointer."""
-        if type(where) is str:
-            where = Place.from_pointer(where)
+        """A Body, or None when the record has an error (listed); a str `where` is a JSON Pointer's text."""
         if not isinstance(raw, dict):
             self._error(where, "a body must be an object with id and code")
             return None
@@ -106,23 +108,23 @@ class RecordChecker:
             return None
         body_id, code = raw["id"], raw["code"]
         if not _is_id(body_id):
-            self._error(where.field("id"), f"id must be a string or an integer, not {body_id!r}")
+            self._error(_place(where).field("id"), f"id must be a string or an integer, not {body_id!r}")
             return None
         if not isinstance(code, str):
-            self._error(where.field("code"), "code must be a string of JavaScript or TypeScript")
+            self._error(_place(where).field("code"), "code must be a string of JavaScript or TypeScript")
             return None
         key = str(body_id)
         if key in self.body_ids:
-            self._error(where.field("id"), f"duplicate body id {body_id!r}: an earlier body has it; this one is not loaded")
+            self._error(_place(where).field("id"), f"duplicate body id {body_id!r}: an earlier body has it; this one is not loaded")
             return None
         self.body_ids.add(key)
         lang = raw.get("lang", "js")
         if lang not in ("js", "ts"):
-            self._warn(where.field("lang"), f"lang {lang!r} is not js or ts; read as js")
+            self._warn(_place(where).field("lang"), f"lang {lang!r} is not js or ts; read as js")
             lang = "js"
         result = raw.get("result")
         if result is not None and not (isinstance(result, dict) and isinstance(result.get("ok"), bool)):
-            self._warn(where.field("result"), "result must be an object with ok: true or false; ignored")
+            self._warn(_place(where).field("result"), "result must be an object with ok: true or false; ignored")
             result = None
         return Body(
             id=body_id,
@@ -133,26 +135,26 @@ class RecordChecker:
             result=result,
             keep=raw.get("keep"),
             extra={k: v for k, v in raw.items() if k not in BODY_FIELDS and k != skip},
-            where=where,
+            where=_place(where),
         )
 
-    def _optional_id(self, raw: dict, field: str, where: Place) -> Any:
+    def _optional_id(self, raw: dict, field: str, where: Place | str) -> Any:
         value = raw.get(field)
         if value is not None and not _is_id(value):
-            self._warn(where.field(field), f"{field} must be an id (string or integer), not {value!r}; ignored")
+            self._warn(_place(where).field(field), f"{field} must be an id (string or integer), not {value!r}; ignored")
             return None
         return value
 
-    def _seq(self, raw: dict, where: Place) -> int | None:
+    def _seq(self, raw: dict, where: Place | str) -> int | None:
         seq = raw.get("seq")
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
-            self._warn(where.field("seq"), f"seq must be an integer, not {seq!r}; ignored")
+            self._warn(_place(where).field("seq"), f"seq must be an integer, not {seq!r}; ignored")
             return None
         return seq
 
-    def _text(self, raw: dict, field: str, where: Place) -> str | None:
+    def _text(self, raw: dict, field: str, where: Place | str) -> str | None:
         value = raw.get(field)
         if value is not None and not isinstance(value, str):
-            self._warn(where.field(field), f"{field} must be an ISO-8601 string, not {value!r}; ignored")
+            self._warn(_place(where).field(field), f"{field} must be an ISO-8601 string, not {value!r}; ignored")
             return None
         return value
