@@ -10,8 +10,6 @@ from typing import Any, Literal
 
 from core.reading import parse_json
 
-UNITS = ("mm", "cm", "m", "ft", "in")
-
 Id = str | int
 
 
