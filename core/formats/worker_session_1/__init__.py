@@ -4,9 +4,8 @@ What the version says is written once, here and in the modules beside this one:
 - the name: `header.FORMAT`; the header parts and their models: `header` (models in `core.schema`);
 - the record field sets and checks: `core.records` (`ENTRY_FIELDS`, `BODY_FIELDS`, `RecordChecker`);
 - the length units: `core.units.UNITS`;
-- the JSON form: `json_form.read_json`, with `compact` measuring inputs the editor wrote compactly
-  without parsing them; the JSON Lines form: `json_lines.read_json_lines`, one line at a time by
-  `json_lines.LineReader.read_line`.
+- the JSON form: `json_form.read_json`; the JSON Lines form: `json_lines.read_json_lines`, one
+  line at a time by `json_lines.LineReader.read_line`.
 """
 from core.formats.worker_session_1.header import FORMAT
 from core.formats.worker_session_1.json_form import read_json

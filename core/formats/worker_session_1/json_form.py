@@ -7,6 +7,7 @@ the document), `session.unreadable` is that one error.
 """
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -161,12 +162,31 @@ def _split_json(session: Session, text: bytes) -> dict[str, Any] | None:
 
 
 def add_entry(session: Session, entry: Entry | None, text: bytes | msgspec.Raw | None = None) -> None:
-    """Measure a checked entry while its input is parsed, then keep only `text` if there is one."""
+    """Measure a checked entry while its input is parsed, then keep only `text` if there is one.
+
+    A session repeats a few calls, units and input key sets 100,000 times: each is kept once (the
+    shape, `{"keys": [...]}`, is then shared by the entries that have it, and is read-only).
+    """
     if entry is None:
         return
     measure(entry)
+    entry.call = sys.intern(entry.call)
+    if entry.unit is not None:
+        entry.unit = sys.intern(entry.unit)
+    shape = entry.input_shape
+    if shape is not None and "keys" in shape:
+        keys = tuple(shape["keys"])
+        shared = _SHAPES.get(keys)
+        if shared is None and len(_SHAPES) < _SHAPES_KEPT:
+            shared = _SHAPES[keys] = shape
+        if shared is not None:
+            entry.input_shape = shared
     if text is not None:
         entry.hold_as_text(text)
     session.timeline.append(entry)
+
+
+_SHAPES: dict[tuple[str, ...], dict[str, Any]] = {}  # input shapes met, so equal ones are kept once
+_SHAPES_KEPT = 4096  # key sets remembered at most (a cache, not a record of every session)
 
 
