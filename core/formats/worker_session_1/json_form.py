@@ -162,13 +162,17 @@ def _split_json(session: Session, text: bytes) -> dict[str, Any] | None:
 
 
 def add_entry(session: Session, entry: Entry | None, text: bytes | msgspec.Raw | None = None) -> None:
-    """Measure a checked entry while its input is parsed, then keep only `text` if there is one.
+    """Measure a checked entry while its input is parsed, keep only `text` if there is one, and add it."""
+    if entry is not None:
+        session.timeline.append(held_entry(entry, text))
+
+
+def held_entry(entry: Entry, text: bytes | msgspec.Raw | None = None) -> Entry:
+    """The entry measured while its input is parsed, then holding only `text` (its record) if there is one.
 
     A session repeats a few calls, units and input key sets 100,000 times: each is kept once (the
     shape, `{"keys": [...]}`, is then shared by the entries that have it, and is read-only).
     """
-    if entry is None:
-        return
     measure(entry)
     entry.call = sys.intern(entry.call)
     if entry.unit is not None:
@@ -183,7 +187,7 @@ def add_entry(session: Session, entry: Entry | None, text: bytes | msgspec.Raw |
             entry.input_shape = shared
     if text is not None:
         entry.hold_as_text(text)
-    session.timeline.append(entry)
+    return entry
 
 
 _SHAPES: dict[tuple[str, ...], dict[str, Any]] = {}  # input shapes met, so equal ones are kept once

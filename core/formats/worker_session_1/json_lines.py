@@ -1,14 +1,15 @@
 """worker-session/1's JSON Lines form (SPEC 2.2): a header line, then one record a line, read one by one.
 
-`LineReader.read_line` reads one line into the session; the loader feeds it every line, and a
-reader kept on the session (`session.line_reader`) can go on with lines appended later.
+`read_record` reads one record line (after the header) as the loader reads it and hands back the
+item; `LineReader.read_line` adds each line's item to the session, and the loader feeds it every
+line. The reader stays on the session (`session.line_reader`) for lines appended later.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.formats.worker_session_1.header import HEADER_PARTS, read_header
-from core.formats.worker_session_1.json_form import add_entry
+from core.formats.worker_session_1.json_form import held_entry
 from core.model import KeptSnapshot, Problem, TimelineItem
 from core.reading import JsonSyntaxError, iter_lines, parse_json
 from core.records import RecordChecker
@@ -38,23 +39,21 @@ class LineReader:
     def read_line(self, number: int, line: bytes, open_end: bool = False) -> None:
         """Read line `number` (its bytes, without the newline) into the session; `open_end`: no newline yet."""
         session = self.session
-        checker = self.checker
         where = f"line {number}"
-        try:
-            record = parse_json(line)
-        except JsonSyntaxError as exc:
-            if open_end:
-                session.problems.append(Problem(
-                    "warning", where,
-                    "the last line is incomplete (the file may still be being written); everything before it loaded",
-                ))
-            else:
-                session.problems.append(Problem("error", f"{number}:{exc.column}", str(exc)))
-            return
-        if not isinstance(record, dict):
-            session.problems.append(Problem("error", where, "each line must be a JSON object"))
-            return
-        if not self.header_seen:
+        record: Any = None
+        if open_end or not self.header_seen:
+            try:
+                record = parse_json(line)
+            except JsonSyntaxError as exc:
+                if open_end:
+                    session.problems.append(Problem(
+                        "warning", where,
+                        "the last line is incomplete (the file may still be being written); everything before it loaded",
+                    ))
+                else:
+                    session.problems.append(Problem("error", f"{number}:{exc.column}", str(exc)))
+                return
+        if not self.header_seen and isinstance(record, dict):
             self.header_seen = True
             if "kind" in record:
                 session.problems.append(Problem(
@@ -63,24 +62,7 @@ class LineReader:
                 read_header(session, record, where)
                 session.extra = {k: v for k, v in record.items() if k not in HEADER_PARTS}
                 return
-        kind = record.get("kind")
-        if kind == "entry":
-            add_entry(session, checker.entry(record, where, skip="kind"), line)
-            return
-        item: TimelineItem | None
-        if kind == "body":
-            item = checker.body(record, where, skip="kind")
-        elif kind == "kept":
-            kept = record.get("kept")
-            if isinstance(kept, dict):
-                item = KeptSnapshot(kept, where)
-            else:
-                session.problems.append(Problem("error", _field(where, "kept"), "kept must be an object of named values"))
-                item = None
-        else:
-            session.problems.append(Problem(
-                "error", _field(where, "kind"), f"kind {kind!r} is not entry, body or kept"))
-            item = None
+        item = read_record(session, self.checker, number, line, record)
         if item is not None:
             session.timeline.append(item)
 
@@ -88,3 +70,40 @@ class LineReader:
         """Say so when the file had no line at all."""
         if not self.header_seen:
             self.session.problems.append(Problem("error", "line 1", "empty file: not a session"))
+
+
+def read_record(session: Session, checker: RecordChecker, number: int, line: bytes,
+                record: object = None) -> TimelineItem | None:
+    """One JSON Lines record after the header, read as the loader reads it: the item, or None (its problem listed).
+
+    `record` is the line already parsed, when it is; the item is not added to the session.
+    """
+    where = f"line {number}"
+    if record is None:
+        try:
+            record = parse_json(line)
+        except JsonSyntaxError as exc:
+            session.problems.append(Problem("error", f"{number}:{exc.column}", str(exc)))
+            return None
+    if not isinstance(record, dict):
+        session.problems.append(Problem("error", where, "each line must be a JSON object"))
+        return None
+    kind = record.get("kind")
+    if kind == "entry":
+        entry = checker.entry(record, where, skip="kind")
+        return None if entry is None else held_entry(entry, line)
+    item: TimelineItem | None
+    if kind == "body":
+        item = checker.body(record, where, skip="kind")
+    elif kind == "kept":
+        kept = record.get("kept")
+        if isinstance(kept, dict):
+            item = KeptSnapshot(kept, where)
+        else:
+            session.problems.append(Problem("error", _field(where, "kept"), "kept must be an object of named values"))
+            item = None
+    else:
+        session.problems.append(Problem(
+            "error", _field(where, "kind"), f"kind {kind!r} is not entry, body or kept"))
+        item = None
+    return item
