@@ -11,8 +11,6 @@ from typing import Any, Literal
 from core.place import NOWHERE, Place
 from core.reading import parse_json
 
-UNITS = ("mm", "cm", "m", "ft", "in")
-
 Id = str | int
 
 

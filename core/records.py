@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.model import NO_OUTPUT, UNITS, Body, Entry, Problem
+from core.model import NO_OUTPUT, Body, Entry, Problem
 from core.place import Place
+from core.units import UNITS
 
 IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
 CALL = re.compile(rf"^{IDENT}\.{IDENT}\.{IDENT}$")
