@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from core.model import Problem
+from core.place import Place
 from core.reading import BOM, GZIP_MAGIC
 from core.session import Session, load_bytes
 from core.trim_preview import StoreIndex
@@ -155,7 +156,6 @@ _PROBLEM_CODES: list[tuple[re.Pattern[str], str]] = [(re.compile(pattern), code)
     (r"over caps\.storeBytes", "store-over-cap"),
     (r"last line is incomplete", "partial-line"),
 )]
-_SYNTAX_PLACE = re.compile(r"^\d+:\d+$")
 
 
 def problem_code(problem: Problem) -> str:
@@ -163,16 +163,16 @@ def problem_code(problem: Problem) -> str:
     for pattern, code in _PROBLEM_CODES:
         if pattern.search(problem.message):
             return code
-    if _SYNTAX_PLACE.match(problem.where):
+    if problem.place.is_spot:
         return "syntax"
     return f"load-{problem.severity}"
 
 
 # --- one session -------------------------------------------------------------------------------------
 
-def finding(code: str, severity: str, where: str, message: str, **extra: Any) -> dict[str, Any]:
-    """One finding of a session's report."""
-    return {"code": code, "severity": severity, "where": where, "message": message, **extra}
+def finding(code: str, severity: str, where: str | Place, message: str, **extra: Any) -> dict[str, Any]:
+    """One finding of a session's report (its place printed)."""
+    return {"code": code, "severity": severity, "where": str(where), "message": message, **extra}
 
 
 def empty_report(path: str) -> SessionReport:

@@ -8,9 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from core.place import NOWHERE, Place
 from core.reading import parse_json
-
-UNITS = ("mm", "cm", "m", "ft", "in")
 
 Id = str | int
 
@@ -45,13 +44,13 @@ class Entry:
     so read it once per use. An entry made in memory (tests, the runner) simply holds its values.
     """
 
-    __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "extra", "where",
+    __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "extra", "_where",
                  "input_bytes", "input_shape", "size", "_input", "_output", "_text")
 
     def __init__(self, id: Id, call: str, input: Any = None, unit: str | None = None, applied: bool = False,
                  edit_of: Id | None = None, body: Id | None = None, output: Any = NO_OUTPUT,
                  seq: int | None = None, at: str | None = None, extra: dict[str, Any] | None = None,
-                 where: str = ""):
+                 where: Place | str = NOWHERE):
         self.id = id
         self.call = call
         self.unit = unit
@@ -61,7 +60,7 @@ class Entry:
         self.seq = seq
         self.at = at
         self.extra = {} if extra is None else extra
-        self.where = where  # JSON Pointer (`/store/3`) or JSON Lines line (`line 4`) of the record
+        self._where = where  # a str is a JSON Pointer's text, made a Place when asked (see `where`)
         self.input_bytes: int | None = None  # json_bytes(input), once computed (core.run_inputs)
         self.input_shape: dict[str, Any] | None = None  # keys, array length or kind, once computed
         self.size: int | None = None  # entry_bytes, once computed
@@ -70,7 +69,24 @@ class Entry:
         self._text: Any = None  # the record's JSON text (bytes or a buffer) once the values are let go
 
     def __repr__(self) -> str:
-        return f"Entry(id={self.id!r}, call={self.call!r}{', applied' if self.applied else ''}, where={self.where!r})"
+        return f"Entry(id={self.id!r}, call={self.call!r}{', applied' if self.applied else ''}, where={str(self.where)!r})"
+
+    @property
+    def where(self) -> Place:
+        """The record's place: a JSON Pointer (`/store/3`) or a JSON Lines line (`line 4`).
+
+        The JSON form's loader hands the pointer's text: a Place is made on first use, since few of
+        100,000 entries are ever asked and making each one up front is a few percent of the load.
+        """
+        where = self._where
+        if type(where) is str:
+            where = self._where = Place.from_pointer(where)
+        return where  # type: ignore[return-value]
+
+    @property
+    def where_text(self) -> str:
+        """The place as printed, without making a Place (an index of 100,000 entries by place)."""
+        return self._where if type(self._where) is str else str(self._where)
 
     @property
     def input(self) -> Any:
@@ -131,7 +147,7 @@ class Body:
     result: dict[str, Any] | None = None
     keep: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-    where: str = ""
+    where: Place = NOWHERE
 
     @property
     def key(self) -> str:
@@ -147,19 +163,31 @@ class KeptSnapshot:
     """A JSON Lines `{"kind": "kept"}` record: the kept set as it stood there; it replaces the set."""
 
     kept: dict[str, Any]
-    where: str = ""
+    where: Place = NOWHERE
 
 
 TimelineItem = Entry | Body | KeptSnapshot
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True, frozen=True, init=False)
 class Problem:
-    """One thing wrong with the file, and where: `line:column`, a JSON Pointer or `line N`."""
+    """One thing wrong with the file, and where: `place` is the data, `where` its printed text."""
 
     severity: Literal["error", "warning"]
-    where: str
+    place: Place
     message: str
+
+    def __init__(self, severity: Literal["error", "warning"], where: Place | str, message: str):
+        # A str is a JSON Pointer into the document (`"/store"`, `""` the whole file): the JSON form's
+        # literal places read as they are written; every other kind is made with Place's constructors.
+        object.__setattr__(self, "severity", severity)
+        object.__setattr__(self, "place", where if isinstance(where, Place) else Place.from_pointer(where))
+        object.__setattr__(self, "message", message)
+
+    @property
+    def where(self) -> str:
+        """The place as it is printed: `5:36`, `/store/3/call`, `line 4 /call`."""
+        return str(self.place)
 
     def as_json(self) -> dict[str, str]:
         return {"where": self.where, "message": self.message}

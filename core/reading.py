@@ -31,6 +31,8 @@ from typing import Any
 import msgspec
 import orjson
 
+from core.place import Place
+
 BOM = b"\xef\xbb\xbf"
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_DEPTH = 1024  # orjson's own limit; see the module docstring
@@ -58,9 +60,9 @@ class JsonSyntaxError(ValueError):
         self.offset = offset  # the byte offset in the parsed text, to place it in a larger one
 
     @property
-    def where(self) -> str:
-        """`line:column`."""
-        return f"{self.line}:{self.column}"
+    def where(self) -> Place:
+        """The spot in the text: `line:column` when printed."""
+        return Place.spot(self.line, self.column)
 
 
 def read_bytes(path: Path) -> bytes:

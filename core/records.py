@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.model import NO_OUTPUT, UNITS, Body, Entry, Problem
+from core.model import NO_OUTPUT, Body, Entry, Problem
+from core.place import Place
+from core.units import UNITS
 
 IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
 CALL = re.compile(rf"^{IDENT}\.{IDENT}\.{IDENT}$")
@@ -22,9 +24,10 @@ def _is_id(value: Any) -> bool:
     return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 
-def _pointer(where: str, field: str) -> str:
-    # JSON form: a pointer (`/store/3` + `/call`); JSON Lines: `line 4 /call`.
-    return f"{where}/{field}" if where.startswith("/") else f"{where} /{field}"
+def _place(where: Place | str) -> Place:
+    # The JSON form hands a record's pointer as text: read into a Place only for a problem or a body,
+    # not for each of 100,000 good entries (an Entry reads it when asked).
+    return Place.from_pointer(where) if type(where) is str else where  # type: ignore[return-value]
 
 
 class RecordChecker:
@@ -35,14 +38,14 @@ class RecordChecker:
         self.entry_ids: set[str] = set()
         self.body_ids: set[str] = set()
 
-    def _error(self, where: str, message: str) -> None:
+    def _error(self, where: Place | str, message: str) -> None:
         self.problems.append(Problem("error", where, message))
 
-    def _warn(self, where: str, message: str) -> None:
+    def _warn(self, where: Place | str, message: str) -> None:
         self.problems.append(Problem("warning", where, message))
 
-    def entry(self, raw: Any, where: str, skip: str = "") -> Entry | None:
-        """An Entry, or None when the record has an error (listed)."""
+    def entry(self, raw: Any, where: Place | str, skip: str = "") -> Entry | None:
+        """An Entry, or None when the record has an error (listed); a str `where` is a JSON Pointer's text."""
         # The common case, a well-formed entry, is checked with as few calls as possible: a
         # session can hold 100,000 of them.
         try:
@@ -54,16 +57,16 @@ class RecordChecker:
         get = raw.get
         unit = get("unit")
         if unit is not None and unit not in UNITS:
-            self._error(_pointer(where, "unit"), f"unit {unit!r} is not one of {', '.join(UNITS)}")
+            self._error(_place(where).field("unit"), f"unit {unit!r} is not one of {', '.join(UNITS)}")
             return None
         key = entry_id if type(entry_id) is str else str(entry_id)
         if key in self.entry_ids:
-            self._error(_pointer(where, "id"), f"duplicate entry id {entry_id!r}: an earlier entry has it; this one is not loaded")
+            self._error(_place(where).field("id"), f"duplicate entry id {entry_id!r}: an earlier entry has it; this one is not loaded")
             return None
         self.entry_ids.add(key)
         applied = get("applied", False)
         if applied is not False and applied is not True:
-            self._warn(_pointer(where, "applied"), f"applied must be true or false, not {applied!r}; read as false")
+            self._warn(_place(where).field("applied"), f"applied must be true or false, not {applied!r}; read as false")
             applied = False
         edit_of, body, seq, at = get("editOf"), get("body"), get("seq"), get("at")
         if edit_of is not None:
@@ -78,7 +81,7 @@ class RecordChecker:
         extra = {} if known.issuperset(raw) else {k: v for k, v in raw.items() if k not in known}
         return Entry(entry_id, call, value, unit, applied, edit_of, body, get("output", NO_OUTPUT), seq, at, extra, where)
 
-    def _entry_missing(self, raw: Any, where: str) -> None:
+    def _entry_missing(self, raw: Any, where: Place | str) -> None:
         if not isinstance(raw, dict):
             self._error(where, "an entry must be an object with id, call and input")
         else:
@@ -86,18 +89,18 @@ class RecordChecker:
             self._error(where, f"entry without {', '.join(missing)}: every entry needs id, call and input")
         return None
 
-    def _entry_bad_id_or_call(self, entry_id: Any, call: Any, where: str) -> None:
+    def _entry_bad_id_or_call(self, entry_id: Any, call: Any, where: Place | str) -> None:
         if not _is_id(entry_id):
-            self._error(_pointer(where, "id"), f"id must be a string or an integer, not {entry_id!r}")
+            self._error(_place(where).field("id"), f"id must be a string or an integer, not {entry_id!r}")
         else:
             self._error(
-                _pointer(where, "call"),
+                _place(where).field("call"),
                 f"call {call!r} is not three identifiers joined by dots, like pack.corridorRuns.corridorRuns",
             )
         return None
 
-    def body(self, raw: Any, where: str, skip: str = "") -> Body | None:
-        """A Body, or None when the record has an error (listed)."""
+    def body(self, raw: Any, where: Place | str, skip: str = "") -> Body | None:
+        """A Body, or None when the record has an error (listed); a str `where` is a JSON Pointer's text."""
         if not isinstance(raw, dict):
             self._error(where, "a body must be an object with id and code")
             return None
@@ -106,23 +109,23 @@ class RecordChecker:
             return None
         body_id, code = raw["id"], raw["code"]
         if not _is_id(body_id):
-            self._error(_pointer(where, "id"), f"id must be a string or an integer, not {body_id!r}")
+            self._error(_place(where).field("id"), f"id must be a string or an integer, not {body_id!r}")
             return None
         if not isinstance(code, str):
-            self._error(_pointer(where, "code"), "code must be a string of JavaScript or TypeScript")
+            self._error(_place(where).field("code"), "code must be a string of JavaScript or TypeScript")
             return None
         key = str(body_id)
         if key in self.body_ids:
-            self._error(_pointer(where, "id"), f"duplicate body id {body_id!r}: an earlier body has it; this one is not loaded")
+            self._error(_place(where).field("id"), f"duplicate body id {body_id!r}: an earlier body has it; this one is not loaded")
             return None
         self.body_ids.add(key)
         lang = raw.get("lang", "js")
         if lang not in ("js", "ts"):
-            self._warn(_pointer(where, "lang"), f"lang {lang!r} is not js or ts; read as js")
+            self._warn(_place(where).field("lang"), f"lang {lang!r} is not js or ts; read as js")
             lang = "js"
         result = raw.get("result")
         if result is not None and not (isinstance(result, dict) and isinstance(result.get("ok"), bool)):
-            self._warn(_pointer(where, "result"), "result must be an object with ok: true or false; ignored")
+            self._warn(_place(where).field("result"), "result must be an object with ok: true or false; ignored")
             result = None
         return Body(
             id=body_id,
@@ -133,26 +136,26 @@ class RecordChecker:
             result=result,
             keep=raw.get("keep"),
             extra={k: v for k, v in raw.items() if k not in BODY_FIELDS and k != skip},
-            where=where,
+            where=_place(where),
         )
 
-    def _optional_id(self, raw: dict, field: str, where: str) -> Any:
+    def _optional_id(self, raw: dict, field: str, where: Place | str) -> Any:
         value = raw.get(field)
         if value is not None and not _is_id(value):
-            self._warn(_pointer(where, field), f"{field} must be an id (string or integer), not {value!r}; ignored")
+            self._warn(_place(where).field(field), f"{field} must be an id (string or integer), not {value!r}; ignored")
             return None
         return value
 
-    def _seq(self, raw: dict, where: str) -> int | None:
+    def _seq(self, raw: dict, where: Place | str) -> int | None:
         seq = raw.get("seq")
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
-            self._warn(_pointer(where, "seq"), f"seq must be an integer, not {seq!r}; ignored")
+            self._warn(_place(where).field("seq"), f"seq must be an integer, not {seq!r}; ignored")
             return None
         return seq
 
-    def _text(self, raw: dict, field: str, where: str) -> str | None:
+    def _text(self, raw: dict, field: str, where: Place | str) -> str | None:
         value = raw.get(field)
         if value is not None and not isinstance(value, str):
-            self._warn(_pointer(where, field), f"{field} must be an ISO-8601 string, not {value!r}; ignored")
+            self._warn(_place(where).field(field), f"{field} must be an ISO-8601 string, not {value!r}; ignored")
             return None
         return value

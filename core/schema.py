@@ -5,11 +5,11 @@ inputs are large, so a model per record would cost more than the parse itself.
 """
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, StrictStr
 
-Unit = Literal["mm", "cm", "m", "ft", "in"]
+from core.units import UNITS
 
 
 class Open(BaseModel):
@@ -70,5 +70,5 @@ def describe_error(error: dict[str, Any]) -> str:
     elif error["type"] in ("greater_than_equal", "int_type", "int_parsing", "int_from_float"):
         message = f"{error.get('input')!r} is not a whole number ≥ 0"
     elif error["type"] == "literal_error":
-        message = f"{error.get('input')!r} is not one of mm, cm, m, ft, in"
+        message = f"{error.get('input')!r} is not one of {', '.join(UNITS)}"
     return message

@@ -7,14 +7,19 @@ before it, so a file that gives seq to only some records still reads in a sensib
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
-from core.model import Body, Entry, Id, KeepRefusal, KeptSnapshot, State, TimelineItem
+from core.model import Body, Entry, Id, KeepRefusal, KeptSnapshot, Problem, State, TimelineItem
+from core.place import Place
 
-if TYPE_CHECKING:
-    from core.session import Session
+
+class Session(Protocol):
+    """What this module reads of a loaded session (core.session builds on this module, not the reverse)."""
+
+    timeline: list[TimelineItem]
 
 
 def order_timeline(items: list[TimelineItem], form: str) -> list[TimelineItem]:
@@ -98,21 +103,22 @@ class StatePoint:
         return State(store, dict(self.kept), dict(self.kept_by), list(self.refused), self.body_id)
 
 
-def build_states(session: Session) -> dict[str | None, StatePoint]:
-    """The point of every body (keyed by body id as a string) and of the end (key None).
+def build_states(timeline: Sequence[TimelineItem], max_bytes: int,
+                 final_kept: dict[str, object] | None) -> tuple[dict[str | None, StatePoint], list[Problem]]:
+    """The point of every body (keyed by body id as a string) and of the end (key None), and the
+    warnings for the keeps refused on the way (`max_bytes`: caps.maxKeepBytes; `final_kept`: the
+    JSON form's own final `kept`, which wins at the end).
 
     Stores are not sliced here: a session with thousands of bodies over 100,000 entries would hold
     a copy of the store per body.
     """
-    from core.model import Problem
-
     states: dict[str | None, StatePoint] = {}
+    problems: list[Problem] = []
     kept: dict[str, Any] = {}
     kept_by: dict[str, Any] = {}
     refused: list[KeepRefusal] = []
     count = 0
-    max_bytes = session.caps.max_keep_bytes
-    for item in session.timeline:
+    for item in timeline:
         if isinstance(item, Entry):
             count += 1
         elif isinstance(item, KeptSnapshot):
@@ -122,22 +128,21 @@ def build_states(session: Session) -> dict[str | None, StatePoint]:
             requests, refusal = accepted_keep(item, max_bytes)
             if refusal is not None:
                 refused.append(KeepRefusal(item.id, refusal))
-                session.problems.append(Problem("warning", _keep_where(item), f"keep refused: {refusal}"))
+                problems.append(Problem("warning", _keep_where(item), f"keep refused: {refusal}"))
             for request in requests:
                 kept[request["name"]] = request["value"]
                 kept_by[request["name"]] = item.id
-    if session.final_kept is not None:
+    if final_kept is not None:
         # The file's own final set wins; a name still says which body kept it when the values agree.
-        kept_by = {k: v for k, v in kept_by.items() if k in session.final_kept and session.final_kept[k] == kept.get(k)}
-        kept = dict(session.final_kept)
-    states[None] = StatePoint(len(session.entries), kept, kept_by, refused, None)
-    return states
+        kept_by = {k: v for k, v in kept_by.items() if k in final_kept and final_kept[k] == kept.get(k)}
+        kept = dict(final_kept)
+    states[None] = StatePoint(count, kept, kept_by, refused, None)
+    return states, problems
 
 
-def _keep_where(body: Body) -> str:
-    if body.keep is not None:
-        return f"{body.where}/keep" if body.where.startswith("/") else f"{body.where} /keep"
-    return f"{body.where}/result/returned/keep" if body.where.startswith("/") else f"{body.where} /result/returned/keep"
+def _keep_where(body: Body) -> Place:
+    """The keep a refusal is about: the body's `keep`, else the one its result returned."""
+    return body.where.field("keep") if body.keep is not None else body.where.field("result", "returned", "keep")
 
 
 _rows_of: WeakKeyDictionary[Session, list[TimelineRow]] = WeakKeyDictionary()

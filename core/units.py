@@ -32,7 +32,7 @@ from typing import Any
 from core.align import all_points
 from core.json_values import is_number, is_point
 
-UNITS = ("mm", "cm", "m", "ft", "in")
+UNITS = ("mm", "cm", "m", "ft", "in")  # the one list of the units a session may name (SPEC 1)
 MM_PER_UNIT: dict[str, Decimal] = {
     "mm": Decimal(1), "cm": Decimal(10), "m": Decimal(1000), "in": Decimal("25.4"), "ft": Decimal("304.8"),
 }

@@ -34,6 +34,7 @@ ANY_ALLOWANCE = {
     "core.documents": 12,
     "core.edits": 3,
     "core.filtering": 2,
+    "core.formats.worker_session_1.header": 1,  # read_header(document: dict[str, Any]): a JSON header object
     "core.geometry": 2,
     "core.js_value": 4,
     "core.json_values": 6,

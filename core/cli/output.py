@@ -15,7 +15,7 @@ printed_json = False  # set once a command's document is out, so a later failure
 def format_problem(name: str, problem: Problem) -> str:
     """One plain line: `FILE:line:col: error: …` or `FILE: /store/3/call: error: …`."""
     where = problem.where
-    place = f"{name}:{where}" if where[:1].isdigit() else (f"{name}: {where}" if where else name)
+    place = f"{name}:{where}" if problem.place.is_spot else (f"{name}: {where}" if where else name)
     return f"{place}: {problem.severity}: {problem.message}"
 
 

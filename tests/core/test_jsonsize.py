@@ -83,6 +83,14 @@ def test_number_like_keys_and_strings_with_escapes_keep_their_length(v8):
     assert [json_bytes(v) for v in values] == v8_sizes(v8, values)
 
 
+def test_whole_floats_are_counted_outside_strings_only(v8):
+    # No escapes, no exponent, no -0.0: the quick count of `N.0` tokens, which pairs quotes up.
+    values = [[1.0, "1.0,", 2.0, "x.0]", "3.0}", 4.0], {"a.0": 5.0, "b": ["6.0", 7.0, "8.0"], "c": "9.0"},
+              {"k.0,": "v.0}", "w": [10.0, 100.5, 0.0]}, ["a", 1.0, "b.0,c", 2.0, "d"], "11.0", 12.0,
+              [float(i) for i in range(2000)] + ["0.0,"] * 3 + [1.0]]
+    assert [json_bytes(v) for v in values] == v8_sizes(v8, values)
+
+
 def test_nesting_deeper_than_orjson_writes_is_still_measured(v8):
     value = [10**30, 1.0]
     for _ in range(600):  # orjson writes at most 254 levels; Python's own json module stops near 1,000

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-import core.session
+import core.formats.worker_session_1.json_form
 from core.session import load_bytes
 
 SESSIONS = Path(__file__).resolve().parents[2] / "resources" / "sessions"
@@ -23,7 +23,7 @@ def described(session):
 def whole_parse(monkeypatch, data, name):
     """The session as the full parser alone reads it (the cut into record texts turned off)."""
     with monkeypatch.context() as patch:
-        patch.setattr(core.session, "_split_json", lambda session, text: None)
+        patch.setattr(core.formats.worker_session_1.json_form, "_split_json", lambda session, text: None)
         return load_bytes(data, name)
 
 

@@ -119,3 +119,47 @@ def test_demo_session_loads_clean_but_for_its_deliberate_warnings(demo_path):
     assert len(session.bodies) == 8 and 30 <= len(session.entries) <= 45
     assert sorted(p.where for p in session.warnings) == ["/bodies/4/keep", "/store"]
     assert sum(1 for x in session.entries if x.applied) == 3
+
+
+def test_a_json_lines_session_read_line_by_line_is_the_session_read_whole():
+    # The reader a JSON Lines session keeps reads lines handed to it later (following a growing file)
+    # exactly as the loader reads them: same records, same problems, duplicates still refused.
+    lines = [json.dumps(HEAD), json.dumps({"kind": "body", "id": "b1", "code": ""}),
+             json.dumps({"kind": "entry", **e("c1", "b1")}), json.dumps({"kind": "entry", **e("c2", "b1")}),
+             json.dumps({"kind": "entry", **e("c1", "b1")}), '{"kind": "entry", "id": "c3"', ""]
+    whole = load_bytes("\n".join(lines).encode(), "s.jsonl")
+    grown = load_bytes("\n".join(lines[:3]).encode() + b"\n", "s.jsonl")
+    for number, line in enumerate(lines[3:-1], start=4):
+        grown.line_reader.read_line(number, line.encode())
+    grown.finish()
+    assert [i.key for i in grown.timeline] == [i.key for i in whole.timeline] == ["b1", "c1", "c2"]
+    assert [(p.severity, p.where, p.message) for p in grown.problems] == \
+        [(p.severity, p.where, p.message) for p in whole.problems]
+    assert [p.where for p in whole.problems] == ["line 5 /id", "6:29"]
+    assert grown.entry("c2").input == {"n": "c2"}
+
+
+def test_a_file_is_read_by_the_format_version_it_names(monkeypatch):
+    import core.formats as formats
+
+    read = []
+
+    class Version2:
+        FORMAT = "worker-session/2"
+
+        @staticmethod
+        def read_json(session, text):
+            read.append(("json", session.name))
+
+        @staticmethod
+        def read_json_lines(session, text):
+            read.append(("jsonl", session.name))
+
+    monkeypatch.setitem(formats.VERSIONS, Version2.FORMAT, Version2)
+    load_bytes(b'{"format": "worker-session/2", "store": []}', "two.json")
+    load_bytes(b'{"format":"worker-session/2"}\n{"kind":"body","id":1,"code":""}\n', "two.jsonl")
+    assert read == [("json", "two.json"), ("jsonl", "two.jsonl")]
+    # A version the inspector does not know is read by the latest, which says what is wrong.
+    session = load_bytes(b'{"format": "worker-session/9", "session": {"id": "s"}, "store": []}', "nine.json")
+    assert [p.message for p in session.errors] == \
+        ["format 'worker-session/9' is not worker-session/1: written by a newer editor; update the inspector"]

@@ -4,7 +4,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.jsonsize import json_bytes
-from core.model import UNITS, Entry
+from core.model import Entry
+from core.units import UNITS
 from core.run_inputs import make_inputs, trim_store
 from core.session import load
 from core.trim_preview import StoreIndex, check_cap

@@ -48,9 +48,10 @@ def test_kept_and_refused_models_pass_the_model_tester(qtmodeltester, demo):
 
 def test_problems_model_passes_the_model_tester_errors_first(qtmodeltester, demo):
     from core.model import Problem
+    from core.place import Place
 
     model = ProblemsModel()
-    model.set_problems([Problem("warning", "/store/1", "w"), Problem("error", "3:4", "e")])
+    model.set_problems([Problem("warning", "/store/1", "w"), Problem("error", Place.spot(3, 4), "e")])
     qtmodeltester.check(model, force_py=True)
     assert model.data(model.index(0, 1)) == "3:4"
 

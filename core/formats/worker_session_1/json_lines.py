@@ -1,0 +1,109 @@
+"""worker-session/1's JSON Lines form (SPEC 2.2): a header line, then one record a line, read one by one.
+
+`read_record` reads one record line (after the header) as the loader reads it and hands back the
+item; `LineReader.read_line` adds each line's item to the session, and the loader feeds it every
+line. The reader stays on the session (`session.line_reader`) for lines appended later.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from core.formats.worker_session_1.header import HEADER_PARTS, read_header
+from core.formats.worker_session_1.json_form import held_entry
+from core.model import KeptSnapshot, Problem, TimelineItem
+from core.place import Place
+from core.reading import JsonSyntaxError, iter_lines, parse_json
+from core.records import RecordChecker
+
+if TYPE_CHECKING:
+    from core.session import Session
+
+
+def read_json_lines(session: Session, text: bytes) -> None:
+    """Read every line of a JSON Lines session; the reader stays on the session for lines added later."""
+    reader = LineReader(session)
+    session.line_reader = reader
+    for number, line, open_end in iter_lines(text):
+        reader.read_line(number, line, open_end)
+    reader.finish()
+
+
+class LineReader:
+    """Reads JSON Lines records into a session one at a time, remembering the header and the ids seen."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.checker = RecordChecker(session.problems)
+        self.header_seen = False
+
+    def read_line(self, number: int, line: bytes, open_end: bool = False) -> None:
+        """Read line `number` (its bytes, without the newline) into the session; `open_end`: no newline yet."""
+        session = self.session
+        where = Place.record_line(number)
+        record: Any = None
+        if open_end or not self.header_seen:
+            try:
+                record = parse_json(line)
+            except JsonSyntaxError as exc:
+                if open_end:
+                    session.problems.append(Problem(
+                        "warning", where,
+                        "the last line is incomplete (the file may still be being written); everything before it loaded",
+                    ))
+                else:
+                    session.problems.append(Problem("error", Place.spot(number, exc.column), str(exc)))
+                return
+        if not self.header_seen and isinstance(record, dict):
+            self.header_seen = True
+            if "kind" in record:
+                session.problems.append(Problem(
+                    "error", where, "line 1 must be the header (format, session, …), not a record"))
+            else:
+                read_header(session, record, where)
+                session.extra = {k: v for k, v in record.items() if k not in HEADER_PARTS}
+                return
+        item = read_record(session, self.checker, number, line, record)
+        if item is not None:
+            session.timeline.append(item)
+
+    def finish(self) -> None:
+        """Say so when the file had no line at all."""
+        if not self.header_seen:
+            self.session.problems.append(Problem("error", Place.record_line(1), "empty file: not a session"))
+
+
+def read_record(session: Session, checker: RecordChecker, number: int, line: bytes,
+                record: object = None) -> TimelineItem | None:
+    """One JSON Lines record after the header, read as the loader reads it: the item, or None (its problem listed).
+
+    `record` is the line already parsed, when it is; the item is not added to the session.
+    """
+    where = Place.record_line(number)
+    if record is None:
+        try:
+            record = parse_json(line)
+        except JsonSyntaxError as exc:
+            session.problems.append(Problem("error", Place.spot(number, exc.column), str(exc)))
+            return None
+    if not isinstance(record, dict):
+        session.problems.append(Problem("error", where, "each line must be a JSON object"))
+        return None
+    kind = record.get("kind")
+    if kind == "entry":
+        entry = checker.entry(record, where, skip="kind")
+        return None if entry is None else held_entry(entry, line)
+    item: TimelineItem | None
+    if kind == "body":
+        item = checker.body(record, where, skip="kind")
+    elif kind == "kept":
+        kept = record.get("kept")
+        if isinstance(kept, dict):
+            item = KeptSnapshot(kept, where)
+        else:
+            session.problems.append(Problem("error", where.field("kept"), "kept must be an object of named values"))
+            item = None
+    else:
+        session.problems.append(Problem(
+            "error", where.field("kind"), f"kind {kind!r} is not entry, body or kept"))
+        item = None
+    return item
