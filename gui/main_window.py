@@ -32,6 +32,7 @@ from gui.context import InspectorContext
 from gui.corpus_view import choose_corpus_folder
 from gui.errors import log_exception
 from gui.follow import FileFollower
+from gui.jobs import shutdown_all
 from gui.keyboard import Keyboard
 from gui.loader import LoadedSession, SessionLoader
 from gui.models import monospace
@@ -459,7 +460,7 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self.follower.stop()
         self.loader.cancel(quiet=True)
-        self.loader.wait()
+        shutdown_all(self)  # every view's background job (gui.jobs) cancelled and its thread awaited
         super().closeEvent(event)
 
     # --- tabs, drops, screenshots -------------------------------------------------------------------

@@ -40,9 +40,11 @@ from core.model import Body
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.replay import replay_session
+from core.runner.result import failure
 from core.runner.report import error_line, recorded_calls_text, source_text
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
+from gui.jobs import Job, Jobs
 from gui.json_tree import JsonTreeView, compact_json
 from gui.models import first_code_line, fit_column, monospace
 from gui.theme import colour, hex_of
@@ -54,10 +56,9 @@ NEW_BODY = "// A new body: inputs, kept, modules, scene, console and log are in 
 
 
 class _Bridge(QObject):
-    """Carries results from the runner's threads to the GUI thread (queued signals)."""
+    """What the view announces once it has shown it (on the GUI thread): a run's result, a replay's end."""
 
     finished = Signal(object, object)  # (run number, result)
-    verdict = Signal(object, object)  # (verdict, result) of one replayed body
     replay_done = Signal(object)  # the list of verdicts
 
 
@@ -78,10 +79,8 @@ class RunView(QWidget):
         self._edits_path: Any = None  # the file the edits belong to
         self._loading = False  # the editor is being filled, not edited
         self._stop_replay = threading.Event()
+        self.jobs = Jobs(self)  # the run and the replay (gui.jobs): a new session drops their answers
         self._build()
-        self.bridge.finished.connect(self._finished)
-        self.bridge.verdict.connect(self._verdict)
-        self.bridge.replay_done.connect(self._replay_done)
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
         context.body_chosen.connect(self._body_chosen)
@@ -252,6 +251,12 @@ class RunView(QWidget):
 
     # --- following the context ----------------------------------------------------------------------
     def _session_changed(self) -> None:
+        if self.jobs.busy():  # a run or replay of the session before: its answers are not this one's
+            self.jobs.cancel_all()
+            if self.replaying:
+                self.runner = None  # the replay's cancel closed it
+            self.future, self.replaying = None, False
+            self._set_busy(False)
         session = self.context.session
         path = session.path if session is not None else None
         if path != self._edits_path:  # another file: its bodies are others; a reload keeps the edits
@@ -399,7 +404,15 @@ class RunView(QWidget):
         self.editor.clear_marks()
         self.status_label.setText(f"Running {html.escape(self.context.cursor_text)} …")
         self._set_busy(True)
-        self.future = self._ensure_runner().submit(envelope, lambda result: self.bridge.finished.emit(number, result))
+        runner = self._ensure_runner()
+        future = self.future = runner.submit(envelope)
+
+        def wait(job: Job) -> dict[str, Any]:
+            job.on_cancel(lambda: runner.stop(future))
+            return future.result()
+
+        self.jobs.start("run", wait, on_done=lambda result: self._finished(number, result),
+                        on_failed=lambda exc: self._finished(number, failure("InternalError", f"{type(exc).__name__}: {exc}")))
 
     def _options(self) -> dict[str, Any]:
         return {"timeout_s": float(self.timeout_box.value()), "deterministic": self.deterministic_box.isChecked()}
@@ -423,6 +436,7 @@ class RunView(QWidget):
         self.future = None
         self._set_busy(False)
         self.show_result(result)
+        self.bridge.finished.emit(number, result)
 
     def _show_refusal(self, message: str) -> None:
         self.status_label.setText(f"<b style='color:{hex_of('error')}'>Not run</b>: {html.escape(message)}")
@@ -563,18 +577,15 @@ class RunView(QWidget):
         self.status_label.setText(f"Replaying {len(session.bodies)} bodies …")
         runner = self._ensure_runner()
         options = self._options()
-        bridge = self.bridge
         stop = self._stop_replay
 
-        def work() -> None:
-            verdicts: list[dict[str, Any]] = []
-            try:
-                verdicts = replay_session(session, runner, options, on_body=lambda v, r: bridge.verdict.emit(v, r),
-                                          should_stop=stop.is_set)
-            finally:
-                bridge.replay_done.emit(verdicts)
+        def work(job: Job) -> list[dict[str, Any]]:
+            job.on_cancel(lambda: runner.close())  # the body running now is killed, not waited for
+            return replay_session(session, runner, options, on_body=lambda v, r: job.report((v, r)),
+                                  should_stop=lambda: stop.is_set() or job.cancelled)
 
-        threading.Thread(target=work, daemon=True, name="wsi-replay").start()
+        self.jobs.start("replay", work, on_report=lambda news: self._verdict(*news), on_done=self._replay_done,
+                        on_failed=lambda exc: self._replay_done([]))
 
     def _verdict(self, verdict: dict[str, Any], result: dict[str, Any]) -> None:
         row = self.replay_table.rowCount()
@@ -638,6 +649,7 @@ class RunView(QWidget):
         verdict_colour = hex_of("ok") if same == len(verdicts) else hex_of("error")
         self.status_label.setText(f"<b style='color:{verdict_colour}'>Replay: {same} of {len(verdicts)} bodies the same</b>"
                                   + (" (stopped)" if self._stop_replay.is_set() else ""))
+        self.bridge.replay_done.emit(verdicts)
 
     def _replay_activated(self, row: int, _column: int) -> None:
         session = self.context.session

@@ -158,7 +158,8 @@ def _trim(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("EditsModel")
 def _edits(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.edits_view import EditsModel, edit_detail
+    from core.edit_detail import edit_detail
+    from gui.edits_models import EditsModel
 
     model = EditsModel()
     yield model
@@ -176,7 +177,8 @@ def _edits(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("ChangesModel")
 def _changes(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.edits_view import ChangesModel, edit_detail
+    from core.edit_detail import edit_detail
+    from gui.edits_models import ChangesModel
 
     model = ChangesModel()
     yield model
@@ -370,7 +372,8 @@ def test_a_cap_move_repaints_the_rows_whose_fate_changed_and_on_screen_only(demo
 
 
 def test_an_edit_diff_arriving_repaints_its_row(demo):
-    from gui.edits_view import EditsModel, edit_detail
+    from core.edit_detail import edit_detail
+    from gui.edits_models import EditsModel
 
     model = EditsModel()
     pairings = pair_edits(demo)
