@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 from core.model import Body
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
-from core.runner.replay import replay_session
+from core.runner.replay import replay_badge, replay_session
 from core.runner.result import failure
 from core.runner.report import error_line, recorded_calls_text, source_text
 from gui.code_editor import CodeEditor
@@ -591,8 +591,7 @@ class RunView(QWidget):
         row = self.replay_table.rowCount()
         self.replay_table.insertRow(row)
         same = verdict["same"]
-        badge = "same" if same else ("failed" if not result["ok"] else "diverged")
-        text = "same" if same else badge
+        badge = text = replay_badge(verdict, result)
         difference = "" if same else verdict["firstDifference"]["message"]
         recorded = ", ".join(map(str, verdict.get("recordedCalls", [])))
         self.verdicts.append(verdict)

@@ -17,6 +17,7 @@ compared as JavaScript sees numbers), when that is some of them and not all.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from core.diff import diff, json_equal
@@ -174,3 +175,10 @@ def replay_session(
         if on_body is not None:
             on_body(verdict, result)
     return verdicts
+
+
+def replay_badge(verdict: Mapping[str, object], result: Mapping[str, object]) -> str:
+    """A replayed body's badge: "same" as the record, "failed" (the replay did not end ok), else "diverged"."""
+    if verdict.get("same"):
+        return "same"
+    return "diverged" if result.get("ok") else "failed"
