@@ -29,8 +29,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -41,13 +40,14 @@ from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.replay import replay_badge, replay_session
 from core.runner.result import failure
-from core.runner.report import error_line, recorded_calls_text, source_text
+from core.runner.report import error_line, source_text
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
 from gui.jobs import Job, Jobs
-from gui.json_tree import JsonTreeView, compact_json
-from gui.models import first_code_line, fit_column, monospace
-from gui.theme import colour, hex_of
+from gui.json_tree import JsonTreeView
+from gui.models import RowsModel, first_code_line, fit_column, monospace
+from gui.run_models import CallsModel, ReplayModel
+from gui.theme import hex_of
 
 OK_BRUSH = pg.mkBrush("#60a5fa")
 FAILED_BRUSH = pg.mkBrush("#f87171")
@@ -181,11 +181,12 @@ class RunView(QWidget):
         self.logs_text.setObjectName("runLogs")
         self.logs_text.setReadOnly(True)
         self.logs_text.setFont(monospace())
-        self.calls_table = _table(["id", "call", "line", "output from", "outcome"], "runCalls")
+        self.calls_model = CallsModel(self)
+        self.calls_table = _table(self.calls_model, "runCalls")
         for column, width in enumerate((56, 230, 44, 150)):
             self.calls_table.setColumnWidth(column, width)
         self.calls_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.calls_table.cellDoubleClicked.connect(self._call_activated)
+        self.calls_table.doubleClicked.connect(lambda index: self._call_activated(index.row()))
         self.plot = pg.PlotWidget(self, background=hex_of("plot_background"))
         self.plot.setObjectName("operationsPlot")
         self.plot.setLabel("bottom", "ms since the run started (starts as the guest's clock gives them, to the ms)")
@@ -195,11 +196,12 @@ class RunView(QWidget):
         self.plot.setMouseEnabled(y=False)
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[], brushes=[])
         self.plot.addItem(self.bars)
-        self.replay_table = _table(["body", "verdict", "recorded calls", "first difference"], "replayTable")
+        self.replay_model = ReplayModel(self)
+        self.replay_table = _table(self.replay_model, "replayTable")
         fit_column(self.replay_table, 1, ["diverged"])  # the longest verdict, whole
         self.replay_table.setColumnWidth(2, 150)
-        self.replay_table.cellDoubleClicked.connect(self._replay_activated)
-        self.replay_table.currentCellChanged.connect(lambda row, *_: self._show_recorded_calls(row))
+        self.replay_table.doubleClicked.connect(lambda index: self._replay_activated(index.row()))
+        self.replay_table.selectionModel().currentRowChanged.connect(lambda current, _: self._show_recorded_calls(current.row()))
         self.replay_calls_label = QLabel(self)
         self.replay_calls_label.setObjectName("replayRecordedCalls")
         self.replay_calls_label.setWordWrap(True)
@@ -211,7 +213,6 @@ class RunView(QWidget):
         replay_layout.setContentsMargins(0, 0, 0, 0)
         replay_layout.addWidget(self.replay_table, 1)
         replay_layout.addWidget(self.replay_calls_label)
-        self.verdicts: list[dict[str, Any]] = []  # one per row of the replay table
         self.result_tabs = QTabWidget(self)
         self.result_tabs.setObjectName("resultTabs")
         self.result_tabs.addTab(self.returned_tree, "Returned")
@@ -268,8 +269,7 @@ class RunView(QWidget):
             self.body_combo.addItem("", body.key)
         for index in range(self.body_combo.count()):
             self._label_body(index)
-        self.replay_table.setRowCount(0)
-        self.verdicts = []
+        self.replay_model.clear()
         self.replay_calls_label.hide()
         self.run_button.setEnabled(session is not None)
         self.replay_button.setEnabled(session is not None and bool(session.bodies))
@@ -491,18 +491,9 @@ class RunView(QWidget):
         self.keep_label.show()
 
     def _show_calls(self, calls: list[dict[str, Any]]) -> None:
-        self.calls_table.setRowCount(len(calls))
-        for row, call in enumerate(calls):
-            failed = "error" in call
-            outcome = f"failed: {call['error']}" if failed else compact_json(call.get("output"))[:200]
-            cells = [str(call["id"]), call["call"], str(call.get("line", "")), source_text(call.get("source")), outcome]
-            for column, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setToolTip(call["error"] if failed and column == 4 else text)
-                if failed:
-                    item.setForeground(colour("error"))
-                self.calls_table.setItem(row, column, item)
-            if failed and call.get("line"):
+        self.calls_model.set_calls(calls)
+        for call in calls:
+            if "error" in call and call.get("line"):
                 self.editor.mark_line(int(call["line"]), "warning", f"{call['call']}: {call['error']}")
         # Identity columns sized to what they hold, so "outcome" (the last, stretched) stays in view.
         room = max(self.result_tabs.width() - 24, 300)  # the table itself may be hidden behind another result tab
@@ -539,7 +530,7 @@ class RunView(QWidget):
         self.plot.setTitle(f"{count} operation{'s' if count != 1 else ''}" if count else "no module calls")
         self.plot.enableAutoRange()
 
-    def _call_activated(self, row: int, _column: int) -> None:
+    def _call_activated(self, row: int) -> None:
         calls = (self.last_result or {}).get("calls", [])
         if 0 <= row < len(calls) and calls[row].get("line"):
             self.editor.go_to(int(calls[row]["line"]))
@@ -563,9 +554,8 @@ class RunView(QWidget):
             return
         self.replaying = True
         self._stop_replay.clear()
-        self.replay_table.setRowCount(0)
+        self.replay_model.clear()
         fit_column(self.replay_table, 0, (b.key for b in session.bodies), most=160)
-        self.verdicts = []
         self.replay_calls_label.hide()
         self._show_error(None)  # the last run's error and keep verdict are not the replay's
         self.keep_label.hide()
@@ -588,24 +578,17 @@ class RunView(QWidget):
                         on_failed=lambda exc: self._replay_done([]))
 
     def _verdict(self, verdict: dict[str, Any], result: dict[str, Any]) -> None:
-        row = self.replay_table.rowCount()
-        self.replay_table.insertRow(row)
-        same = verdict["same"]
-        badge = text = replay_badge(verdict, result)
-        difference = "" if same else verdict["firstDifference"]["message"]
-        recorded = ", ".join(map(str, verdict.get("recordedCalls", [])))
-        self.verdicts.append(verdict)
-        for column, value in enumerate([str(verdict["body"]), text, recorded, difference]):
-            item = QTableWidgetItem(value)
-            item.setToolTip(value if column != 2 else (recorded_calls_text(verdict.get("recordedCalls", []))
-                                                        + "; choose one below to see it in Inputs") if recorded else value)
-            if not same:
-                item.setForeground(colour("error"))
-            self.replay_table.setItem(row, column, item)
+        badge = replay_badge(verdict, result)
+        row = self.replay_model.add(verdict, badge)
         self._badges[str(verdict["body"])] = badge
         self.context.set_badges(dict(self._badges))
-        if not same and self.replay_calls_label.isHidden():
-            self.replay_table.setCurrentCell(row, 2)  # the first divergence: its recorded calls below
+        if not verdict["same"] and self.replay_calls_label.isHidden():
+            self.replay_table.setCurrentIndex(self.replay_model.index(row, 2))  # the first divergence: its recorded calls below
+
+    @property
+    def verdicts(self) -> list[dict[str, Any]]:
+        """The replay's verdicts so far, one per row of the replay table."""
+        return self.replay_model.verdicts
 
     def _show_recorded_calls(self, row: int) -> None:
         """Under the table: links to the recorded calls that answered the chosen body (fedBy first)."""
@@ -650,12 +633,12 @@ class RunView(QWidget):
                                   + (" (stopped)" if self._stop_replay.is_set() else ""))
         self.bridge.replay_done.emit(verdicts)
 
-    def _replay_activated(self, row: int, _column: int) -> None:
+    def _replay_activated(self, row: int) -> None:
         session = self.context.session
-        item = self.replay_table.item(row, 0)
-        if session is None or item is None:
+        verdicts = self.verdicts
+        if session is None or not 0 <= row < len(verdicts):
             return
-        body = session.body(item.text())
+        body = session.body(verdicts[row]["body"])
         if body is not None:
             self.load_body(body)
             self.context.set_cursor(body.id)
@@ -667,10 +650,10 @@ def operation_text(op: dict[str, Any]) -> str:
     return f"{op['call']}: started at {op['startMs']:g} ms, took {op['durationMs']:g} ms, {outcome}"
 
 
-def _table(headers: list[str], name: str) -> QTableWidget:
-    table = QTableWidget(0, len(headers))
+def _table(model: RowsModel, name: str) -> QTableView:
+    table = QTableView()
     table.setObjectName(name)
-    table.setHorizontalHeaderLabels(headers)
+    table.setModel(model)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.verticalHeader().setVisible(False)
