@@ -495,7 +495,7 @@ def _made(portable: PortableEntry) -> Entry:
 
 
 def diff_rows(entries: list[PortableEntry], rows: list[PortableRow], report: Callable[[list[RowDiff]], None],
-              batch_s: float = 0.05) -> int:
+              batch_s: float = 0.2) -> int:
     """Diff each row as `diff_edit` does, handing `report` what is done at most every `batch_s`; returns the count."""
     made = [_made(e) for e in entries]
     inputs = _Inputs()

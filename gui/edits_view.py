@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.edit_detail import Comparison, EditDetail, edit_detail
-from core.edits import EditDiff, Pairing, RowDiff, copy_as_body, diff_rows, edit_diff_of, pair_edits, portable_rows
+from core.edits import EditDiff, Pairing, RowDiff, copy_as_body, diff_edit, diff_rows, edit_diff_of, pair_edits, portable_rows
 from core.model import Entry
 from core.provenance import Provenance
 from core.session import Session
@@ -267,15 +267,18 @@ class EditsView(QWidget):
                                      "against the model's call. Choose one to see its changes, both inputs and the drawing.")
 
     def _ask_detail(self, row: int) -> None:
-        """Start the detail job for `row` once its diff is known; one for the row shown replaces any other."""
-        edit_diff = self.edits_model.diffs.get(row)
-        provenance = self._provenance
-        if edit_diff is None or row in self.edits_model.details or provenance is None:
+        """Start the detail job for `row`; one for the row shown replaces any other.
+
+        It does not wait for the session's diff job to reach the row: it diffs that one edit itself.
+        """
+        model, provenance = self.edits_model, self._provenance
+        if not 0 <= row < len(model.pairings) or row in model.details or row in model.failures or provenance is None:
             return
+        pairing, edit_diff = model.pairings[row], model.diffs.get(row)
         if row == self._detail_row and self.jobs.busy("detail"):
             return
         self._detail_row = row
-        self.jobs.start("detail", lambda job: provenance.detail(job, edit_diff),
+        self.jobs.start("detail", lambda job: provenance.detail(job, edit_diff or diff_edit(pairing)),
                         on_done=lambda detail: self._detail_done(row, detail),
                         on_failed=lambda exc: self._detail_failed(row, _why(exc)))
 

@@ -20,7 +20,9 @@ on Linux, else spawn) and returns its answer; what the function passes to its `r
 comes back through `on_report` on the job's thread. Pure-Python work that takes seconds (diffing
 every edit of a session) goes there: in a thread it holds the interpreter's lock, and every call Qt
 makes into Python on the GUI thread (each cell's data, each slot) waits for it. Arguments and
-answers must pickle; a cancelled job's process is terminated.
+answers must pickle; a cancelled job's process is terminated. As in any program using
+multiprocessing, the program's main module must be safe to import (`if __name__ == "__main__"`):
+each worker imports it. A worker process runs at a lower CPU priority than the window.
 
 Threads are plain Python threads: a QThread object deleted while it runs aborts the program
 ("QThread: Destroyed while thread is still running"); a Python thread has no Qt object to delete.
@@ -28,6 +30,7 @@ Threads are plain Python threads: a QThread object deleted while it runs aborts 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 import threading
 import traceback
@@ -40,6 +43,7 @@ from gui.errors import log_exception
 
 SHUTDOWN_S = 30.0  # how long closing a window waits for a job's thread once told to stop
 POLL_S = 0.05  # how often a job waiting on its process looks for Cancel
+WORKER_NICENESS = 10  # a worker process's niceness above the window's
 
 
 class Cancelled(Exception):
@@ -156,6 +160,10 @@ def _context() -> Any:
 
 def _process_main(connection: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
     """In the worker process: run the function, sending its reports, then its answer or its error."""
+    if hasattr(os, "nice"):
+        # Below the window: on a busy machine the scheduler runs the GUI first. (Not done to threads:
+        # a thread holding the interpreter's lock at a low priority would keep the GUI thread waiting.)
+        os.nice(WORKER_NICENESS)
     try:
         value = function(*args, lambda batch: connection.send(("report", batch)))
         connection.send(("done", value))
