@@ -39,8 +39,7 @@ from typing import Any
 import jsonpointer
 
 from core.align import all_points, array_opcodes
-# core.runner (replay, mock_modules) still imports json_equal and canonical from here: the last re-exports.
-from core.json_values import canonical, is_number, is_point, json_equal, kind  # noqa: F401
+from core.json_values import is_number, is_point, kind
 from core.units import RELATIVE_TOLERANCE, Conversion, child_power, exact_number, same_number
 
 Change = dict[str, Any]

@@ -19,8 +19,9 @@ model's unit, `raw` in the edit's own. A step is compared in its previous entry'
 from __future__ import annotations
 
 import re
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -453,3 +454,73 @@ def changed_paths(changes: list[Change]) -> set[str]:
                 break
             path = path.rpartition("/")[0]
     return paths
+
+
+# --- diffing a session's edits in another process ------------------------------------------------
+# Diffing every edit of a big session is seconds of pure Python; a window runs it in a worker process
+# (gui.jobs), so it does not hold the GUI thread's interpreter. What crosses is plain data that
+# pickles: the entries involved (id, unit, applied, record text or input) once each, rows of indices
+# into them, and back each row's changes.
+
+PortableEntry = tuple[Id, str | None, bool, bytes | None, Any]  # id, unit, applied, record text, input
+PortableRow = tuple[int | None, int, int | None]  # base, edit, previous: indices into the entries
+RowDiff = tuple[int, list[Change] | None, list[Change] | None, str | None]  # row, changes, step, note or error
+
+
+def portable_rows(pairings: Sequence[Pairing]) -> tuple[list[PortableEntry], list[PortableRow]]:
+    """The entries `diff_rows` needs for `pairings` (each once) and each pairing's row of indices."""
+    positions: dict[int, int] = {}
+    entries: list[PortableEntry] = []
+
+    def place(entry: Entry | None) -> int | None:
+        if entry is None:
+            return None
+        found = positions.get(id(entry))
+        if found is None:
+            text = entry.text
+            entries.append((entry.id, entry.unit, entry.applied, bytes(memoryview(text)) if text is not None else None,
+                            entry.input if text is None else None))
+            found = positions[id(entry)] = len(entries) - 1
+        return found
+
+    rows = [(place(p.base), place(p.edit), place(p.previous)) for p in pairings]
+    return entries, [(base, edit, previous) for base, edit, previous in rows if edit is not None]
+
+
+def _made(portable: PortableEntry) -> Entry:
+    entry_id, unit, applied, text, value = portable
+    entry = Entry(entry_id, "", value, unit, applied)
+    if text is not None:
+        entry.hold_as_text(text)
+    return entry
+
+
+def diff_rows(entries: list[PortableEntry], rows: list[PortableRow], report: Callable[[list[RowDiff]], None],
+              batch_s: float = 0.2) -> int:
+    """Diff each row as `diff_edit` does, handing `report` what is done at most every `batch_s`; returns the count."""
+    made = [_made(e) for e in entries]
+    inputs = _Inputs()
+    batch: list[RowDiff] = []
+    sent = time.perf_counter()
+    for row, (base, edit, previous) in enumerate(rows):
+        pairing = Pairing(made[edit], made[base] if base is not None else None,
+                          made[previous] if previous is not None else None, None, 0, made[edit])
+        try:
+            edit_diff = diff_edit(pairing, inputs)
+            batch.append((row, edit_diff.changes, edit_diff.step.changes if edit_diff.step else None, edit_diff.unit_note))
+        except Exception as exc:  # that row says what went wrong; the others go on
+            batch.append((row, None, None, f"{type(exc).__name__}: {exc}"))
+        if time.perf_counter() - sent > batch_s:
+            report(batch)
+            batch, sent = [], time.perf_counter()
+    report(batch)
+    return len(rows)
+
+
+def edit_diff_of(pairing: Pairing, row: RowDiff) -> EditDiff:
+    """The `EditDiff` of `pairing` from its `diff_rows` answer (ValueError carries a row's error)."""
+    _row, changes, step_changes, note = row
+    if changes is None:
+        raise ValueError(note)
+    step = Step(pairing.previous, pairing.edit, step_changes) if step_changes is not None and pairing.previous else None
+    return EditDiff(pairing, changes, step, note)

@@ -2,14 +2,14 @@
 
 "To" follows the cursor; "From" is the body before it until the person picks another, so choosing
 a timeline row shows what the previous body did. The answer is `core.changes.changes_between`
-(also `wsi changes --json`), computed in the thread pool: on a big session the added entries
+(also `wsi changes --json`), computed as a background job (gui.jobs): on a big session the added entries
 can number in the hundred thousands.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 
 from core.changes import changes_between
 from core.manifest import shape_text
-from core.session import Session
 from core.sizes import format_size
 from gui.context import InspectorContext
+from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
 from gui.models import MUTED, PERSON, RIGHT, RowsModel, fit_column, monospace
 
@@ -99,44 +99,16 @@ def _kept_words(sign: str, line: dict[str, Any]) -> str:
     return f"{'kept' if sign == '+' else 'no longer kept'}: {shape_text(line)}, {format_size(line['bytes'])}"
 
 
-class _Signals(QObject):
-    done = Signal(int, object)  # generation, document
-    failed = Signal(int, str)
-
-
-class _ChangesJob(QRunnable):
-    """Computes one `changes_between` document off the GUI thread."""
-
-    def __init__(self, session: Session, start: Any, stop: Any, generation: int, signals: _Signals):
-        super().__init__()
-        self.session, self.start, self.stop, self.generation, self.signals = session, start, stop, generation, signals
-
-    def run(self) -> None:
-        try:
-            document = changes_between(self.session, self.start, self.stop)
-        except Exception as exc:  # shown in the tab; the window goes on
-            outcome: tuple[Any, ...] = (self.signals.failed, self.generation, f"{type(exc).__name__}: {exc}")
-        else:
-            outcome = (self.signals.done, self.generation, document)
-        try:
-            outcome[0].emit(*outcome[1:])
-        except RuntimeError:  # the view was closed meanwhile: no one is waiting for this answer
-            pass
-
-
 class ChangesView(QWidget):
     """Two points of the timeline and what changed between them: entries, kept values, store size."""
 
     def __init__(self, context: InspectorContext, parent: QWidget | None = None):
         super().__init__(parent)
         self.context = context
-        self.generation = 0
+        self.jobs = Jobs(self)  # one comparison at a time: a newer pair of points drops the older's answer
         self.document: dict[str, Any] | None = None
         self._from_chosen = False  # the person picked "From": it no longer follows the cursor
         self._stale = False  # points changed while the tab was hidden: compare when it is shown
-        self._signals = _Signals(self)
-        self._signals.done.connect(self._done)
-        self._signals.failed.connect(self._failed)
         self.from_box = QComboBox(self)
         self.from_box.setObjectName("changesFrom")
         self.to_box = QComboBox(self)
@@ -225,7 +197,7 @@ class ChangesView(QWidget):
             self._recompute()
 
     def _recompute(self) -> None:
-        self.generation += 1
+        self.jobs.cancel_all()
         session = self.context.session
         self.document = None
         self.store_model.set_document(None)
@@ -241,11 +213,10 @@ class ChangesView(QWidget):
             return
         start, stop = (None if box.currentData() == END else box.currentData() for box in (self.from_box, self.to_box))
         self.summary.setText("Comparing …")
-        QThreadPool.globalInstance().start(_ChangesJob(session, start, stop, self.generation, self._signals))
+        self.jobs.start("changes", lambda _job: changes_between(session, start, stop), on_done=self._done,
+                        on_failed=self._failed)
 
-    def _done(self, generation: int, document: dict[str, Any]) -> None:
-        if generation != self.generation:
-            return  # a newer pair of points was chosen meanwhile
+    def _done(self, document: dict[str, Any]) -> None:
         self.document = document
         self.store_model.set_document(document)
         self.kept_model.set_document(document)
@@ -256,9 +227,8 @@ class ChangesView(QWidget):
         if self.kept_model.rows:
             self.kept_table.selectRow(0)
 
-    def _failed(self, generation: int, message: str) -> None:
-        if generation == self.generation:
-            self.summary.setText(f"Could not compare these points: {message}")
+    def _failed(self, exc: BaseException) -> None:
+        self.summary.setText(f"Could not compare these points: {type(exc).__name__}: {exc}")
 
     def _kept_row_changed(self, current: QModelIndex, _: QModelIndex) -> None:
         if not current.isValid() or not 0 <= current.row() < len(self.kept_model.rows):

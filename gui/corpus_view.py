@@ -1,7 +1,7 @@
 """File ▸ Open folder: every session under a folder as a table, checked off the GUI thread with progress.
 
 The check is `wsi check`'s own (`core.check_pool.LocalChecker`: worker processes, each with a warm
-runner); a QThread drives it and hands each session's report to the window as it comes. The table
+runner); a background job (gui.jobs) drives it and hands each session's report to the window as it comes. The table
 shows session, bodies, replay verdict, problems and lost edits; a header click sorts (keys computed
 once per column, rows kept as indices), the filter field takes text found in the path or title, or a
 `wsi check --where` expression (`!clean`, `edited=pack.corridorRuns`, `differs` …). Double-click opens
@@ -9,12 +9,13 @@ the session in the inspector.
 """
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QThread, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QBrush, QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,7 +35,7 @@ from PySide6.QtWidgets import (
 from core.check import CheckOptions, SessionReport, find_sessions
 from core.check_report import progress_line
 from core.check_where import Where, WhereError, parse_where
-from gui.errors import log_exception
+from gui.jobs import Job, Jobs
 from gui.theme import colour, hex_of
 
 COLUMNS = ("Session", "Bodies", "Replay", "Problems", "Lost edits")
@@ -203,32 +204,15 @@ class CorpusModel(QAbstractTableModel):
         self.endResetModel()
 
 
-class CheckThread(QThread):
-    """Walk the folder and check every session in worker processes; reports come as signals."""
+def check_folder(job: Job, folder: Path, options: CheckOptions, jobs: int | None, stop: threading.Event) -> None:
+    """The check job: walk the folder, then check every session in worker processes, reporting each."""
+    from core.check_pool import LocalChecker, default_jobs
 
-    found = Signal(int)  # how many sessions the walk found
-    report = Signal(object)  # one SessionReport
-    failed = Signal(str)
-
-    def __init__(self, folder: Path, options: CheckOptions, jobs: int | None = None, parent: QObject | None = None):
-        super().__init__(parent)
-        self.folder = folder
-        self.options = options
-        self.jobs = jobs
-        self.stopped = False
-
-    def run(self) -> None:  # noqa: D102 — QThread's hook
-        from core.check_pool import LocalChecker, default_jobs
-
-        try:
-            paths = list(find_sessions([self.folder]))
-            self.found.emit(len(paths))
-            if paths and not self.stopped:
-                checker = LocalChecker(self.options, self.jobs or default_jobs())
-                checker.run(paths, lambda _index, report: self.report.emit(report), lambda: self.stopped)
-        except Exception as exc:  # a bug of ours: say so in the window, keep it up
-            log_exception(exc)
-            self.failed.emit(f"the check failed: {type(exc).__name__}: {exc} (the details are in the log)")
+    paths = list(find_sessions([folder]))
+    job.report(("found", len(paths)))
+    if paths and not stop.is_set():
+        checker = LocalChecker(options, jobs or default_jobs())
+        checker.run(paths, lambda _index, report: job.report(("report", report)), lambda: stop.is_set() or job.cancelled)
 
 
 class CorpusView(QWidget):
@@ -281,16 +265,25 @@ class CorpusView(QWidget):
         self.filter.textChanged.connect(self._filter_changed)
         self.table.doubleClicked.connect(self._open_row)
         self.stop_button.clicked.connect(self.stop)
-        self.thread = CheckThread(folder, options or CheckOptions(), jobs, self)
-        self.thread.found.connect(self._found)
-        self.thread.report.connect(self._report)
-        self.thread.failed.connect(lambda message: self.status.setText(message))
-        self.thread.finished.connect(self._finished)
+        self.stopped = threading.Event()  # Stop: what is checked stays, and the job ends as done
+        self.jobs = Jobs(self)
         app = QApplication.instance()
         if app is not None:  # the window may still be checking when the application quits
             app.aboutToQuit.connect(self._shutdown)
         self.resize(1000, 640)
-        self.thread.start()
+        self.jobs.start("check", lambda job: check_folder(job, folder, options or CheckOptions(), jobs, self.stopped),
+                        on_report=self._news, on_done=lambda _: self._finished(), on_failed=self._failed)
+
+    def _news(self, news: tuple[str, Any]) -> None:
+        kind, value = news
+        if kind == "found":
+            self._found(value)
+        else:
+            self._report(value)
+
+    def _failed(self, exc: BaseException) -> None:  # a bug of ours (gui.jobs logged it): say so, keep the window up
+        self.status.setText(f"the check failed: {type(exc).__name__}: {exc} (the details are in the log)")
+        self._finished()
 
     def _found(self, total: int) -> None:
         self.total = total
@@ -323,11 +316,11 @@ class CorpusView(QWidget):
 
     def stop(self) -> None:
         """Stop checking; what is done stays in the table."""
-        self.thread.stopped = True
+        self.stopped.set()
 
     def _shutdown(self) -> None:
         self.stop()
-        self.thread.wait(30_000)
+        self.jobs.shutdown()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 — Qt's hook
         self._shutdown()

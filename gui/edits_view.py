@@ -14,11 +14,10 @@ step from the previous entry); earlier steps are the earlier edits' rows.
 """
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
+import threading
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QAbstractTableModel, Qt
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,312 +33,64 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.diff import Change, diff, parse_pointer
-from core.edits import (
-    EditDiff,
-    Pairing,
-    changed_paths,
-    copy_as_body,
-    diff_edit,
-    display_path,
-    filter_changes,
-    pair_edits,
-    signed,
-    summary_line,
-    units_of,
-    value_text,
-)
-from core.geometry import Shape, VertexMark, shapes, vertex_marks
+from core.edit_detail import Comparison, EditDetail, edit_detail
+from core.edits import EditDiff, Pairing, RowDiff, copy_as_body, diff_edit, diff_rows, edit_diff_of, pair_edits, portable_rows
 from core.model import Entry
-from core.provenance import LeafOrigin, Provenance
+from core.provenance import Provenance
 from core.session import Session
-from core.units import Conversion, unit_text
 from gui.context import InspectorContext
+from gui.edits_models import ChangesModel, EditsModel
 from gui.geometry_plot import GeometryPlot
+from gui.jobs import Job, Jobs
 from gui.json_tree import JsonTreeView
-from gui.models import ALIGN, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_BACKGROUND, RIGHT, TOOLTIP, monospace
+from gui.models import PERSON_BACKGROUND
 from gui.theme import colour, hex_of
 
 MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # gui.theme: light or dark
 PERSON_WRITTEN, PERSON_ANCESTOR = colour("person_written"), PERSON_BACKGROUND
 MIN_DRAWING_WIDTH = 120  # px: a drawing narrower than this is given back its share of the row
-BATCH_SECONDS = 0.05  # the diff job reports what it has at most this often: one model update per batch
-OP_COLOURS = {"add": colour("add"), "remove": colour("remove"), "replace": colour("replace")}
+IN_PROCESS_ROWS = 400  # more edits than this are diffed in a worker process (gui.jobs): seconds of pure Python
 
 
-@dataclass(slots=True)
-class Comparison:
-    """Two entries side by side (inputs parsed), the changes between them, highlights, and the drawing."""
+def diff_session(job: Job, session: Session) -> int:
+    """The diff job: pair the session's edits (reported first), then diff each, reporting in batches."""
+    pairings = pair_edits(session)
+    job.check()
+    job.report(("paired", pairings))
+    entries, rows = portable_rows(pairings)
 
-    title: str
-    before: Entry
-    after: Entry
-    before_value: Any
-    after_value: Any
-    changes: list[Change]
-    unit: str | None  # the unit the changes (and the drawing) are in: `before`'s
-    raw_unit: str | None  # `after`'s own unit when its numbers were converted
-    before_written: set[str]  # paths whose value differs in `before` (from the reverse diff)
-    before_changed: set[str]  # those and their ancestors
-    after_written: set[str]
-    after_changed: set[str]
-    before_shapes: list[Shape]
-    after_shapes: list[Shape]
-    marks: list[VertexMark]
-
-
-@dataclass(slots=True)
-class EditDetail:
-    """Everything the view shows for one edit, computed off the GUI thread."""
-
-    edit_diff: EditDiff
-    comparisons: list[Comparison]
-    origins: dict[str, dict[str, LeafOrigin]] = field(default_factory=dict)  # entry key → pointer → origin
-
-
-def edit_detail(provenance: Provenance, edit_diff: EditDiff) -> EditDetail:
-    """The edit's comparisons (against the model call, then its own step) with provenance and shapes."""
-    pairing = edit_diff.pairing
-    comparisons = []
-    if pairing.base is not None:
-        comparisons.append(_comparison(f"{pairing.base.id} → {pairing.edit.id}  (the model's call → the person's edit)",
-                                       pairing.base, pairing.edit, edit_diff.changes))
-    if edit_diff.step is not None:
-        step = edit_diff.step
-        title = f"step {pairing.steps:,} of {pairing.steps:,}: {step.before.id} → {step.after.id}  (the edit's own step)"
-        comparisons.append(_comparison(title, step.before, step.after, step.changes))
-    shown = {e.key: e for c in comparisons for e in (c.before, c.after)} or {pairing.edit.key: pairing.edit}
-    origins = {key: {o.path: o for o in provenance.blame(entry)} for key, entry in shown.items()}
-    return EditDetail(edit_diff, comparisons, origins)
-
-
-def _written(changes: list[Change]) -> set[str]:
-    return {c["path"] for c in changes if c["op"] != "remove"}
-
-
-def _comparison(title: str, before: Entry, after: Entry, changes: list[Change]) -> Comparison:
-    before_value, after_value = before.input, after.input
-    unit, raw_unit = units_of(before, after)
-    # The reverse diff's paths are in the model's input, so they say what to highlight there.
-    reverse = diff(after_value, before_value, after.unit, before.unit)
-    conversion = Conversion(raw_unit, unit) if raw_unit and unit else None
-    return Comparison(title, before, after, before_value, after_value, changes, unit, raw_unit,
-                      _written(reverse), changed_paths(reverse), _written(changes), changed_paths(changes),
-                      shapes(before_value), shapes(after_value, conversion), vertex_marks(changes))
-
-
-class _Signals(QObject):
-    paired = Signal(int, object)  # generation, list[Pairing]
-    diffed = Signal(int, object)  # generation, {row: EditDiff}
-    detailed = Signal(int, int, object)  # generation, row, EditDetail
-    failed = Signal(int, int, str)  # generation, row (-1: the whole session), message
-
-
-class _DiffJob(QRunnable):
-    """Pairs the session's edits (one pass), then diffs each, reporting in batches."""
-
-    def __init__(self, session: Session, generation: int, signals: _Signals):
-        super().__init__()
-        self.session, self.generation, self.signals = session, generation, signals
-
-    def run(self) -> None:
-        try:
-            pairings = pair_edits(self.session)
-        except Exception as exc:  # a view never crashes the window: the summary says what went wrong
-            self.signals.failed.emit(self.generation, -1, f"{type(exc).__name__}: {exc}")
-            return
-        self.signals.paired.emit(self.generation, pairings)
-        batch: dict[int, EditDiff] = {}
-        sent = time.perf_counter()
-        for row, pairing in enumerate(pairings):
+    def arrived(batch: list[RowDiff]) -> None:
+        diffs, failures = {}, {}
+        for row in batch:
             try:
-                batch[row] = diff_edit(pairing)
-            except Exception as exc:  # the row says what went wrong
-                self.signals.failed.emit(self.generation, row, f"{type(exc).__name__}: {exc}")
-            if time.perf_counter() - sent > BATCH_SECONDS:
-                self.signals.diffed.emit(self.generation, batch)
-                batch, sent = {}, time.perf_counter()
-        self.signals.diffed.emit(self.generation, batch)
+                diffs[row[0]] = edit_diff_of(pairings[row[0]], row)
+            except ValueError as exc:
+                failures[row[0]] = str(exc)
+        job.report(("diffed", (diffs, failures)))
+
+    if len(rows) > IN_PROCESS_ROWS:
+        return int(job.in_process(diff_rows, entries, rows, on_report=arrived))
+    return diff_rows(entries, rows, arrived)
 
 
 class _SessionProvenance:
-    """One session's Provenance, made by the first detail job (indexing the session is O(entries))."""
+    """One session's Provenance, made by the first detail job (indexing the session is O(entries)).
+
+    A detail job dropped for a newer one may still run: the lock keeps them off the one Provenance
+    (it caches as it goes) one at a time.
+    """
 
     def __init__(self, session: Session):
         self.session = session
         self.provenance: Provenance | None = None
+        self.lock = threading.Lock()
 
-    def get(self) -> Provenance:
-        if self.provenance is None:
-            self.provenance = Provenance(self.session)
-        return self.provenance
-
-
-class _DetailJob(QRunnable):
-    """Computes one edit's EditDetail."""
-
-    def __init__(self, provenance: _SessionProvenance, edit_diff: EditDiff, row: int, generation: int,
-                 signals: _Signals):
-        super().__init__()
-        self.provenance, self.edit_diff, self.row = provenance, edit_diff, row
-        self.generation, self.signals = generation, signals
-
-    def run(self) -> None:
-        try:
-            detail = edit_detail(self.provenance.get(), self.edit_diff)
-        except Exception as exc:  # a view never crashes the window: the row says what went wrong
-            self.signals.failed.emit(self.generation, self.row, f"{type(exc).__name__}: {exc}")
-        else:
-            self.signals.detailed.emit(self.generation, self.row, detail)
-
-
-class EditsModel(QAbstractTableModel):
-    """The canvas edits: edit, call, base, changes, chain steps."""
-
-    HEADERS = ("edit", "base", "changes", "steps", "call")
-
-    def __init__(self, parent: Any = None):
-        super().__init__(parent)
-        self.pairings: list[Pairing] = []
-        self.diffs: dict[int, EditDiff] = {}
-        self.details: dict[int, EditDetail] = {}
-        self.failures: dict[int, str] = {}
-
-    def set_pairings(self, pairings: list[Pairing]) -> None:
-        self.beginResetModel()
-        self.pairings, self.diffs, self.details, self.failures = pairings, {}, {}, {}
-        self.endResetModel()
-
-    def add_diffs(self, diffs: dict[int, EditDiff]) -> None:
-        """A batch of diffs from the job: one dataChanged for the rows it spans."""
-        if not diffs:
-            return
-        self.diffs.update(diffs)
-        self.dataChanged.emit(self.index(min(diffs), 2), self.index(max(diffs), 2))
-
-    def set_detail(self, row: int, detail: EditDetail | None, failure: str | None = None) -> None:
-        if detail is not None:
-            self.details[row] = detail
-            self.diffs[row] = detail.edit_diff
-        if failure is not None:
-            self.failures[row] = failure
-        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
-
-    def rowCount(self, parent: Any = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.pairings)
-
-    def columnCount(self, parent: Any = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
-        if role == DISPLAY and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
-
-    def data(self, index: Any, role: int = DISPLAY) -> Any:
-        if not index.isValid():
-            return None
-        pairing, column = self.pairings[index.row()], index.column()
-        edit_diff = self.diffs.get(index.row())
-        if role == DISPLAY:
-            if column == 0:
-                return f"✎ {pairing.edit.id}"
-            if column == 1:
-                return str(pairing.base.id) if pairing.base else "none"
-            if column == 2:
-                if index.row() in self.failures:
-                    return "failed"
-                return f"{len(edit_diff.changes):,}" if edit_diff else "…"
-            if column == 3:
-                return f"{pairing.steps:,}" if pairing.base else "—"
-            return pairing.edit.call
-        if role == TOOLTIP:
-            if index.row() in self.failures:
-                return self.failures[index.row()]
-            lines = [summary_line(edit_diff)] if edit_diff else []
-            lines += pairing.notes
-            return "\n".join(lines) or None
-        if role == FONT:
-            return monospace()
-        if role == FOREGROUND and (column == 0 or (column == 1 and pairing.base is None)):
-            return PERSON if column == 0 else MUTED
-        if role == ALIGN and column in (2, 3):
-            return RIGHT
-        return None
-
-
-class ChangesModel(QAbstractTableModel):
-    """One comparison's changes, filtered in core: op, path, before, after, Δ, unit, and the edit's own numbers."""
-
-    HEADERS = ("op", "path", "before", "after", "Δ", "unit")
-
-    def __init__(self, parent: Any = None):
-        super().__init__(parent)
-        self.changes: list[Change] = []
-        self.rows: list[int] = []
-        self.unit: str | None = None
-        self.raw_unit: str | None = None  # the edit's own unit, when its numbers were converted
-
-    def set_changes(self, changes: list[Change], unit: str | None, text: str = "", raw_unit: str | None = None) -> None:
-        self.beginResetModel()
-        self.changes, self.unit, self.raw_unit = changes, unit, raw_unit
-        self.rows = filter_changes(changes, text, unit, raw_unit)
-        self.endResetModel()
-
-    def change_at(self, row: int) -> Change | None:
-        return self.changes[self.rows[row]] if 0 <= row < len(self.rows) else None
-
-    def rowCount(self, parent: Any = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Any = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS) + (2 if self.raw_unit else 0)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
-        if role != DISPLAY or orientation != Qt.Orientation.Horizontal:
-            return None
-        if section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return f"{('before', 'after')[section - len(self.HEADERS)]}, as {self.raw_unit}"
-
-    def data(self, index: Any, role: int = DISPLAY) -> Any:
-        change = self.change_at(index.row()) if index.isValid() else None
-        if change is None:
-            return None
-        column = index.column()
-        if role == DISPLAY:
-            return self._text(change, column)
-        if role == TOOLTIP:
-            tip = f"{change['path'] or '(whole input)'}\n{self._text(change, 2)} → {self._text(change, 3)} {self._text(change, 5)}"
-            if self.raw_unit and "raw" in change:
-                tip += f"\nthe edit's own numbers, in {self.raw_unit}: {self._text(change, 6)} → {self._text(change, 7)}"
-            return tip
-        if role == FONT:
-            return monospace()
-        if role == FOREGROUND and column == 0:
-            return OP_COLOURS.get(change["op"])
-        if role == FOREGROUND and column >= len(self.HEADERS):
-            return MUTED
-        if role == ALIGN and column == 4:
-            return RIGHT
-        return None
-
-    def _text(self, change: Change, column: int) -> str:
-        if column == 0:
-            return change["op"]
-        if column == 1:
-            return display_path(change["path"])
-        if column == 2:
-            return value_text(change["from"], 80) if "from" in change else ""
-        if column == 3:
-            return value_text(change["to"], 80) if "to" in change else ""
-        if column == 4:
-            return signed(change["delta"]) if "delta" in change else ""
-        if column == 5:
-            return unit_text(self.unit, parse_pointer(change["path"]), change.get("to", change.get("from")))
-        raw = change.get("raw", {})
-        key = "from" if column == 6 else "to"
-        return value_text(raw[key], 80) if key in raw else ""
+    def detail(self, job: Job, edit_diff: EditDiff) -> EditDetail:
+        with self.lock:
+            job.check()
+            if self.provenance is None:
+                self.provenance = Provenance(self.session)
+            return edit_detail(self.provenance, edit_diff)
 
 
 class EditsView(QWidget):
@@ -348,20 +99,12 @@ class EditsView(QWidget):
     def __init__(self, context: InspectorContext, parent: QWidget | None = None):
         super().__init__(parent)
         self.context = context
-        self.generation = 0
         self.last_copied: str | None = None
-        self._signals = _Signals(self)
-        self._signals.paired.connect(self._paired)
-        self._signals.diffed.connect(self._diffed)
-        self._signals.detailed.connect(self._detail_done)
-        self._signals.failed.connect(self._detail_failed)
-        # One job of each kind at a time: the next session's diffs wait for the last one's to end,
-        # and one Provenance (not shared between threads) serves the details.
-        self._diff_pool, self._detail_pool = QThreadPool(self), QThreadPool(self)
-        for pool in (self._diff_pool, self._detail_pool):
-            pool.setMaxThreadCount(1)
+        # One diff job and one detail job at a time (gui.jobs): a newer one drops the older's answer.
+        self.jobs = Jobs(self)
         self._provenance: _SessionProvenance | None = None
-        self._asked: set[int] = set()  # rows whose detail job is queued or running
+        self._detail_row = -1  # the row whose detail job is running
+        self._paired_yet = False  # the current diff job's pairings arrived
         self.summary = QLabel(self)
         self.summary.setObjectName("editsSummary")
         self.summary.setWordWrap(True)
@@ -467,8 +210,9 @@ class EditsView(QWidget):
             self._stale = True
             return
         self._stale = False
-        self.generation += 1
-        self._asked.clear()
+        self.jobs.cancel_all()
+        self._paired_yet = False
+        self._detail_row = -1
         session = self.context.session
         self._provenance = _SessionProvenance(session) if session is not None else None
         self.edits_model.set_pairings([])
@@ -477,14 +221,18 @@ class EditsView(QWidget):
             self.summary.setText("No session open.")
             return
         self.summary.setText("Pairing the canvas edits with the model's calls …")
-        self._diff_pool.clear()
-        self._detail_pool.clear()
-        self._diff_pool.start(_DiffJob(session, self.generation, self._signals))
+        self.jobs.start("diff", lambda job: diff_session(job, session), on_report=self._diff_news,
+                        on_failed=lambda exc: self.summary.setText(f"The canvas edits could not be paired: {_why(exc)}"))
 
-    def _paired(self, generation: int, pairings: list[Pairing]) -> None:
-        if generation != self.generation:
-            return
-        self._paired_generation = generation
+    def _diff_news(self, news: tuple[str, Any]) -> None:
+        kind, value = news
+        if kind == "paired":
+            self._paired(value)
+        else:
+            self._diffed(*value)
+
+    def _paired(self, pairings: list[Pairing]) -> None:
+        self._paired_yet = True
         self.edits_model.set_pairings(pairings)
         if not pairings:
             self.summary.setText("No canvas edits in this session: nothing the person changed on the canvas.")
@@ -496,23 +244,22 @@ class EditsView(QWidget):
             pending, self._pending_edit = self._pending_edit, None
             self.select_edit(pending)
 
-    _paired_generation = -1  # the last generation whose pairings arrived
-
     @property
     def ready(self) -> bool:
         """True when the edits are paired and every edit's diff is computed."""
         model = self.edits_model
         if self.context.session is None:
             return True
-        return self._paired_generation == self.generation and len(model.diffs) + len(model.failures) >= len(model.pairings)
+        return self._paired_yet and len(model.diffs) + len(model.failures) >= len(model.pairings)
 
-    def _diffed(self, generation: int, diffs: dict[int, EditDiff]) -> None:
-        if generation != self.generation:
-            return
+    def _diffed(self, diffs: dict[int, EditDiff], failures: dict[int, str]) -> None:
         self.edits_model.add_diffs(diffs)
+        self.edits_model.add_failures(failures)
         row = self.current_row()
         if row in diffs:
             self._ask_detail(row)
+        elif row in failures:
+            self._show_nothing(f"This edit could not be compared: {failures[row]}")
         if self.ready:
             count = len(self.edits_model.pairings)
             if count:
@@ -520,26 +267,27 @@ class EditsView(QWidget):
                                      "against the model's call. Choose one to see its changes, both inputs and the drawing.")
 
     def _ask_detail(self, row: int) -> None:
-        """Start the detail job for `row` once its diff is known (each row once per session)."""
-        edit_diff = self.edits_model.diffs.get(row)
-        if edit_diff is None or row in self._asked or row in self.edits_model.details or self._provenance is None:
-            return
-        self._asked.add(row)
-        self._detail_pool.start(_DetailJob(self._provenance, edit_diff, row, self.generation, self._signals))
+        """Start the detail job for `row`; one for the row shown replaces any other.
 
-    def _detail_done(self, generation: int, row: int, detail: EditDetail) -> None:
-        if generation != self.generation:
+        It does not wait for the session's diff job to reach the row: it diffs that one edit itself.
+        """
+        model, provenance = self.edits_model, self._provenance
+        if not 0 <= row < len(model.pairings) or row in model.details or row in model.failures or provenance is None:
             return
+        pairing, edit_diff = model.pairings[row], model.diffs.get(row)
+        if row == self._detail_row and self.jobs.busy("detail"):
+            return
+        self._detail_row = row
+        self.jobs.start("detail", lambda job: provenance.detail(job, edit_diff or diff_edit(pairing)),
+                        on_done=lambda detail: self._detail_done(row, detail),
+                        on_failed=lambda exc: self._detail_failed(row, _why(exc)))
+
+    def _detail_done(self, row: int, detail: EditDetail) -> None:
         self.edits_model.set_detail(row, detail)
         if row == self.current_row():
             self._show_edit(row)
 
-    def _detail_failed(self, generation: int, row: int, message: str) -> None:
-        if generation != self.generation:
-            return
-        if row < 0:
-            self.summary.setText(f"The canvas edits could not be paired: {message}")
-            return
+    def _detail_failed(self, row: int, message: str) -> None:
         self.edits_model.set_detail(row, None, message)
         if row == self.current_row():
             self._show_nothing(f"This edit could not be compared: {message}")
@@ -688,6 +436,10 @@ class EditsView(QWidget):
         self.summary.setText(f"Copied a body that rebuilds {detail.edit_diff.edit.id} from "
                              f"{detail.edit_diff.base.id if detail.edit_diff.base else 'nothing'}: paste it in the Run tab.")
         return self.last_copied
+
+
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _entry_title(entry: Entry, who: str) -> str:

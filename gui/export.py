@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from core.cli.output import dumps
@@ -43,6 +43,7 @@ from core.documents import (
 from core.edits import diff_document, diff_edits
 from core.manifest import inputs_manifest, kept_document
 from core.trim_preview import StoreIndex
+from gui.jobs import Jobs
 
 if TYPE_CHECKING:
     from gui.main_window import MainWindow
@@ -142,20 +143,10 @@ class _Signals(QObject):
     failed = Signal(str)
 
 
-class _Job(QRunnable):
-    def __init__(self, export: Export, path: Path, signals: _Signals):
-        super().__init__()
-        self.export, self.path, self.signals = export, path, signals
-
-    def run(self) -> None:
-        try:
-            words = write_export(self.export, self.path)
-        except OSError as exc:
-            self.signals.failed.emit(f"cannot write {self.path} ({exc.strerror or exc}); choose a folder you can write to")
-        except Exception as exc:  # a builder that fails must not take the window down; say what failed
-            self.signals.failed.emit(f"the export of {self.path.name} failed: {type(exc).__name__}: {exc}")
-        else:
-            self.signals.done.emit(words)
+def _failure_text(path: Path, exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return f"cannot write {path} ({exc.strerror or exc}); choose a folder you can write to"
+    return f"the export of {path.name} failed: {type(exc).__name__}: {exc}"  # a builder that fails: say what failed
 
 
 class Exporter(QObject):
@@ -164,7 +155,9 @@ class Exporter(QObject):
     def __init__(self, window: MainWindow):
         super().__init__(window)
         self.window = window
-        self.signals = _Signals()  # no parent: a job still running when the window goes keeps it alive
+        self.signals = _Signals(self)
+        self.jobs = Jobs(self)  # gui.jobs: the window's closeEvent waits for a file being written
+        self._written = 0
         self.signals.done.connect(lambda words: window.status.showMessage(f"exported {words}", 8000))
         self.signals.failed.connect(lambda message: window.notice.show_notice(f"<b>Export</b>: {message}"))
 
@@ -195,5 +188,7 @@ class Exporter(QObject):
         self.start(export, target)
 
     def start(self, export: Export, path: Path) -> None:
-        """Build and write `export` to `path` in the thread pool."""
-        QThreadPool.globalInstance().start(_Job(export, path, self.signals))
+        """Build and write `export` to `path` off the GUI thread (each export its own job)."""
+        self._written += 1
+        self.jobs.start(f"export-{self._written}", lambda _job: write_export(export, path), on_done=self.signals.done.emit,
+                        on_failed=lambda exc: self.signals.failed.emit(_failure_text(path, exc)), expected=(OSError, ValueError))

@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
 from core.diff import parse_pointer, pointer
-from core.jsonsize import compact_json, js_keys, json_bytes  # run_view takes compact_json from here too
+from core.jsonsize import compact_json, js_keys, json_bytes
 from core.run_inputs import js_type
 from gui.models import monospace
 from gui.theme import colour

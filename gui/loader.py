@@ -1,9 +1,10 @@
-"""Load a session off the GUI thread, with progress and Cancel.
+"""Load a session off the GUI thread, with progress and Cancel (a `gui.jobs` job named "load").
 
-The worker reads the file in chunks (progress by bytes), parses it with `core.session.load_bytes`,
+The job reads the file in chunks (progress by bytes), parses it with `core.session.load_bytes`,
 then builds the `ManifestIndex` (every entry's size, which the bytes column and the status bar
-need), so the window has nothing heavy left to do. Cancel is checked between chunks and phases;
-a load cancelled during the parse finishes in the background and its result is dropped.
+need) and the timeline's rows, so the window has nothing heavy left to do. Cancel is checked
+between chunks and phases; a load cancelled during the parse finishes in the background and its
+result is dropped (`gui.jobs` drops the news of a cancelled job).
 """
 from __future__ import annotations
 
@@ -11,19 +12,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, Signal
 
 from core.filtering import ManifestIndex
-from core.timeline import timeline_rows
-from core.session import LoadError, Session, load_bytes
 from core.reading import read_bytes
-from gui.errors import log_exception
+from core.session import LoadError, Session, load_bytes
+from core.timeline import timeline_rows
+from gui.jobs import Job, Jobs
 
 CHUNK = 4 * 1024 * 1024
-
-
-class Cancelled(Exception):
-    """The person pressed Cancel."""
 
 
 @dataclass
@@ -36,63 +33,48 @@ class LoadedSession:
     seconds: float
 
 
-class LoadThread(QThread):
-    """One load: read, parse, index. Reports through signals (queued to the GUI thread)."""
+def load_session(job: Job, path: Path) -> LoadedSession:
+    """The load job: read, parse, index; progress as it goes, stopping at Cancel."""
+    start = time.perf_counter()
+    data = _read(job, path)
+    job.check()
+    job.progress(35, f"parsing {path.name} ({len(data) / 1e6:.1f} MB)")
+    session = load_bytes(data, path.name, path)
+    del data
+    job.check()
+    job.progress(85, f"measuring {len(session.entries):,} entries")
+    index = ManifestIndex(session.entries)
+    timeline_rows(session)  # made here, off the GUI thread; the timeline view finds them ready
+    job.check()
+    job.progress(100, "done")
+    return LoadedSession(session, index, path, time.perf_counter() - start)
 
-    # Each signal carries the thread itself, so the loader (in the GUI thread) knows whose it is.
-    progress = Signal(object, int, str)  # thread, percent, what it is doing
-    loaded = Signal(object, object)  # thread, LoadedSession
-    failed = Signal(object, str)  # thread, why the file cannot be opened at all
 
-    def __init__(self, path: Path, parent: QObject | None = None):
-        super().__init__(parent)
-        self.path = path
-        self.cancelled = False
+def _read(job: Job, path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        chunks = []
+        done = 0
+        with open(path, "rb") as handle:
+            while chunk := handle.read(CHUNK):
+                chunks.append(chunk)
+                done += len(chunk)
+                job.check()
+                job.progress(int(30 * done / max(size, 1)), f"reading {path.name}")
+        return b"".join(chunks)
+    except OSError:
+        return read_bytes(path)  # raises LoadError saying why, as the CLI says it
 
-    def run(self) -> None:  # noqa: D102 — QThread's hook
-        start = time.perf_counter()
-        try:
-            data = self._read()
-            self._check()
-            self.progress.emit(self, 35, f"parsing {self.path.name} ({len(data) / 1e6:.1f} MB)")
-            session = load_bytes(data, self.path.name, self.path)
-            del data
-            self._check()
-            self.progress.emit(self, 85, f"measuring {len(session.entries):,} entries")
-            index = ManifestIndex(session.entries)
-            timeline_rows(session)  # made here, off the GUI thread; the timeline view finds them ready
-            self._check()
-            self.progress.emit(self, 100, "done")
-            self.loaded.emit(self, LoadedSession(session, index, self.path, time.perf_counter() - start))
-        except Cancelled:
-            return
-        except LoadError as exc:
-            self.failed.emit(self, str(exc))
-        except MemoryError:
-            self.failed.emit(self, f"{self.path}: too big to load in the memory available; try `wsi manifest` on it")
-        except Exception as exc:  # a bug of ours: say so, log it, and keep the window up
-            log_exception(exc)
-            self.failed.emit(self, f"{self.path}: the inspector failed while loading it ({type(exc).__name__}: {exc}); "
-                                   "this is a bug, the details are in the log")
 
-    def _read(self) -> bytes:
-        try:
-            size = self.path.stat().st_size
-            chunks = []
-            done = 0
-            with open(self.path, "rb") as handle:
-                while chunk := handle.read(CHUNK):
-                    chunks.append(chunk)
-                    done += len(chunk)
-                    self._check()
-                    self.progress.emit(self, int(30 * done / max(size, 1)), f"reading {self.path.name}")
-            return b"".join(chunks)
-        except OSError:
-            return read_bytes(self.path)  # raises LoadError saying why, as the CLI says it
-
-    def _check(self) -> None:
-        if self.cancelled:
-            raise Cancelled
+def failure_text(path: Path, exc: BaseException) -> str:
+    """Why `path` could not be opened, in words a person can act on."""
+    if isinstance(exc, LoadError):
+        return str(exc)
+    if isinstance(exc, MemoryError):
+        return f"{path}: too big to load in the memory available; try `wsi manifest` on it"
+    # a bug of ours (gui.jobs logged it): say so and keep the window up
+    return (f"{path}: the inspector failed while loading it ({type(exc).__name__}: {exc}); "
+            "this is a bug, the details are in the log")
 
 
 class SessionLoader(QObject):
@@ -105,57 +87,29 @@ class SessionLoader(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self._current: LoadThread | None = None
-        self._threads: set[LoadThread] = set()  # running threads are held until they end
+        self.jobs = Jobs(self)
 
     @property
     def busy(self) -> bool:
         """True while a load is running."""
-        return self._current is not None
+        return self.jobs.busy("load")
 
     def start(self, path: str | Path) -> None:
         """Load `path`; any load still running is dropped."""
-        self.cancel(quiet=True)
-        thread = LoadThread(Path(path), self)
-        self._current = thread
-        self._threads.add(thread)
-        thread.progress.connect(self._progress)
-        thread.loaded.connect(self._loaded)
-        thread.failed.connect(self._failed)
-        thread.finished.connect(self._ended)
-        thread.start()
+        path = Path(path)
+        self.jobs.start("load", lambda job: load_session(job, path), on_done=self.loaded.emit,
+                        on_failed=lambda exc: self.failed.emit(failure_text(path, exc)), on_progress=self.progress.emit,
+                        expected=(LoadError, MemoryError))
 
     def cancel(self, quiet: bool = False) -> None:
         """Stop waiting for the current load (it stops at its next check)."""
-        if self._current is None:
+        if not self.busy:
             return
-        self._current.cancelled = True
-        self._current = None
+        self.jobs.cancel("load")
         if not quiet:
             self.cancelled.emit()
 
     def wait(self, seconds: float = 30.0) -> None:
-        """Wait for every thread still running (at exit)."""
-        for thread in list(self._threads):
-            thread.wait(int(seconds * 1000))
-
-    def _progress(self, thread: LoadThread, percent: int, text: str) -> None:
-        if thread is self._current:
-            self.progress.emit(percent, text)
-
-    def _loaded(self, thread: LoadThread, result: LoadedSession) -> None:
-        if thread is self._current:
-            self._current = None
-            self.loaded.emit(result)
-
-    def _failed(self, thread: LoadThread, message: str) -> None:
-        if thread is self._current:
-            self._current = None
-            self.failed.emit(message)
-
-    def _ended(self) -> None:
-        for thread in [t for t in self._threads if t.isFinished()]:
-            self._threads.discard(thread)
-            if thread is self._current:  # ended without a result (cancelled inside)
-                self._current = None
-            thread.deleteLater()
+        """Wait for every load still running, cancelled ones too (at exit)."""
+        for job in self.jobs.running():
+            job.wait(seconds)

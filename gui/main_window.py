@@ -34,6 +34,7 @@ from gui.edits_view import EditsView
 from gui.errors import log_exception
 from gui.follow import FileFollower
 from gui.inputs_view import InputsView
+from gui.jobs import shutdown_all
 from gui.kept_view import KeptView
 from gui.keyboard import Keyboard
 from gui.loader import LoadedSession, SessionLoader
@@ -451,7 +452,7 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self.follower.stop()
         self.loader.cancel(quiet=True)
-        self.loader.wait()
+        shutdown_all(self)  # every view's background job (gui.jobs) cancelled and its thread awaited
         super().closeEvent(event)
 
     # --- tabs, drops, screenshots -------------------------------------------------------------------

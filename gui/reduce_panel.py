@@ -2,8 +2,8 @@
 
 The body is the one at the cursor, with the code in the editor (edited or not). A `ReducePanel`
 shows the failure being kept, the phase, runs made and what is left, and Cancel (which kills the
-runs in flight and drops the reduction). The reduction (core.reduce) runs on a worker thread on
-its own pool of guests and reports through queued signals. When it is done the reduced session is
+runs in flight and drops the reduction). The reduction (core.reduce) runs as a background job
+(gui.jobs) on its own pool of guests. When it is done the reduced session is
 written beside the session file as `NAME.reduced.json` (in a temporary folder when that folder is
 not writable), loaded again to check B still fails the same way, and opened in a new window at B's
 Run tab, whose notice says "N of M entries were needed" and lists the entries kept.
@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import html
 import tempfile
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from core.ddmin import Stopped
@@ -25,7 +24,7 @@ from core.reduce import NoFailure, Progress, Reducer, Reduction
 from core.repro import default_out
 from core.session import Session
 from gui.deep_link import follow_link
-from gui.errors import log_exception
+from gui.jobs import Cancelled, Job, Jobs
 from gui.theme import hex_of
 
 if TYPE_CHECKING:
@@ -34,15 +33,6 @@ if TYPE_CHECKING:
 
 MAX_LISTED = 30
 _windows: list[QWidget] = []  # reduced-session windows, held until they close
-
-
-class _Bridge(QObject):
-    """Carries the worker thread's news to the GUI thread (queued signals)."""
-
-    failure = Signal(str)  # the failure being kept, in words
-    progress = Signal(object)  # Progress
-    finished = Signal(object, object, bool)  # Reduction, the file written, whether it reproduces
-    failed = Signal(str)  # why there is nothing to open (no failure, an error of ours)
 
 
 class ReducePanel(QDialog):
@@ -58,7 +48,7 @@ class ReducePanel(QDialog):
         self.setModal(False)
         self.session, self.body, self.settings = session, body, settings
         self._job = (code, lang, timeout_s)
-        self.bridge = _Bridge(self)
+        self.jobs = Jobs(self)  # gui.jobs: cancelled by Cancel, by the window closing, or by the panel's deletion
         self.window: MainWindow | None = None
         self.cancelled = False
         self.running = False
@@ -82,50 +72,48 @@ class ReducePanel(QDialog):
         layout.addWidget(self.bar)
         layout.addLayout(buttons)
         self.resize(560, 150)
-        self.bridge.failure.connect(self._failure)
-        self.bridge.progress.connect(self._progress)
-        self.bridge.finished.connect(self._finished)
-        self.bridge.failed.connect(self._failed)
-        stop = self._stop_event = threading.Event()
-        # The reducer is made on the worker thread (cutting a big session takes a while); it is shared
-        # through `holder` with the closer, which must not hold the panel.
-        holder: dict[str, Reducer] = {}
-        self._holder = holder
-        self.destroyed.connect(lambda *_: _stop(stop, holder))  # the window closed mid-way: end the runs
 
     def start(self) -> None:
         """Start the reduction on a worker thread; the window stays live."""
         self.running = True
         self.show()
-        bridge, session, body, stop, holder = self.bridge, self.session, self.body, self._stop_event, self._holder
+        session, body = self.session, self.body
         code, lang, timeout_s = self._job
 
-        def work() -> None:
-            reducer = None
+        def work(job: Job) -> tuple[Reduction, Path, bool] | None:
+            # The reducer is made here: cutting a big session takes a while.
+            reducer = Reducer(session, body.id, code, lang, timeout_s=timeout_s,
+                              on_progress=lambda progress: job.report(("progress", progress)))
             try:
-                reducer = holder["reducer"] = Reducer(session, body.id, code, lang, timeout_s=timeout_s,
-                                                      on_progress=lambda progress: emit_safely(bridge.progress, progress))
-                if stop.is_set():
-                    return
+                job.on_cancel(reducer.stop)  # the runs in flight are killed
+                job.check()
                 failure = reducer.find_failure()
-                emit_safely(bridge.failure, failure.text())
+                job.report(("failure", failure.text()))
                 reduction = reducer.reduce()
                 if reduction.stopped:
-                    return
+                    raise Cancelled
                 out, reproduced = _write(reducer, reduction, session.path, session.name)
-                emit_safely(bridge.finished, reduction, out, reproduced)
-            except NoFailure as exc:
-                emit_safely(bridge.failed, str(exc))
+                return reduction, out, reproduced
             except Stopped:
-                pass
-            except Exception as exc:  # a bug of ours: say so, log it, keep the window up
-                log_exception(exc)
-                emit_safely(bridge.failed, f"the reduction failed ({type(exc).__name__}: {exc}); this is a bug, the details are in the log")
+                raise Cancelled from None
             finally:
-                if reducer is not None:
-                    reducer.close()
+                reducer.close()
 
-        threading.Thread(target=work, daemon=True, name="wsi-reduce").start()
+        self.jobs.start("reduce", work, on_report=self._news, on_done=lambda done: self._finished(*done),
+                        on_failed=self._job_failed)
+
+    def _news(self, news: tuple[str, Any]) -> None:
+        kind, value = news
+        if kind == "progress":
+            self._progress(value)
+        else:
+            self._failure(value)
+
+    def _job_failed(self, exc: BaseException) -> None:
+        if isinstance(exc, NoFailure):
+            self._failed(str(exc))
+        else:  # a bug of ours (gui.jobs logged it): say so, keep the window up
+            self._failed(f"the reduction failed ({type(exc).__name__}: {exc}); this is a bug, the details are in the log")
 
     def cancel(self) -> None:
         """Stop the reduction (its runs are killed) and close; nothing opens."""
@@ -134,7 +122,7 @@ class ReducePanel(QDialog):
     def reject(self) -> None:  # noqa: D102 — Cancel, Esc and the title bar's close all come here
         if self.running:
             self.cancelled = True
-            _stop(self._stop_event, self._holder)
+            self.jobs.cancel_all()
             self.running = False
             self.done.emit(None)
         super().reject()
@@ -168,20 +156,6 @@ class ReducePanel(QDialog):
         self.running = False
         self.done.emit(window)
         self.accept()
-
-
-def _stop(stop: threading.Event, holder: dict[str, Reducer]) -> None:
-    stop.set()
-    if "reducer" in holder:
-        holder["reducer"].stop()
-
-
-def emit_safely(signal: Any, *values: Any) -> None:
-    """Emit from a worker thread; nothing happens when the receiver was closed and deleted meanwhile."""
-    try:
-        signal.emit(*values)
-    except RuntimeError:  # the panel was closed and deleted while the worker ran
-        pass
 
 
 def _how_it_fails(text: str) -> str:

@@ -29,8 +29,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -39,13 +38,16 @@ from PySide6.QtWidgets import (
 from core.model import Body
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
-from core.runner.replay import replay_session
-from core.runner.report import error_line, recorded_calls_text, source_text
+from core.runner.replay import replay_badge, replay_session
+from core.runner.result import failure
+from core.runner.report import error_line, source_text
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
-from gui.json_tree import JsonTreeView, compact_json
-from gui.models import first_code_line, fit_column, monospace
-from gui.theme import colour, hex_of
+from gui.jobs import Job, Jobs
+from gui.json_tree import JsonTreeView
+from gui.models import RowsModel, first_code_line, fit_column, monospace
+from gui.run_models import CallsModel, ReplayModel
+from gui.theme import hex_of
 
 OK_BRUSH = pg.mkBrush("#60a5fa")
 FAILED_BRUSH = pg.mkBrush("#f87171")
@@ -54,10 +56,9 @@ NEW_BODY = "// A new body: inputs, kept, modules, scene, console and log are in 
 
 
 class _Bridge(QObject):
-    """Carries results from the runner's threads to the GUI thread (queued signals)."""
+    """What the view announces once it has shown it (on the GUI thread): a run's result, a replay's end."""
 
     finished = Signal(object, object)  # (run number, result)
-    verdict = Signal(object, object)  # (verdict, result) of one replayed body
     replay_done = Signal(object)  # the list of verdicts
 
 
@@ -78,10 +79,8 @@ class RunView(QWidget):
         self._edits_path: Any = None  # the file the edits belong to
         self._loading = False  # the editor is being filled, not edited
         self._stop_replay = threading.Event()
+        self.jobs = Jobs(self)  # the run and the replay (gui.jobs): a new session drops their answers
         self._build()
-        self.bridge.finished.connect(self._finished)
-        self.bridge.verdict.connect(self._verdict)
-        self.bridge.replay_done.connect(self._replay_done)
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
         context.body_chosen.connect(self._body_chosen)
@@ -182,11 +181,12 @@ class RunView(QWidget):
         self.logs_text.setObjectName("runLogs")
         self.logs_text.setReadOnly(True)
         self.logs_text.setFont(monospace())
-        self.calls_table = _table(["id", "call", "line", "output from", "outcome"], "runCalls")
+        self.calls_model = CallsModel(self)
+        self.calls_table = _table(self.calls_model, "runCalls")
         for column, width in enumerate((56, 230, 44, 150)):
             self.calls_table.setColumnWidth(column, width)
         self.calls_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.calls_table.cellDoubleClicked.connect(self._call_activated)
+        self.calls_table.doubleClicked.connect(lambda index: self._call_activated(index.row()))
         self.plot = pg.PlotWidget(self, background=hex_of("plot_background"))
         self.plot.setObjectName("operationsPlot")
         self.plot.setLabel("bottom", "ms since the run started (starts as the guest's clock gives them, to the ms)")
@@ -196,11 +196,12 @@ class RunView(QWidget):
         self.plot.setMouseEnabled(y=False)
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[], brushes=[])
         self.plot.addItem(self.bars)
-        self.replay_table = _table(["body", "verdict", "recorded calls", "first difference"], "replayTable")
+        self.replay_model = ReplayModel(self)
+        self.replay_table = _table(self.replay_model, "replayTable")
         fit_column(self.replay_table, 1, ["diverged"])  # the longest verdict, whole
         self.replay_table.setColumnWidth(2, 150)
-        self.replay_table.cellDoubleClicked.connect(self._replay_activated)
-        self.replay_table.currentCellChanged.connect(lambda row, *_: self._show_recorded_calls(row))
+        self.replay_table.doubleClicked.connect(lambda index: self._replay_activated(index.row()))
+        self.replay_table.selectionModel().currentRowChanged.connect(lambda current, _: self._show_recorded_calls(current.row()))
         self.replay_calls_label = QLabel(self)
         self.replay_calls_label.setObjectName("replayRecordedCalls")
         self.replay_calls_label.setWordWrap(True)
@@ -212,7 +213,6 @@ class RunView(QWidget):
         replay_layout.setContentsMargins(0, 0, 0, 0)
         replay_layout.addWidget(self.replay_table, 1)
         replay_layout.addWidget(self.replay_calls_label)
-        self.verdicts: list[dict[str, Any]] = []  # one per row of the replay table
         self.result_tabs = QTabWidget(self)
         self.result_tabs.setObjectName("resultTabs")
         self.result_tabs.addTab(self.returned_tree, "Returned")
@@ -252,6 +252,12 @@ class RunView(QWidget):
 
     # --- following the context ----------------------------------------------------------------------
     def _session_changed(self) -> None:
+        if self.jobs.busy():  # a run or replay of the session before: its answers are not this one's
+            self.jobs.cancel_all()
+            if self.replaying:
+                self.runner = None  # the replay's cancel closed it
+            self.future, self.replaying = None, False
+            self._set_busy(False)
         session = self.context.session
         path = session.path if session is not None else None
         if path != self._edits_path:  # another file: its bodies are others; a reload keeps the edits
@@ -263,8 +269,7 @@ class RunView(QWidget):
             self.body_combo.addItem("", body.key)
         for index in range(self.body_combo.count()):
             self._label_body(index)
-        self.replay_table.setRowCount(0)
-        self.verdicts = []
+        self.replay_model.clear()
         self.replay_calls_label.hide()
         self.run_button.setEnabled(session is not None)
         self.replay_button.setEnabled(session is not None and bool(session.bodies))
@@ -399,7 +404,15 @@ class RunView(QWidget):
         self.editor.clear_marks()
         self.status_label.setText(f"Running {html.escape(self.context.cursor_text)} …")
         self._set_busy(True)
-        self.future = self._ensure_runner().submit(envelope, lambda result: self.bridge.finished.emit(number, result))
+        runner = self._ensure_runner()
+        future = self.future = runner.submit(envelope)
+
+        def wait(job: Job) -> dict[str, Any]:
+            job.on_cancel(lambda: runner.stop(future))
+            return future.result()
+
+        self.jobs.start("run", wait, on_done=lambda result: self._finished(number, result),
+                        on_failed=lambda exc: self._finished(number, failure("InternalError", f"{type(exc).__name__}: {exc}")))
 
     def _options(self) -> dict[str, Any]:
         return {"timeout_s": float(self.timeout_box.value()), "deterministic": self.deterministic_box.isChecked()}
@@ -423,6 +436,7 @@ class RunView(QWidget):
         self.future = None
         self._set_busy(False)
         self.show_result(result)
+        self.bridge.finished.emit(number, result)
 
     def _show_refusal(self, message: str) -> None:
         self.status_label.setText(f"<b style='color:{hex_of('error')}'>Not run</b>: {html.escape(message)}")
@@ -477,18 +491,9 @@ class RunView(QWidget):
         self.keep_label.show()
 
     def _show_calls(self, calls: list[dict[str, Any]]) -> None:
-        self.calls_table.setRowCount(len(calls))
-        for row, call in enumerate(calls):
-            failed = "error" in call
-            outcome = f"failed: {call['error']}" if failed else compact_json(call.get("output"))[:200]
-            cells = [str(call["id"]), call["call"], str(call.get("line", "")), source_text(call.get("source")), outcome]
-            for column, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setToolTip(call["error"] if failed and column == 4 else text)
-                if failed:
-                    item.setForeground(colour("error"))
-                self.calls_table.setItem(row, column, item)
-            if failed and call.get("line"):
+        self.calls_model.set_calls(calls)
+        for call in calls:
+            if "error" in call and call.get("line"):
                 self.editor.mark_line(int(call["line"]), "warning", f"{call['call']}: {call['error']}")
         # Identity columns sized to what they hold, so "outcome" (the last, stretched) stays in view.
         room = max(self.result_tabs.width() - 24, 300)  # the table itself may be hidden behind another result tab
@@ -525,7 +530,7 @@ class RunView(QWidget):
         self.plot.setTitle(f"{count} operation{'s' if count != 1 else ''}" if count else "no module calls")
         self.plot.enableAutoRange()
 
-    def _call_activated(self, row: int, _column: int) -> None:
+    def _call_activated(self, row: int) -> None:
         calls = (self.last_result or {}).get("calls", [])
         if 0 <= row < len(calls) and calls[row].get("line"):
             self.editor.go_to(int(calls[row]["line"]))
@@ -549,9 +554,8 @@ class RunView(QWidget):
             return
         self.replaying = True
         self._stop_replay.clear()
-        self.replay_table.setRowCount(0)
+        self.replay_model.clear()
         fit_column(self.replay_table, 0, (b.key for b in session.bodies), most=160)
-        self.verdicts = []
         self.replay_calls_label.hide()
         self._show_error(None)  # the last run's error and keep verdict are not the replay's
         self.keep_label.hide()
@@ -563,39 +567,28 @@ class RunView(QWidget):
         self.status_label.setText(f"Replaying {len(session.bodies)} bodies …")
         runner = self._ensure_runner()
         options = self._options()
-        bridge = self.bridge
         stop = self._stop_replay
 
-        def work() -> None:
-            verdicts: list[dict[str, Any]] = []
-            try:
-                verdicts = replay_session(session, runner, options, on_body=lambda v, r: bridge.verdict.emit(v, r),
-                                          should_stop=stop.is_set)
-            finally:
-                bridge.replay_done.emit(verdicts)
+        def work(job: Job) -> list[dict[str, Any]]:
+            job.on_cancel(lambda: runner.close())  # the body running now is killed, not waited for
+            return replay_session(session, runner, options, on_body=lambda v, r: job.report((v, r)),
+                                  should_stop=lambda: stop.is_set() or job.cancelled)
 
-        threading.Thread(target=work, daemon=True, name="wsi-replay").start()
+        self.jobs.start("replay", work, on_report=lambda news: self._verdict(*news), on_done=self._replay_done,
+                        on_failed=lambda exc: self._replay_done([]))
 
     def _verdict(self, verdict: dict[str, Any], result: dict[str, Any]) -> None:
-        row = self.replay_table.rowCount()
-        self.replay_table.insertRow(row)
-        same = verdict["same"]
-        badge = "same" if same else ("failed" if not result["ok"] else "diverged")
-        text = "same" if same else badge
-        difference = "" if same else verdict["firstDifference"]["message"]
-        recorded = ", ".join(map(str, verdict.get("recordedCalls", [])))
-        self.verdicts.append(verdict)
-        for column, value in enumerate([str(verdict["body"]), text, recorded, difference]):
-            item = QTableWidgetItem(value)
-            item.setToolTip(value if column != 2 else (recorded_calls_text(verdict.get("recordedCalls", []))
-                                                        + "; choose one below to see it in Inputs") if recorded else value)
-            if not same:
-                item.setForeground(colour("error"))
-            self.replay_table.setItem(row, column, item)
+        badge = replay_badge(verdict, result)
+        row = self.replay_model.add(verdict, badge)
         self._badges[str(verdict["body"])] = badge
         self.context.set_badges(dict(self._badges))
-        if not same and self.replay_calls_label.isHidden():
-            self.replay_table.setCurrentCell(row, 2)  # the first divergence: its recorded calls below
+        if not verdict["same"] and self.replay_calls_label.isHidden():
+            self.replay_table.setCurrentIndex(self.replay_model.index(row, 2))  # the first divergence: its recorded calls below
+
+    @property
+    def verdicts(self) -> list[dict[str, Any]]:
+        """The replay's verdicts so far, one per row of the replay table."""
+        return self.replay_model.verdicts
 
     def _show_recorded_calls(self, row: int) -> None:
         """Under the table: links to the recorded calls that answered the chosen body (fedBy first)."""
@@ -638,13 +631,14 @@ class RunView(QWidget):
         verdict_colour = hex_of("ok") if same == len(verdicts) else hex_of("error")
         self.status_label.setText(f"<b style='color:{verdict_colour}'>Replay: {same} of {len(verdicts)} bodies the same</b>"
                                   + (" (stopped)" if self._stop_replay.is_set() else ""))
+        self.bridge.replay_done.emit(verdicts)
 
-    def _replay_activated(self, row: int, _column: int) -> None:
+    def _replay_activated(self, row: int) -> None:
         session = self.context.session
-        item = self.replay_table.item(row, 0)
-        if session is None or item is None:
+        verdicts = self.verdicts
+        if session is None or not 0 <= row < len(verdicts):
             return
-        body = session.body(item.text())
+        body = session.body(verdicts[row]["body"])
         if body is not None:
             self.load_body(body)
             self.context.set_cursor(body.id)
@@ -656,10 +650,10 @@ def operation_text(op: dict[str, Any]) -> str:
     return f"{op['call']}: started at {op['startMs']:g} ms, took {op['durationMs']:g} ms, {outcome}"
 
 
-def _table(headers: list[str], name: str) -> QTableWidget:
-    table = QTableWidget(0, len(headers))
+def _table(model: RowsModel, name: str) -> QTableView:
+    table = QTableView()
     table.setObjectName(name)
-    table.setHorizontalHeaderLabels(headers)
+    table.setModel(model)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.verticalHeader().setVisible(False)

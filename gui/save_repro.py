@@ -2,13 +2,12 @@
 
 It holds the entries and kept values B was handed, the scene, B's record (code, recorded outcome)
 and, when the Run tab's editor holds B changed, the edited code beside it (`editedCode`). It opens
-in the inspector and replays as the source does. The cut is written on a worker thread; the status
+in the inspector and replays as the source does. The cut is written as a background job (gui.jobs); the status
 bar says where it went. Headless: `wsi reduce FILE --body B --repro [--out OUT]`.
 """
 from __future__ import annotations
 
 import html
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,8 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from core.repro import cut_after, default_out, write_cut
-from gui.errors import log_exception
-from gui.reduce_panel import emit_safely
+from gui.jobs import Jobs
 
 if TYPE_CHECKING:
     from gui.main_window import MainWindow
@@ -32,6 +30,8 @@ class ReproSaver(QObject):
     def __init__(self, window: MainWindow):
         super().__init__(window)
         self.window = window
+        self.jobs = Jobs(self)  # gui.jobs: the window's closeEvent waits for a file being written
+        self._saves = 0
         self.saved.connect(self._saved)
         self.failed.connect(self._failed)
 
@@ -63,20 +63,16 @@ class ReproSaver(QObject):
             self.failed.emit(f"{path} is the open session file, which is never written; choose another name")
             return False
         code, lang = self.edited_code()
-        saved, failed = self.saved, self.failed
 
-        def work() -> None:
-            try:
-                write_cut(cut_after(session, cursor, code, lang), path)
-            except OSError as exc:
-                emit_safely(failed, f"cannot write {path} ({exc.strerror or exc}); choose a folder you can write to")
-            except Exception as exc:  # a bug of ours: say so, log it, keep the window up
-                log_exception(exc)
-                emit_safely(failed, f"saving the repro failed ({type(exc).__name__}: {exc}); this is a bug, the details are in the log")
-            else:
-                emit_safely(saved, path)
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, OSError):
+                self.failed.emit(f"cannot write {path} ({exc.strerror or exc}); choose a folder you can write to")
+            else:  # a bug of ours (gui.jobs logged it): say so, keep the window up
+                self.failed.emit(f"saving the repro failed ({type(exc).__name__}: {exc}); this is a bug, the details are in the log")
 
-        threading.Thread(target=work, daemon=True, name="wsi-save-repro").start()
+        self._saves += 1
+        self.jobs.start(f"save-{self._saves}", lambda _job: write_cut(cut_after(session, cursor, code, lang), path),
+                        on_done=lambda _: self.saved.emit(path), on_failed=failed, expected=(OSError,))
         return True
 
     def _saved(self, path: Path) -> None:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from core.diff import canonical, diff
+from core.diff import diff
+from core.json_values import canonical
 from core.js_value import as_js
 from core.model import Entry
 from core import run_inputs

@@ -17,9 +17,11 @@ compared as JavaScript sees numbers), when that is some of them and not all.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable
 
-from core.diff import diff, json_equal
+from core.diff import diff
+from core.json_values import json_equal
 from core.js_value import as_js
 from core.model import Body, Entry
 from core.runner.envelope import EnvelopeError, RunOptions, build_envelope
@@ -174,3 +176,10 @@ def replay_session(
         if on_body is not None:
             on_body(verdict, result)
     return verdicts
+
+
+def replay_badge(verdict: Mapping[str, object], result: Mapping[str, object]) -> str:
+    """A replayed body's badge: "same" as the record, "failed" (the replay did not end ok), else "diverged"."""
+    if verdict.get("same"):
+        return "same"
+    return "diverged" if result.get("ok") else "failed"

@@ -2,7 +2,8 @@
 import gzip
 import json
 
-from gui.json_tree import PREVIEW_CHARS, JsonTreeModel, compact_json, preview
+from core.jsonsize import compact_json
+from gui.json_tree import PREVIEW_CHARS, JsonTreeModel, preview
 from tests.core.test_bad_input import HEAD, deep, entry, json_form, with_input
 from tests.fuzz.mutations import make_case
 

@@ -177,7 +177,7 @@ def test_a_5000_step_chain_is_paired_and_diffed_off_the_gui_thread_and_shows_two
         return call
 
     monkeypatch.setattr(gui.edits_view, "pair_edits", watched(core.edits.pair_edits))
-    monkeypatch.setattr(gui.edits_view, "diff_edit", watched(core.edits.diff_edit))
+    monkeypatch.setattr(gui.edits_view, "edit_diff_of", watched(core.edits.edit_diff_of))  # the diffs come from a process
     monkeypatch.setattr(core.provenance.Provenance, "setters", watched(core.provenance.Provenance.setters))
     call = "pack.corridorRuns.corridorRuns"
     store = [{"id": "c0", "call": call, "unit": "mm", "body": "b1", "input": {"spine": [[0, 0], [1000, 0]], "d": 0}}]

@@ -158,7 +158,8 @@ def _trim(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("EditsModel")
 def _edits(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.edits_view import EditsModel, edit_detail
+    from core.edit_detail import edit_detail
+    from gui.edits_models import EditsModel
 
     model = EditsModel()
     yield model
@@ -176,7 +177,8 @@ def _edits(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("ChangesModel")
 def _changes(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.edits_view import ChangesModel, edit_detail
+    from core.edit_detail import edit_detail
+    from gui.edits_models import ChangesModel
 
     model = ChangesModel()
     yield model
@@ -242,6 +244,48 @@ def _corpus(session: Session | None, reports: Sequence[dict[str, Any]] = ()) -> 
         model.set_filter(text)
 
 
+@pytest.fixture(scope="module")
+def replayed() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(verdict, result) of every body of the demo replayed in V8, one recorded output changed so one body diverges."""
+    from core.runner.host import Runner
+    from core.runner.replay import replay_session
+
+    document = json.loads(DEMO.read_text())
+    next(e for e in document["store"] if e["id"] == "c23")["output"]["level"] = 99
+    session = load_bytes(json.dumps(document).encode(), "tampered.json")
+    seen: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    with Runner(size=1) as runner:
+        replay_session(session, runner, {"timeout_s": 5}, on_body=lambda verdict, result: seen.append((verdict, dict(result))))
+    return seen
+
+
+@driver("CallsModel")
+def _calls(session: Session | None, replays: Sequence[tuple[dict[str, Any], dict[str, Any]]] = ()) -> Iterator[QAbstractItemModel]:
+    from gui.run_models import CallsModel
+
+    model = CallsModel()
+    yield model
+    for _verdict, result in replays:  # as each run's result is shown
+        model.set_calls(result.get("calls", []))
+    model.set_calls([{"id": "x1", "call": "mep.risers.risers", "line": 2, "error": "TypeError: no level"}])  # a failed call
+    model.set_calls([])
+
+
+@driver("ReplayModel")
+def _replay(session: Session | None, replays: Sequence[tuple[dict[str, Any], dict[str, Any]]] = ()) -> Iterator[QAbstractItemModel]:
+    from core.runner.replay import replay_badge
+    from gui.run_models import ReplayModel
+
+    model = ReplayModel()
+    yield model
+    for verdict, result in replays:  # as each body's verdict arrives
+        model.add(verdict, replay_badge(verdict, result))
+    model.clear()
+    for verdict, result in replays:  # a second replay
+        model.add(verdict, replay_badge(verdict, result))
+    model.clear()
+
+
 def gui_models() -> set[str]:
     """The name of every QAbstractItemModel subclass defined in a gui/ module."""
     names = set()
@@ -254,6 +298,7 @@ def gui_models() -> set[str]:
 
 
 ABSTRACT = {"RowsModel"}  # a base class: its subclasses are driven
+REAL_RUNS = {"CorpusModel": "corpus_reports", "CallsModel": "replayed", "ReplayModel": "replayed"}  # driver → its fixture
 
 
 def test_every_model_in_gui_is_driven_here():
@@ -269,8 +314,8 @@ def open_session(kind: str) -> Session | None:
 @pytest.mark.parametrize("name", sorted(DRIVERS))
 def test_model_passes_the_model_tester(qtmodeltester, request, name, kind, tester):
     session = open_session(kind)
-    if name == "CorpusModel":
-        steps = _corpus(session, request.getfixturevalue("corpus_reports") if kind == "demo" else [])
+    if name in REAL_RUNS:  # fed with what real runs in V8 answered
+        steps = DRIVERS[name](session, request.getfixturevalue(REAL_RUNS[name]) if kind == "demo" else [])  # type: ignore[call-arg]
     else:
         steps = DRIVERS[name](session)
     model = next(steps)
@@ -370,7 +415,8 @@ def test_a_cap_move_repaints_the_rows_whose_fate_changed_and_on_screen_only(demo
 
 
 def test_an_edit_diff_arriving_repaints_its_row(demo):
-    from gui.edits_view import EditsModel, edit_detail
+    from core.edit_detail import edit_detail
+    from gui.edits_models import EditsModel
 
     model = EditsModel()
     pairings = pair_edits(demo)
@@ -458,7 +504,7 @@ def test_every_model_in_the_window_keeps_the_contract_while_the_window_is_used(q
     attach()
     assert {type(m).__name__ for m in window.findChildren(QAbstractItemModel) if id(m) in testers} >= {
         "ManifestModel", "KeptModel", "RefusedModel", "ProblemsModel", "TimelineModel", "JsonTreeModel", "TrimModel",
-        "EditsModel", "ChangesModel", "StoreChangesModel", "KeptChangesModel"}
+        "EditsModel", "ChangesModel", "StoreChangesModel", "KeptChangesModel", "CallsModel", "ReplayModel"}
     empty = tmp_path / "empty.json"
     empty.write_bytes(EMPTY)
     open_file(window, empty)
@@ -467,3 +513,17 @@ def test_every_model_in_the_window_keeps_the_contract_while_the_window_is_used(q
         qtbot.wait(20)
     window.context.set_session(None)
     qtbot.wait(50)
+
+
+def test_a_replay_verdict_arriving_is_one_inserted_row_at_the_end(replayed):
+    from core.runner.replay import replay_badge
+    from gui.run_models import ReplayModel
+
+    model = ReplayModel()
+    signals = Signals(model)
+    for verdict, result in replayed:
+        model.add(verdict, replay_badge(verdict, result))
+    assert set(signals.names()) == {"rowsInserted"} and len(signals.seen) == len(replayed)
+    assert [args[1:3] for _, args in signals.seen] == [(row, row) for row in range(len(replayed))]
+    badges = [model.data(model.index(row, 1)) for row in range(model.rowCount())]
+    assert badges.count("diverged") == 1 and badges.count("same") == len(replayed) - 1

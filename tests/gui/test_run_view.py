@@ -17,6 +17,13 @@ def run_view(window, open_file):
     return window.views["run"]
 
 
+def cell(model, row, column, role=None):
+    """What a table cell shows (or its tooltip, with role)."""
+    from PySide6.QtCore import Qt
+
+    return model.data(model.index(row, column), role if role is not None else Qt.ItemDataRole.DisplayRole)
+
+
 def _run(qtbot, view, code: str | None = None, lang: str = "js"):
     if code is not None:
         view.editor.set_code(code, lang)
@@ -33,8 +40,8 @@ def test_a_good_run_shows_status_returned_value_calls_and_keep(qtbot, run_view):
     assert result["ok"] is True
     assert "ok" in run_view.status_label.text()
     assert run_view.returned_tree.model().node(run_view.returned_tree.model().index(0, 0)).value["rooms"] == 34
-    assert run_view.calls_table.rowCount() == 6
-    assert run_view.calls_table.item(0, 3).text() == "recorded c4"
+    assert run_view.calls_model.rowCount() == 6
+    assert cell(run_view.calls_model, 0, 3) == "recorded c4"
     assert "keep accepted" in run_view.keep_label.text() and "spine" in run_view.keep_label.text()
     assert run_view.logs_text.toPlainText() == "runs 4 length 57000 score 0.7467"
 
@@ -79,7 +86,7 @@ def test_operations_are_plotted_one_bar_per_call(qtbot, run_view):
 def test_replay_all_puts_a_badge_on_every_body(qtbot, run_view):
     with qtbot.waitSignal(run_view.bridge.replay_done, timeout=60_000):
         run_view.replay_all()
-    assert run_view.replay_table.rowCount() == 8
+    assert run_view.replay_model.rowCount() == 8
     assert run_view.context.badges == {f"b{i}": "same" for i in range(1, 9)}
     assert "8 of 8" in run_view.status_label.text()
 
@@ -98,11 +105,11 @@ def test_a_diverging_body_lists_its_recorded_calls_and_choosing_one_goes_to_it_i
     view = window.views["run"]
     qtbot.mouseClick(view.replay_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not view.replaying, timeout=60_000)
-    rows = {view.replay_table.item(r, 0).text(): r for r in range(view.replay_table.rowCount())}
+    rows = {cell(view.replay_model, r, 0): r for r in range(view.replay_model.rowCount())}
     b6 = rows["b6"]
-    assert view.replay_table.item(b6, 1).text() == "diverged"
-    assert view.replay_table.item(b6, 2).text() == ", ".join(f"c{n}" for n in range(22, 30))
-    assert view.replay_table.item(rows["b5"], 2).text() == ""  # a body that is the same lists nothing
+    assert cell(view.replay_model, b6, 1) == "diverged"
+    assert cell(view.replay_model, b6, 2) == ", ".join(f"c{n}" for n in range(22, 30))
+    assert cell(view.replay_model, rows["b5"], 2) == ""  # a body that is the same lists nothing
     label = view.replay_calls_label
     assert not label.isHidden() and "entry:c23" in label.text() and "holds the replayed value" in label.text()
     assert "differs at /levels/1" in label.text()

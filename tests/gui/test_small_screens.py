@@ -123,11 +123,13 @@ def test_the_run_calls_outcome_and_the_replay_verdicts_are_in_view_at_1024(windo
     qtbot.wait(50)
     header = view.calls_table.horizontalHeader()
     assert header.sectionViewportPosition(4) + 60 <= view.calls_table.viewport().width()  # "outcome" is on screen
-    for row in range(view.calls_table.rowCount()):
+    model = view.calls_model
+    for row in range(model.rowCount()):
         for column in range(5):
-            item = view.calls_table.item(row, column)
-            assert item.text().removeprefix("failed: ")[:100] in item.toolTip()  # a cut cell: its full text in the tooltip
-    assert shown_whole(view.calls_table, 0, [view.calls_table.item(r, 0).text() for r in range(view.calls_table.rowCount())])
+            index = model.index(row, column)
+            text, tip = model.data(index), model.data(index, Qt.ItemDataRole.ToolTipRole)
+            assert text.removeprefix("failed: ")[:100] in tip  # a cut cell: its full text in the tooltip
+    assert shown_whole(view.calls_table, 0, [model.data(model.index(r, 0)) for r in range(model.rowCount())])
     with qtbot.waitSignal(view.bridge.replay_done, timeout=60_000):
         qtbot.mouseClick(view.replay_button, Qt.MouseButton.LeftButton)
     tree = window.timeline.tree
