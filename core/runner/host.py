@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import atexit
 import collections
+import functools
+import importlib.util
 import os
 import queue
 import signal
@@ -37,6 +39,8 @@ DATA_HEADROOM = 1024 * 1024 * 1024
 def data_limit_for(memory_bytes: int) -> int:
     """The hard RLIMIT_DATA a guest needs for runs with this memory cap."""
     return 2 * memory_bytes + DATA_HEADROOM
+# What the guest imports from outside the standard library (see guest_path).
+GUEST_LIBRARIES = ("py_mini_racer", "msgspec", "orjson")
 MEMORY_WORDS = ("out of memory", "allocation failed", "heap limit", "invalid size", "cannot allocate")
 
 
@@ -50,15 +54,32 @@ def _kill_live_guests() -> None:
         guest.kill()
 
 
+@functools.cache
+def guest_path() -> str:
+    """The guest's PYTHONPATH: the project and the folders of the three libraries it imports.
+
+    The guest starts without the `site` module (`python -S`): site's work (the venv's .pth files, an
+    editable install's finder) was a tenth of a guest's start-up and the guest needs none of it.
+    """
+    folders = [str(ROOT)]
+    for name in GUEST_LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin is not None:
+            folder = str(Path(spec.origin).parent.parent if spec.submodule_search_locations else Path(spec.origin).parent)
+            if folder not in folders:
+                folders.append(folder)
+    return os.pathsep.join(folders)
+
+
 class GuestProcess:
-    """One guest: a `python -m core.runner.guest` child with frames on its stdin and stdout."""
+    """One guest: a `python -S -m core.runner.guest` child with frames on its stdin and stdout."""
 
     def __init__(self, data_limit: int):
         self.data_limit = data_limit
         env = dict(os.environ)
-        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        env["PYTHONPATH"] = guest_path() + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "core.runner.guest", "--data-limit", str(data_limit), "--parent", str(os.getpid())],
+            [sys.executable, "-S", "-m", "core.runner.guest", "--data-limit", str(data_limit), "--parent", str(os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=str(ROOT), env=env, start_new_session=True, close_fds=True,
         )
@@ -133,7 +154,9 @@ def last_words(lines: list[str]) -> str:
 class Runner:
     """Runs envelopes on a pool of warm guests; `submit` never blocks and no method throws at a caller."""
 
-    def __init__(self, size: int = 1, data_limit: int | None = None, warm: bool = True):
+    def __init__(self, size: int = 1, data_limit: int | None = None, warm: bool = True, typescript: bool = False):
+        """`warm`: start the guests now. `typescript`: also start the TypeScript stripper now, in the
+        background, so that the first TypeScript envelope built (on a GUI thread, say) does not wait for it."""
         from core.runner.envelope import DEFAULT_MEMORY_BYTES
 
         self.size = max(1, size)
@@ -147,6 +170,10 @@ class Runner:
         if warm:
             for _ in range(self.size):
                 self._idle.put(GuestProcess(self.data_limit))
+        if typescript:  # after the guests: they start in their own processes meanwhile
+            from core.runner.typescript import prepare_in_background
+
+            prepare_in_background()
 
     def submit(self, envelope: Envelope, callback: Callable[[RunResult], None] | None = None) -> Future:
         """Start a run; the Future's result is the result document. `callback` runs on a worker thread."""
