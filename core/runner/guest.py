@@ -14,6 +14,13 @@ host, whatever V8 is running. Logs live in a shared buffer that Python reads eve
 """
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__":
+    # The guest process never speaks TLS: asyncio then skips importing ssl (a few milliseconds of every
+    # guest's start). Only in the guest's own process, never where this module is imported.
+    sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
+
 import asyncio
 import importlib.resources
 import json
@@ -21,7 +28,6 @@ import os
 import re
 import resource
 import struct
-import sys
 import threading
 import time
 from typing import Any
