@@ -32,9 +32,10 @@ to write its code pages, so an isolate made on the main thread after V8 started 
 (on CPUs with PKU). Off the main thread, the whole start-up (mini-racer's import, its 74 MB library,
 V8, swc's WebAssembly) never blocks a GUI. Only the host's own code runs in this V8, never a body.
 
-Start-up, measured (issue 15; a fresh process, load ~5 on the shared 2-core machine): import and V8
-start are most of it, then compiling the WebAssembly and the first strip, which compiles every swc
-function it reaches (V8 compiles WebAssembly functions lazily, on first call). So making the stripper
+Start-up, measured (issue 15; a fresh process, load ~5 on the shared 2-core machine, ms): importing
+mini-racer (asyncio with it) and starting V8 210-300, the isolate 20, compiling swc's WebAssembly 40-100
+(10 with lazy validation, below), the glue 10, the first strip 50-60, which compiles every swc function
+it reaches (V8 compiles WebAssembly functions lazily, on first call). So making the stripper
 also strips `WARM_UP`, TypeScript of the common kinds, and a body's first strip finds most of swc
 compiled. `prepare()` makes it and waits; `prepare_in_background()` starts it and returns at once,
 which is what a `Runner(typescript=True)` does beside its starting guest.
@@ -60,6 +61,10 @@ WRAP_TAIL = "\n})"
 VENDOR = Path(__file__).with_name("vendor") / "amaro"
 LOADER = Path(__file__).with_name("typescript_stripper.js")
 STRIP_TIMEOUT_S = 5.0
+# V8's flags in the host, where only this stripper runs: memory protection keys off (see the module's
+# docstring), and WebAssembly functions validated when first compiled, not all when the module is
+# (compiling swc's module: 40-100 ms -> ~10 ms on the loaded machine; the build is pinned by checksum).
+HOST_V8_FLAGS = ("--no-memory-protection-keys", "--wasm-lazy-validation")
 LOAD_TIMEOUT_S = 30.0  # compiling swc's WebAssembly, once; generous for a loaded machine
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # Stripped once when the stripper is made, so that a body's first strip finds the swc code of the
@@ -177,7 +182,7 @@ def _start_v8() -> None:
     """Start V8 in this process on the calling thread, unless it is started (see the module's docstring)."""
     from py_mini_racer._dll import DEFAULT_V8_FLAGS, init_mini_racer
 
-    init_mini_racer(flags=(*DEFAULT_V8_FLAGS, "--no-memory-protection-keys"), ignore_duplicate_init=True)
+    init_mini_racer(flags=(*DEFAULT_V8_FLAGS, *HOST_V8_FLAGS), ignore_duplicate_init=True)
 
 
 def _serve(jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]]]) -> None:
