@@ -11,6 +11,14 @@ the memory cap covers the whole process (its resident memory, watched while the 
 RLIMIT_DATA as a backstop); a run that times out or hits the cap is reported and then the process
 exits (`exit: true` in its `done`), and the host starts a fresh guest. A watcher thread ends the guest within a fraction of a second of losing its
 host, whatever V8 is running. Logs live in a shared buffer that Python reads even while a loop holds V8.
+
+Speed (issue 12). A warm run is a handful of thread hops (host to guest, guest to V8's thread and back)
+and V8's first steps in a fresh isolate; on a loaded machine each hop waits for a core. So a run's one
+script compiles the body and calls the start hook (by the realm's secret lexical name), the first poll
+is posted behind it at once, and the prelude warms each realm with a run of its own over one of every
+kind of state while the realm waits. A cold start is mostly Python, asyncio (mini-racer needs it) and
+mini-racer's 74 MB library (dlopen ~40 ms of CPU, holding the GIL, so no thread can overlap it); the
+guest starts without `site` (the host passes its PYTHONPATH), and skips argparse, secrets and ssl.
 """
 from __future__ import annotations
 

@@ -5,6 +5,8 @@ never waits); `Runner.run(envelope)` blocks (the CLI). The guest enforces the ti
 host's watchdog kills a guest that has not answered by the timeout plus half a second, and
 `Runner.stop(future)` kills the guest of that run. A killed or dead guest is replaced by a fresh one.
 Every outcome is a result document, `ok: false` with an error when anything went wrong.
+A runner starts its guests when it is made (`warm=True`), so their start-up overlaps the caller's own
+work; `typescript=True` (the window's runner) also starts the TypeScript stripper, on its own thread.
 """
 from __future__ import annotations
 
