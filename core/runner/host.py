@@ -165,6 +165,7 @@ class Runner:
         self.data_limit = data_limit if data_limit is not None else data_limit_for(DEFAULT_MEMORY_BYTES)
         self._idle: queue.SimpleQueue[GuestProcess] = queue.SimpleQueue()
         self._executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="wsi-runner")
+        self._slots = threading.BoundedSemaphore(self.size)  # runs at once, from `submit` and `run` together
         self._lock = threading.Lock()
         self._active: dict[int, GuestProcess] = {}
         self._stopped: set[int] = set()
@@ -189,8 +190,16 @@ class Runner:
         return future
 
     def run(self, envelope: Envelope) -> RunResult:
-        """Run and wait for the result (for the command line and tests)."""
-        return self.submit(envelope).result()
+        """Run and wait for the result (for the command line and tests), on the calling thread.
+
+        Not through a worker: a hop to another thread and back is two waits for a core, most of a
+        warm trivial run's time on a loaded machine. Ctrl+C (KeyboardInterrupt) kills the guest.
+        """
+        future: Future = Future()
+        if self._closed:
+            return failure("RunnerClosed", "the runner was closed; open a new one to run bodies")
+        self._work(envelope, future)
+        return future.result()
 
     def stop(self, future: Future) -> None:
         """Stop the run behind `future`: its guest is killed and the result says it was stopped."""
@@ -235,10 +244,11 @@ class Runner:
     def _work(self, envelope: Envelope, future: Future) -> None:
         if not future.set_running_or_notify_cancel():
             return
-        try:
-            result = self._run_envelope(envelope, future)
-        except Exception as exc:  # the last guard: a caller always gets a result
-            result = failure("InternalError", f"the runner failed: {type(exc).__name__}: {exc} (please report it)")
+        with self._slots:
+            try:
+                result = self._run_envelope(envelope, future)
+            except Exception as exc:  # the last guard: a caller always gets a result
+                result = failure("InternalError", f"the runner failed: {type(exc).__name__}: {exc} (please report it)")
         future.set_result(result)
 
     def _run_envelope(self, envelope: Envelope, future: Future) -> RunResult:
@@ -251,7 +261,7 @@ class Runner:
         trace = CallTrace(envelope)
         try:
             result = self._drive(guest, envelope, trace, started, future)
-        except Exception:
+        except BaseException:  # a KeyboardInterrupt too, in `run`
             guest.healthy = False  # the conversation with this guest is lost mid-way: never reuse it
             raise
         finally:
