@@ -37,7 +37,8 @@ mini-racer (asyncio with it) and starting V8 210-300, the isolate 20, compiling 
 (10 with lazy validation, below), the glue 10, the first strip 50-60, which compiles every swc function
 it reaches (V8 compiles WebAssembly functions lazily, on first call). So making the stripper
 also strips `WARM_UP`, TypeScript of the common kinds, and a body's first strip finds most of swc
-compiled. `prepare()` makes it and waits; `prepare_in_background()` starts it and returns at once,
+compiled (unless a body is already waiting to be stripped: its own strip is the sooner warm-up).
+`prepare()` makes it and waits; `prepare_in_background()` starts it and returns at once,
 which is what a `Runner(typescript=True)` does beside its starting guest.
 
 Line numbers are counted at `\\n`, as swc counts them; swc gives columns as display columns (a tab 4,
@@ -194,14 +195,20 @@ def _serve(jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]]]) -> None:
             done.set_exception(exc)
 
 
-def _ready_stripper() -> _Stripper:
+def _ready_stripper(warm_up: bool = False) -> _Stripper:
     global _stripper
     if _stripper is None:
         _start_v8()
         stripper = _Stripper()
-        stripper.strip(WRAP_HEAD + WARM_UP + WRAP_TAIL, timeout_sec=LOAD_TIMEOUT_S)
+        # Only when made ahead of need: a body waiting for its strip compiles what it needs itself, sooner.
+        if warm_up and (_jobs is None or _jobs.empty()):
+            stripper.strip(WRAP_HEAD + WARM_UP + WRAP_TAIL, timeout_sec=LOAD_TIMEOUT_S)
         _stripper = stripper
     return _stripper
+
+
+def _prepared() -> None:
+    _ready_stripper(warm_up=True)
 
 
 def _drop_stripper() -> None:
@@ -221,12 +228,12 @@ def _close_at_exit() -> None:
 
 def prepare() -> None:
     """Start the stripper now and wait for it (its first use otherwise pays V8's and the WebAssembly's start-up)."""
-    _on_stripper_thread(_ready_stripper)
+    _on_stripper_thread(_prepared)
 
 
 def prepare_in_background() -> None:
     """Start the stripper on its own thread and return at once; a strip asked for meanwhile waits for it."""
-    _submit(_ready_stripper)
+    _submit(_prepared)
 
 
 def erase_types(code: str) -> str:
