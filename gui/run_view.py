@@ -376,7 +376,7 @@ class RunView(QWidget):
     # --- running ------------------------------------------------------------------------------------
     def _ensure_runner(self) -> Runner:
         if self.runner is None:
-            self.runner = Runner(size=1)
+            self.runner = Runner(size=1, typescript=True)  # the stripper starts beside the guest, off the GUI thread
             self._runners.append(self.runner)
         return self.runner
 

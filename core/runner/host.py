@@ -5,11 +5,15 @@ never waits); `Runner.run(envelope)` blocks (the CLI). The guest enforces the ti
 host's watchdog kills a guest that has not answered by the timeout plus half a second, and
 `Runner.stop(future)` kills the guest of that run. A killed or dead guest is replaced by a fresh one.
 Every outcome is a result document, `ok: false` with an error when anything went wrong.
+A runner starts its guests when it is made (`warm=True`), so their start-up overlaps the caller's own
+work; `typescript=True` (the window's runner) also starts the TypeScript stripper, on its own thread.
 """
 from __future__ import annotations
 
 import atexit
 import collections
+import functools
+import importlib.util
 import os
 import queue
 import signal
@@ -37,6 +41,8 @@ DATA_HEADROOM = 1024 * 1024 * 1024
 def data_limit_for(memory_bytes: int) -> int:
     """The hard RLIMIT_DATA a guest needs for runs with this memory cap."""
     return 2 * memory_bytes + DATA_HEADROOM
+# What the guest imports from outside the standard library (see guest_path).
+GUEST_LIBRARIES = ("py_mini_racer", "msgspec", "orjson")
 MEMORY_WORDS = ("out of memory", "allocation failed", "heap limit", "invalid size", "cannot allocate")
 
 
@@ -50,15 +56,32 @@ def _kill_live_guests() -> None:
         guest.kill()
 
 
+@functools.cache
+def guest_path() -> str:
+    """The guest's PYTHONPATH: the project and the folders of the three libraries it imports.
+
+    The guest starts without the `site` module (`python -S`): site's work (the venv's .pth files, an
+    editable install's finder) was a tenth of a guest's start-up and the guest needs none of it.
+    """
+    folders = [str(ROOT)]
+    for name in GUEST_LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin is not None:
+            folder = str(Path(spec.origin).parent.parent if spec.submodule_search_locations else Path(spec.origin).parent)
+            if folder not in folders:
+                folders.append(folder)
+    return os.pathsep.join(folders)
+
+
 class GuestProcess:
-    """One guest: a `python -m core.runner.guest` child with frames on its stdin and stdout."""
+    """One guest: a `python -S -m core.runner.guest` child with frames on its stdin and stdout."""
 
     def __init__(self, data_limit: int):
         self.data_limit = data_limit
         env = dict(os.environ)
-        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        env["PYTHONPATH"] = guest_path() + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "core.runner.guest", "--data-limit", str(data_limit), "--parent", str(os.getpid())],
+            [sys.executable, "-S", "-m", "core.runner.guest", "--data-limit", str(data_limit), "--parent", str(os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=str(ROOT), env=env, start_new_session=True, close_fds=True,
         )
@@ -133,13 +156,16 @@ def last_words(lines: list[str]) -> str:
 class Runner:
     """Runs envelopes on a pool of warm guests; `submit` never blocks and no method throws at a caller."""
 
-    def __init__(self, size: int = 1, data_limit: int | None = None, warm: bool = True):
+    def __init__(self, size: int = 1, data_limit: int | None = None, warm: bool = True, typescript: bool = False):
+        """`warm`: start the guests now. `typescript`: also start the TypeScript stripper now, in the
+        background, so that the first TypeScript envelope built (on a GUI thread, say) does not wait for it."""
         from core.runner.envelope import DEFAULT_MEMORY_BYTES
 
         self.size = max(1, size)
         self.data_limit = data_limit if data_limit is not None else data_limit_for(DEFAULT_MEMORY_BYTES)
         self._idle: queue.SimpleQueue[GuestProcess] = queue.SimpleQueue()
         self._executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="wsi-runner")
+        self._slots = threading.BoundedSemaphore(self.size)  # runs at once, from `submit` and `run` together
         self._lock = threading.Lock()
         self._active: dict[int, GuestProcess] = {}
         self._stopped: set[int] = set()
@@ -147,6 +173,10 @@ class Runner:
         if warm:
             for _ in range(self.size):
                 self._idle.put(GuestProcess(self.data_limit))
+        if typescript:  # after the guests: they start in their own processes meanwhile
+            from core.runner.typescript import prepare_in_background
+
+            prepare_in_background()
 
     def submit(self, envelope: Envelope, callback: Callable[[RunResult], None] | None = None) -> Future:
         """Start a run; the Future's result is the result document. `callback` runs on a worker thread."""
@@ -160,8 +190,16 @@ class Runner:
         return future
 
     def run(self, envelope: Envelope) -> RunResult:
-        """Run and wait for the result (for the command line and tests)."""
-        return self.submit(envelope).result()
+        """Run and wait for the result (for the command line and tests), on the calling thread.
+
+        Not through a worker: a hop to another thread and back is two waits for a core, most of a
+        warm trivial run's time on a loaded machine. Ctrl+C (KeyboardInterrupt) kills the guest.
+        """
+        future: Future = Future()
+        if self._closed:
+            return failure("RunnerClosed", "the runner was closed; open a new one to run bodies")
+        self._work(envelope, future)
+        return future.result()
 
     def stop(self, future: Future) -> None:
         """Stop the run behind `future`: its guest is killed and the result says it was stopped."""
@@ -206,10 +244,11 @@ class Runner:
     def _work(self, envelope: Envelope, future: Future) -> None:
         if not future.set_running_or_notify_cancel():
             return
-        try:
-            result = self._run_envelope(envelope, future)
-        except Exception as exc:  # the last guard: a caller always gets a result
-            result = failure("InternalError", f"the runner failed: {type(exc).__name__}: {exc} (please report it)")
+        with self._slots:
+            try:
+                result = self._run_envelope(envelope, future)
+            except Exception as exc:  # the last guard: a caller always gets a result
+                result = failure("InternalError", f"the runner failed: {type(exc).__name__}: {exc} (please report it)")
         future.set_result(result)
 
     def _run_envelope(self, envelope: Envelope, future: Future) -> RunResult:
@@ -222,7 +261,7 @@ class Runner:
         trace = CallTrace(envelope)
         try:
             result = self._drive(guest, envelope, trace, started, future)
-        except Exception:
+        except BaseException:  # a KeyboardInterrupt too, in `run`
             guest.healthy = False  # the conversation with this guest is lost mid-way: never reuse it
             raise
         finally:

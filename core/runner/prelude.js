@@ -6,6 +6,7 @@
 (function () {
   "use strict";
   const RealDate = Date;
+  const realRandom = Math.random;
   const realNow = Date.now;
   const hasOwn = Object.prototype.hasOwnProperty;
   const fnToString = Function.prototype.toString;
@@ -500,12 +501,18 @@
   define("clearTimeout", (id) => { if (run) run.timers.delete(id); });
   define("clearInterval", (id) => { if (run) run.timers.delete(id); });
   // Compile the hooks' code now, while the realm waits for its run, not during it: a fresh
-  // isolate compiles each function on its first call. Only the runner's code runs here, on a run
-  // record that is dropped; the body's realm is otherwise untouched.
+  // isolate compiles each function on its first call. The warm-up's state has one of each thing a
+  // run's state holds (a store entry, a scene entity, a module) and is deterministic, so the same
+  // code runs as in a run; its promises settle once this script is done, compiling the rest.
+  // Only the runner's code runs here, on a run record that is dropped; what it changed of the
+  // global object (Math.random, Date) is put back, so the body's realm is otherwise untouched.
   const idle = async function () {};
-  hooks.start(idle, '{"store":[],"kept":{},"scene":{"entities":[]},"known":{},"options":{"deterministic":false}}',
-    "", fnToString.call(idle).length);
+  hooks.start(idle, '{"store":[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}],"kept":{"k":{"v":1}},' +
+    '"scene":{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}},"known":{"a":{"b":["c"]}},' +
+    '"options":{"deterministic":true,"seed":1,"nowMs":0}}', "", fnToString.call(idle).length);
   hooks.poll();
+  Math.random = realRandom;
+  globalThis.Date = RealDate;
   run = null;
   return Object.freeze(hooks);
 })()

@@ -26,8 +26,20 @@ V8's own start in the host first (import and first isolate, 130–170 ms there):
 | esbuild (esbuild-wasm 0.28, PyPI `esbuild-py`) | compiles enums and namespaces | reprinted: lost | 14 MB wasm / native | not measured | |
 
 One thread owns the isolate and runs every call (mini-racer 0.14 crashes when an isolate is made on one
-thread and used or closed on another), and V8 is started on the main thread when the first caller is on
-it; `prepare()` lets a caller start the stripper early, e.g. beside a starting guest.
+thread and used or closed on another). That thread also starts V8 in the host, with memory protection
+keys off: with them on, V8 gives only the thread that started it (and threads it starts later) the right
+to write its code pages, so an isolate made on the main thread after V8 started elsewhere segfaults
+(on CPUs with PKU). Off the main thread, the whole start-up (mini-racer's import, its 74 MB library,
+V8, swc's WebAssembly) never blocks a GUI. Only the host's own code runs in this V8, never a body.
+
+Start-up, measured (issue 15; a fresh process, load ~5 on the shared 2-core machine, ms): importing
+mini-racer (asyncio with it) and starting V8 210-300, the isolate 20, compiling swc's WebAssembly 40-100
+(10 with lazy validation, below), the glue 10, the first strip 50-60, which compiles every swc function
+it reaches (V8 compiles WebAssembly functions lazily, on first call). So making the stripper
+also strips `WARM_UP`, TypeScript of the common kinds, and a body's first strip finds most of swc
+compiled (unless a body is already waiting to be stripped: its own strip is the sooner warm-up).
+`prepare()` makes it and waits; `prepare_in_background()` starts it and returns at once,
+which is what a `Runner(typescript=True)` does beside its starting guest.
 
 Line numbers are counted at `\\n`, as swc counts them; swc gives columns as display columns (a tab 4,
 a wide character 2), turned back into UTF-16 columns here.
@@ -50,8 +62,34 @@ WRAP_TAIL = "\n})"
 VENDOR = Path(__file__).with_name("vendor") / "amaro"
 LOADER = Path(__file__).with_name("typescript_stripper.js")
 STRIP_TIMEOUT_S = 5.0
+# V8's flags in the host, where only this stripper runs: memory protection keys off (see the module's
+# docstring), and WebAssembly functions validated when first compiled, not all when the module is
+# (compiling swc's module: 40-100 ms -> ~10 ms on the loaded machine; the build is pinned by checksum).
+HOST_V8_FLAGS = ("--no-memory-protection-keys", "--wasm-lazy-validation")
 LOAD_TIMEOUT_S = 30.0  # compiling swc's WebAssembly, once; generous for a loaded machine
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# Stripped once when the stripper is made, so that a body's first strip finds the swc code of the
+# common kinds of TypeScript compiled: annotations, interfaces and type aliases, generics, classes
+# with modifiers, `as`/`satisfies`/`!`, optional chaining, template literals, arrows, destructuring.
+WARM_UP = """type Id = string | number;
+interface Row<T = unknown> { readonly id: Id; value?: T; tags: string[] }
+declare const seen: Set<Id>;
+abstract class Base<T extends object> implements Iterable<T> {
+  protected abstract items: T[];
+  static count = 0;
+  public constructor(readonly_: boolean) { }
+  *[Symbol.iterator](): Iterator<T> { yield* this.items; }
+  get size(): number { return this.items.length; }
+}
+function pick<K extends keyof Row>(row: Row, key: K): Row[K] { return row[key]; }
+const rows = (inputs?.last("a.b") as Row<number>[] | undefined) ?? [];
+const sum = rows.reduce((total: number, { value = 0 }: Row<number>): number => total + value, 0);
+const names = rows.map((r) => `${r.id}`!).filter((n): n is string => n.length > 0);
+let later!: Map<Id, Row[]>;
+for (const [i, r] of rows.entries()) { if (typeof r.id === "number" && i % 2) continue; }
+const out = { sum, names, first: rows[0]?.tags?.[0] } satisfies Record<string, unknown>;
+try { await Promise.resolve(out); } catch (e: unknown) { console.log(e as Error); }
+"""
 # swc's words for what it refuses → the construct and what to write instead.
 ADVICE = (
     ("enum", "an enum has runtime values and cannot be erased; use a const object, e.g. const Side = { Left: 0, Right: 1 }"),
@@ -125,22 +163,27 @@ _stripper: _Stripper | None = None  # made, used and closed on the stripper's th
 EXIT_WAIT_S = 5.0
 
 
-def _on_stripper_thread(job: Callable[[], Any], wait_s: float | None = None) -> Any:
+def _submit(job: Callable[[], Any]) -> Future[Any]:
     # One thread touches the isolate: mini-racer crashes at exit closing an isolate made on another thread.
-    # And V8 starts on the main thread when it can: mini-racer 0.14 segfaults making an isolate on the main
-    # thread after V8 was started, and its first isolate made, on another one.
     global _jobs
-    if _jobs is None and threading.current_thread() is threading.main_thread():
-        from py_mini_racer._dll import init_mini_racer
-
-        init_mini_racer(ignore_duplicate_init=True)
     with _lock:
         if _jobs is None:
             _jobs = queue.Queue()
             threading.Thread(target=_serve, args=(_jobs,), daemon=True, name="wsi-ts-stripper").start()
     done: Future[Any] = Future()
     _jobs.put((job, done))
-    return done.result(wait_s)
+    return done
+
+
+def _on_stripper_thread(job: Callable[[], Any], wait_s: float | None = None) -> Any:
+    return _submit(job).result(wait_s)
+
+
+def _start_v8() -> None:
+    """Start V8 in this process on the calling thread, unless it is started (see the module's docstring)."""
+    from py_mini_racer._dll import DEFAULT_V8_FLAGS, init_mini_racer
+
+    init_mini_racer(flags=(*DEFAULT_V8_FLAGS, *HOST_V8_FLAGS), ignore_duplicate_init=True)
 
 
 def _serve(jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]]]) -> None:
@@ -152,11 +195,20 @@ def _serve(jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]]]) -> None:
             done.set_exception(exc)
 
 
-def _ready_stripper() -> _Stripper:
+def _ready_stripper(warm_up: bool = False) -> _Stripper:
     global _stripper
     if _stripper is None:
-        _stripper = _Stripper()
+        _start_v8()
+        stripper = _Stripper()
+        # Only when made ahead of need: a body waiting for its strip compiles what it needs itself, sooner.
+        if warm_up and (_jobs is None or _jobs.empty()):
+            stripper.strip(WRAP_HEAD + WARM_UP + WRAP_TAIL, timeout_sec=LOAD_TIMEOUT_S)
+        _stripper = stripper
     return _stripper
+
+
+def _prepared() -> None:
+    _ready_stripper(warm_up=True)
 
 
 def _drop_stripper() -> None:
@@ -175,8 +227,13 @@ def _close_at_exit() -> None:
 
 
 def prepare() -> None:
-    """Start the stripper now (its first use otherwise pays V8's and the WebAssembly's start-up)."""
-    _on_stripper_thread(_ready_stripper)
+    """Start the stripper now and wait for it (its first use otherwise pays V8's and the WebAssembly's start-up)."""
+    _on_stripper_thread(_prepared)
+
+
+def prepare_in_background() -> None:
+    """Start the stripper on its own thread and return at once; a strip asked for meanwhile waits for it."""
+    _submit(_prepared)
 
 
 def erase_types(code: str) -> str:

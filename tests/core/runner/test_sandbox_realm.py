@@ -102,3 +102,28 @@ def test_pending_callbacks_of_a_body_do_not_run_after_it(demo, runner):
     after = runner.run(build_envelope(demo, "await new Promise((resolve) => setTimeout(resolve, 30));\nreturn 'free';",
                                       options={"timeout_s": 2}))
     assert after["ok"] is True and after["returned"] == "free"
+
+
+def test_the_realms_warm_up_leaves_no_fixed_time_or_seeded_random_to_a_free_run(demo, runner):
+    # The prelude warms each realm with a deterministic run of its own; a non-deterministic body must
+    # still see the real Date and Math.random (the warm-up's time was 0, its seed 1).
+    code = ("return [Date === Date.prototype.constructor, Date.now() > 1.5e12, new Date().getFullYear() > 2000,\n"
+            "        Math.random === Object.getOwnPropertyDescriptor(Math, 'random').value, Math.random() !== Math.random()];")
+    free = runner.run(build_envelope(demo, code, options={"deterministic": False}))
+    assert free["ok"] is True and free["returned"] == [True, True, True, True, True], free.get("error")
+    seeded = [runner.run(build_envelope(demo, "return Math.random();", options={"deterministic": False}))["returned"]
+              for _ in range(2)]
+    assert seeded[0] != seeded[1]
+
+
+def test_a_body_that_breaks_out_of_its_function_cannot_start_a_run_of_its_own(demo, runner):
+    # The script that compiles a body also starts it, through a name the body never sees. A body that
+    # closes its function runs its own top-level code before that call; whatever it does, the run is refused.
+    code = ("}), '{}', 'x', 0);\n"
+            "for (const name of Object.getOwnPropertyNames(globalThis)) if (/wsi/i.test(name)) throw new Error('found ' + name);\n"
+            "((function () {")
+    result = runner.run(build_envelope(demo, code))
+    assert result["ok"] is False and result["error"]["name"] in ("SyntaxError", "InternalError"), result
+    assert "found" not in result["error"]["message"]
+    after = runner.run(build_envelope(demo, "return 40 + 2;"))
+    assert after["ok"] is True and after["returned"] == 42

@@ -146,6 +146,11 @@ THREAD_USES = [
     "assert erase_types('let a: number = 1;') == 'let a         = 1;'\n"
     "from py_mini_racer import MiniRacer\nown = MiniRacer()\nassert own.eval('1 + 1') == 2\nown.close()\n"
     "worker = threading.Thread(target=erase_types, args=('let b: string;',))\nworker.start()\nworker.join()\n",
+    # V8 started by the stripper's thread, then an isolate of the process's own on the main thread running
+    # JIT-compiled code (with V8's memory protection keys on, that isolate segfaulted on a CPU with PKU)
+    "starter = threading.Thread(target=prepare)\nstarter.start()\nstarter.join()\n"
+    "from py_mini_racer import MiniRacer\nown = MiniRacer()\n"
+    "assert own.eval('let s = 0; for (let i = 0; i < 3e6; i++) s += i % 7; s') == 8999994\nown.close()\n",
 ]
 
 
@@ -154,4 +159,20 @@ def test_a_process_that_strips_from_several_threads_neither_crashes_nor_hangs(sc
     # mini-racer 0.14 segfaulted or hung at exit when isolates were made and used on different threads.
     done = subprocess.run([sys.executable, "-c", STRIP_THEN + script], cwd=ROOT, capture_output=True, text=True,
                           timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_runner_made_for_typescript_makes_the_stripper_in_the_background():
+    # Runner(typescript=True) (the window's) starts the stripper beside its guest, so the first
+    # TypeScript envelope, built on the GUI thread, does not pay its start-up.
+    script = (
+        "import time\nfrom core.runner import typescript\nfrom core.runner.host import Runner\n"
+        "with Runner(size=1, typescript=True) as runner:\n"
+        "    deadline = time.monotonic() + 60\n"
+        "    while typescript._stripper is None and time.monotonic() < deadline:\n"
+        "        time.sleep(0.01)\n"
+        "    assert typescript._stripper is not None, 'the stripper was not made'\n"
+        "    assert typescript.erase_types('let a: number = 1;') == 'let a         = 1;'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stderr
