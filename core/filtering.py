@@ -189,7 +189,24 @@ class ManifestIndex:
             self._by_call.setdefault(call, []).append(position)
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self.calls)
+
+    def extend(self, entries: Sequence[Entry]) -> None:
+        """Take entries appended to the session (a followed file grew); what was computed is kept and extended."""
+        start = len(self.calls)
+        if len(self.entries) == start:  # a list of its own, not the session's (which grew in place)
+            self.entries = [*self.entries, *entries]
+        self.calls += [e.call for e in entries]
+        sizes = [entry_bytes(e) for e in entries]
+        self.sizes += sizes
+        if self._prefix is not None:
+            self._prefix += list(accumulate(sizes, initial=self._prefix[-1]))[1:]
+        if self._positions is not None:
+            self._positions.update({id(e): start + n for n, e in enumerate(entries)})
+        for position, entry in enumerate(entries, start):
+            self._by_call.setdefault(entry.call, []).append(position)
+        for column, keys in self._sort_keys.items():
+            keys += [_KEYS[column](e) for e in entries]
 
     def store_bytes(self, count: int) -> int:
         """Size of the first `count` entries as the editor's store array (SPEC 3 trimStore), in O(1)."""
