@@ -225,14 +225,14 @@ class ManifestIndex:
         """Every call among the first `count` entries, sorted, for completion."""
         return sorted(c for c, positions in self._by_call.items() if count is None or positions[0] < count)
 
-    def matching(self, wanted: str, count: int) -> list[int]:
-        """Indices below `count` whose call matches `wanted` with callMatches; all when empty."""
+    def matching(self, wanted: str, count: int, start: int = 0) -> list[int]:
+        """Indices from `start` below `count` whose call matches `wanted` with callMatches; all when empty."""
         wanted = wanted.strip()
         if not wanted:
-            return list(range(count))
+            return list(range(start, count))
         # callMatches is asked once per distinct call; the rows come from each call's index list.
-        lists = [positions[: bisect_left(positions, count)] for call, positions in self._by_call.items()
-                 if call_matches(call, wanted)]
+        lists = [positions[bisect_left(positions, start) if start else 0: bisect_left(positions, count)]
+                 for call, positions in self._by_call.items() if call_matches(call, wanted)]
         if len(lists) == 1:
             return lists[0]
         return sorted(chain.from_iterable(lists))
@@ -320,9 +320,9 @@ class ManifestIndex:
         keys = self.sort_key(column)
         return sorted(indices, key=keys.__getitem__, reverse=descending)
 
-    def rows(self, spec: FilterSpec, count: int) -> list[int]:
-        """The rows the view shows: filtered by call and text, then sorted."""
-        indices = self.matching(spec.wanted, count)
+    def rows(self, spec: FilterSpec, count: int, start: int = 0) -> list[int]:
+        """The rows the view shows: filtered by call and text, then sorted (only entries from `start` on)."""
+        indices = self.matching(spec.wanted, count, start)
         indices = self.containing(indices, spec.text)
         return self.sorted(indices, spec.sort_column, spec.descending)
 
