@@ -161,3 +161,23 @@ def test_the_manifest_index_extended_answers_as_one_built_whole():
     assert index.store_bytes(count) == whole.store_bytes(count) and index.sizes == whole.sizes
     assert index.position(session.entries[-1], count) == count - 1
     assert index.distinct_calls() == whole.distinct_calls()
+
+
+def test_a_trim_index_built_before_the_file_grew_catches_up():
+    from core.trim_preview import StoreIndex
+
+    text = _text(_records(300, 6))
+    cut = text.index(b"\n", len(text) // 2) + 1
+    session = load_bytes(text[:cut], "live.jsonl")
+    store_index = StoreIndex(session.entries)
+    store_index.preview().fell_at(500)
+    Growth(session, text[:cut]).feed(text[cut:])
+    whole = StoreIndex(load_bytes(text, "live.jsonl").entries)
+    count = len(session.entries)
+    assert count > len(store_index.sizes)
+    for cap in (0, 300, 900, 5000):
+        grown, fresh = store_index.preview(count), whole.preview(count)
+        assert grown.fell_at(cap) == fresh.fell_at(cap)
+        assert [f.entry.key for f in grown.fallen_edits(cap)] == [f.entry.key for f in fresh.fallen_edits(cap)]
+    assert store_index.running == whole.running and store_index.edits == whole.edits and store_index.modules == whole.modules
+    assert {k: list(v) for k, v in store_index.by_call.items()} == {k: list(v) for k, v in whole.by_call.items()}

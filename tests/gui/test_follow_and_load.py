@@ -113,8 +113,10 @@ def test_screenshot_of_an_unknown_tab_is_a_usage_error(tmp_path):
 
 def test_appended_lines_are_inserted_as_rows_without_reading_the_file_again(window, open_file, tmp_path, qtbot):
     path = tmp_path / "live.jsonl"
-    path.write_bytes(_line(HEADER) + _line({"kind": "body", "id": "b1", "code": "return 1"}) + _line(_entry(1)))
+    capped = {**HEADER, "caps": {"storeBytes": 120}}  # over the cap as it grows: the trim previews follow
+    path.write_bytes(_line(capped) + _line({"kind": "body", "id": "b1", "code": "return 1"}) + _line(_entry(1)))
     session = open_file(window, path)
+    window.show_tab("trim")
     window.follower._poll.setInterval(50)
     window.set_follow(True)
     inputs, timeline = window.views["inputs"].model, window.timeline.model
