@@ -18,7 +18,7 @@ from typing import Protocol
 from core.model import Body, Entry, KeepRefusal, KeptSnapshot, Problem, TimelineItem
 from core.reading import JsonSyntaxError, parse_json
 from core.records import RecordChecker
-from core.run_inputs import measure, store_bytes
+from core.run_inputs import entry_bytes, measure
 from core.session import Session, _field
 from core.timeline import GROUP_AT, StatePoint, TimelineRow, accepted_keep, timeline_rows
 
@@ -106,6 +106,7 @@ class Growth:
         self._seen = set(self.checker.entry_ids)
         self._model_calls = {e.call for e in session.entries if not e.applied}
         self.ordered_by_seq = any(getattr(i, "seq", None) is not None for i in session.timeline)
+        self._entry_bytes = sum(map(entry_bytes, session.entries))  # the store's size, kept up to date
         end = session._points[None]
         self._kept, self._kept_by, self._refused = dict(end.kept), dict(end.kept_by), list(end.refused)
 
@@ -174,7 +175,7 @@ class Growth:
                 self._keep(item)
         points[None] = StatePoint(len(session.entries), dict(self._kept), dict(self._kept_by), list(self._refused), None)
         if entries:
-            self._check_store_cap()
+            self._check_store_cap(len(entries))
 
     def _check_edit(self, entry: Entry) -> None:
         """Session._check_edits for one appended entry."""
@@ -208,14 +209,20 @@ class Growth:
             self._kept[request["name"]] = request["value"]
             self._kept_by[request["name"]] = body.id
 
-    def _check_store_cap(self) -> None:
+    def _check_store_cap(self, appended: int) -> None:
         """Session._check_store_cap again: its warning names the store's size, which has grown."""
         session = self.session
         cap = session.caps.store_bytes
         if cap is None:
             return
-        session.problems[:] = [p for p in session.problems if not (p.where == "store" and "over caps.storeBytes" in p.message)]
-        size = store_bytes(session.entries)
+        count = len(session.entries)
+        self._entry_bytes += sum(map(entry_bytes, session.entries[count - appended:]))
+        size = 2 + self._entry_bytes + max(count - 1, 0)  # store_bytes(session.entries), without a pass over it
+        problems = session.problems
+        old = next((n for n in range(len(problems) - 1, -1, -1)  # re-added at the end each time: found at once
+                    if problems[n].where == "store" and "over caps.storeBytes" in problems[n].message), None)
+        if old is not None:
+            del problems[old]
         if size > cap:
             session.problems.append(Problem(
                 "warning", "store",
