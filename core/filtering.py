@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from core.jsonsize import _number_corrections, js_keys
+from core.jsonsize import js_keys
 from core.manifest import shape_text
 from core.model import Entry
 from core.run_inputs import call_matches, entry_bytes, input_bytes, input_shape
@@ -86,8 +86,19 @@ def _input_span(entry: Entry) -> tuple[int, int, bool]:
     outside = b"".join(span.split(b'"')[::2])
     if b"E" in outside or outside.count(b"e") != outside.count(b"true") + outside.count(b"false"):
         return start, start + len(span), False  # an exponent: JavaScript may write it longer
-    size = len(span) + (_number_corrections(span) if b".0" in outside else 0)
-    return start, start + len(span), size == entry.input_bytes
+    return start, start + len(span), len(span) - (_js_saves(outside) if b".0" in outside else 0) == entry.input_bytes
+
+
+def _js_saves(outside: bytes) -> int:
+    """Bytes JavaScript writes fewer than `outside` (a JSON text without its strings and exponents) spells.
+
+    As jsonsize's `_number_corrections` counts them, by plain counts: `N.0` is `N` (2 fewer) and a
+    whole `-0.0` is `0` (one more); a token ends at `,`, `]`, `}` or the end of the text.
+    """
+    ends = (b",", b"]", b"}")
+    integral = sum(outside.count(b".0" + end) for end in ends) + outside.endswith(b".0")
+    negative_zero = sum(outside.count(b"-0.0" + end) for end in ends) + outside.endswith(b"-0.0") if b"-0.0" in outside else 0
+    return 2 * integral + negative_zero
 
 
 def _records_holding(haystack: bytes, needle: bytes, starts: list[int]) -> Iterator[int]:
