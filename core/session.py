@@ -44,6 +44,7 @@ class Session:
         self.problems: list[Problem] = []
         self._entry_by_key: dict[str, Entry] = {}
         self._body_by_key: dict[str, Body] = {}
+        self.edit_links = EditLinks(self.problems, self._entry_by_key)  # made again, filled, by finish
         self._points: dict[str | None, StatePoint] = {}
         self.unreadable: Problem | None = None  # the error when nothing of the file reads as JSON
         self._broken_parts: set[str] = set()  # header parts refused whole (already reported)
@@ -88,46 +89,58 @@ class Session:
         self.bodies = [i for i in self.timeline if isinstance(i, Body)]
         self._entry_by_key = {str(e.id): e for e in self.entries}
         self._body_by_key = {b.key: b for b in self.bodies}
-        self._check_edits()
+        self.edit_links = EditLinks(self.problems, self._entry_by_key)
+        for entry in self.entries:
+            self.edit_links.check(entry)
         self._points, refusals = build_states(self.timeline, self.caps.max_keep_bytes, self.final_kept)
         self.problems.extend(refusals)
         self._check_store_cap()
 
-    def _check_edits(self) -> None:
-        seen: set[str] = set()
-        model_calls: set[str] = set()
-        for entry in self.entries:
-            if entry.applied:
-                if entry.edit_of is not None and str(entry.edit_of) not in seen:
-                    later = str(entry.edit_of) in self._entry_by_key
-                    self.problems.append(Problem(
-                        "warning", entry.where.field("editOf"),
-                        f"editOf {entry.edit_of!r} names {'a later' if later else 'no'} entry; "
-                        "it must name the earlier model call the person edited",
-                    ))
-                elif entry.edit_of is None and entry.call not in model_calls:
-                    self.problems.append(Problem(
-                        "warning", entry.where,
-                        f"canvas edit {entry.id!r} of {entry.call} has no earlier model call to compare "
-                        "against; add editOf naming the call it edited",
-                    ))
-            else:
-                model_calls.add(entry.call)
-            seen.add(str(entry.id))
-
     def _check_store_cap(self) -> None:
         from core.run_inputs import store_bytes
 
+        if self.entries:
+            self.check_store_size(store_bytes(self.entries))
+
+    def check_store_size(self, size: int) -> None:
+        """Warn when the store's `size` is over caps.storeBytes (core.growing calls it again as the store grows)."""
         cap = self.caps.store_bytes
-        if cap is None or not self.entries:
-            return
-        size = store_bytes(self.entries)
-        if size > cap:
+        if cap is not None and size > cap:
             self.problems.append(Problem(
                 "warning", Place.at("store") if self.form == "json" else Place.named("store"),
                 f"the store is {size:,} bytes, over caps.storeBytes {cap:,}: the editor trims the oldest "
                 "entries before the next body (see wsi trim)",
             ))
+
+
+class EditLinks:
+    """Checks, entry by entry in file order, that each canvas edit names an earlier model call."""
+
+    def __init__(self, problems: list[Problem], entry_by_key: dict[str, Entry]):
+        self.problems = problems
+        self.entry_by_key = entry_by_key  # every entry of the session: says whether a bad editOf is later or absent
+        self.seen: set[str] = set()
+        self.model_calls: set[str] = set()
+
+    def check(self, entry: Entry) -> None:
+        """Check one entry, the next in file order, and remember it."""
+        if entry.applied:
+            if entry.edit_of is not None and str(entry.edit_of) not in self.seen:
+                later = str(entry.edit_of) in self.entry_by_key
+                self.problems.append(Problem(
+                    "warning", entry.where.field("editOf"),
+                    f"editOf {entry.edit_of!r} names {'a later' if later else 'no'} entry; "
+                    "it must name the earlier model call the person edited",
+                ))
+            elif entry.edit_of is None and entry.call not in self.model_calls:
+                self.problems.append(Problem(
+                    "warning", entry.where,
+                    f"canvas edit {entry.id!r} of {entry.call} has no earlier model call to compare "
+                    "against; add editOf naming the call it edited",
+                ))
+        else:
+            self.model_calls.add(entry.call)
+        self.seen.add(str(entry.id))
 
 
 def load(path: str | Path, gzip_limit: int | None = None) -> Session:

@@ -128,7 +128,7 @@ def build_states(timeline: Sequence[TimelineItem], max_bytes: int,
             requests, refusal = accepted_keep(item, max_bytes)
             if refusal is not None:
                 refused.append(KeepRefusal(item.id, refusal))
-                problems.append(Problem("warning", _keep_where(item), f"keep refused: {refusal}"))
+                problems.append(Problem("warning", keep_place(item), f"keep refused: {refusal}"))
             for request in requests:
                 kept[request["name"]] = request["value"]
                 kept_by[request["name"]] = item.id
@@ -140,7 +140,7 @@ def build_states(timeline: Sequence[TimelineItem], max_bytes: int,
     return states, problems
 
 
-def _keep_where(body: Body) -> Place:
+def keep_place(body: Body) -> Place:
     """The keep a refusal is about: the body's `keep`, else the one its result returned."""
     return body.where.field("keep") if body.keep is not None else body.where.field("result", "returned", "keep")
 

@@ -71,7 +71,27 @@ class StoreIndex:
 
     def preview(self, count: int | None = None) -> TrimPreview:
         """The preview of the first `count` entries (all of them by default)."""
+        self.catch_up()
         return TrimPreview(self, len(self.entries) if count is None else count)
+
+    def catch_up(self) -> None:
+        """Index entries appended to `entries` since (a followed file grew: core.growing)."""
+        start = len(self.sizes)
+        if len(self.entries) <= start:
+            return
+        added = self.entries[start:]
+        sizes = [entry_bytes(e) for e in added]
+        self.sizes.extend(sizes)
+        total = self.running[-1]
+        for size in sizes:
+            total += size + 1
+            self.running.append(total)
+        self.edits.extend(start + n for n, e in enumerate(added) if e.applied)
+        for position, entry in enumerate(added, start):
+            if entry.call not in self.by_call:
+                self.by_call[entry.call] = array("q")
+                self.modules.setdefault(entry.call.rsplit(".", 1)[0], []).append(entry.call)
+            self.by_call[entry.call].append(position)
 
     def preview_of(self, store: Sequence[Entry]) -> TrimPreview:
         """The preview of `store`: this index when it is a prefix of the entries, else a new index.
@@ -79,6 +99,7 @@ class StoreIndex:
         A prefix is recognised by its first and last entries (identity): every state's store is a
         slice of the session's entries from the start.
         """
+        self.catch_up()
         count = len(store)
         if count <= len(self.entries) and (count == 0 or store[count - 1] is self.entries[count - 1]):
             if count == 0 or store[0] is self.entries[0]:

@@ -1,20 +1,29 @@
-"""Follow a session file that is still being written: notice when it grows, so the window re-reads it.
+"""Follow a session file that is still being written: notice when it grows, and read what it appended.
 
-A JSON Lines session grows by whole lines (the last may be partial: the loader reports it and
-loads everything before it). The follower watches with QFileSystemWatcher and, because watchers
-miss events on some file systems and after a file is replaced, also polls size and mtime. Bursts
-of writes are coalesced: `grew` fires `settle_ms` after the first change
-of a burst, so a steady stream of writes still updates the views.
+A JSON Lines session grows by whole lines (the last may be partial: it waits for its newline). The
+follower watches with QFileSystemWatcher and, because watchers miss events on some file systems and
+after a file is replaced, also polls size and mtime. `grew` fires at the first change of a burst and
+then at most every `settle_ms` while writes go on, so a steady stream of writes still updates the
+views without one update per write. `read_appended` reads only the bytes after those already read
+(`core.growing`); it answers None when the file must be read again whole: another form than JSON
+Lines, a file replaced or rewritten (its bytes before that point changed), or a change that
+appending cannot show (see core.growing).
 """
 from __future__ import annotations
 
+import mmap
 import os
 from pathlib import Path
+from typing import BinaryIO
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
+from core.growing import Appended, Growth
+from core.session import Session
+
 POLL_MS = 500
-SETTLE_MS = 150
+SETTLE_MS = 30  # appended lines are read in milliseconds: coalesce only what comes within this
+MARK = 64  # bytes before the read point kept to notice a file rewritten rather than appended to
 
 
 class FileFollower(QObject):
@@ -35,6 +44,8 @@ class FileFollower(QObject):
         self._settle.setSingleShot(True)
         self._settle.setInterval(settle_ms)
         self._settle.timeout.connect(self._emit_if_changed)
+        self._growth: Growth | None = None
+        self._mark: tuple[int, bytes] | None = None  # the file's inode and the bytes just before growth.offset
 
     @property
     def active(self) -> bool:
@@ -57,6 +68,7 @@ class FileFollower(QObject):
         self._settle.stop()
         self.path = None
         self._stamp = None
+        self._growth = None
 
     def mark_read(self) -> None:
         """The window has read the file as it is now: only later growth counts."""
@@ -69,8 +81,9 @@ class FileFollower(QObject):
         if _stamp(self.path) != self._stamp:
             if str(self.path) not in self._watcher.files() and self.path.exists():
                 self._watcher.addPath(str(self.path))  # replaced by a rename: watch the new file
-            if not self._settle.isActive():  # a steady stream of writes still reloads every settle_ms
-                self._settle.start()
+            if not self._settle.isActive():
+                self._emit_if_changed()  # the first change of a burst shows at once
+                self._settle.start()  # the rest of the burst together, settle_ms later
 
     def _emit_if_changed(self) -> None:
         if self.path is None:
@@ -79,6 +92,44 @@ class FileFollower(QObject):
         if stamp != self._stamp:
             self._stamp = stamp
             self.grew.emit()
+
+
+    def read_appended(self, session: Session | None) -> Appended | None:
+        """Add to `session` the lines appended to the followed file since last read; None: read it again whole."""
+        if self.path is None or session is None or session.form != "jsonl" or self.path.suffix == ".gz":
+            return None
+        try:
+            with self.path.open("rb") as handle:
+                info = os.fstat(handle.fileno())
+                if self._growth is None or self._growth.session is not session:
+                    self._start(session, handle, info.st_ino)
+                growth = self._growth
+                if growth is None or self._mark is None or self._mark[0] != info.st_ino or info.st_size < growth.offset:
+                    return None
+                before = self._mark[1]
+                start = growth.offset - len(before)  # where `tail` starts in the file
+                handle.seek(start)
+                tail = handle.read()
+        except OSError:
+            return None
+        if not tail.startswith(before):  # rewritten, not appended to
+            return None
+        appended = growth.feed(tail[len(before):])
+        if appended is None:
+            self._growth = None
+            return None
+        self._mark = (info.st_ino, tail[max(0, growth.offset - MARK - start):growth.offset - start])
+        return appended
+
+    def _start(self, session: Session, handle: BinaryIO, inode: int) -> None:
+        """Find where the loaded session's lines end in the file (once per session it follows)."""
+        size = os.fstat(handle.fileno()).st_size
+        if not size:
+            return
+        with mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ) as data:
+            growth = Growth(session, data)
+            self._mark = (inode, data[max(0, growth.offset - MARK):growth.offset])
+        self._growth = growth
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:

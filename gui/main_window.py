@@ -271,8 +271,27 @@ class MainWindow(QMainWindow):
         if self.loader.busy:
             self._follow_again = True  # re-read once the load running now is in
             return
-        if self.current_path is not None:
+        if self.current_path is None:
+            return
+        appended = self.follower.read_appended(self.context.session)
+        if appended is None:  # not appended to, or not as lines a session can take: read it all again
             self.open_file(self.current_path, quiet=True)
+        elif appended.items or appended.problems_changed:
+            self._show_appended(appended)
+
+    def _show_appended(self, appended: Any) -> None:
+        """Show lines appended to the open session (core.growing): rows inserted, no view reset."""
+        session = self.context.session
+        if session is None:
+            return
+        self.context.index.extend(appended.entries)
+        self.timeline.extend(appended)
+        if self.context.cursor is None and appended.items:  # the end of the session moved
+            self.context.state = session.state_at(None)
+            self.context.cursor_changed.emit()
+        problems = self.views.get("problems")
+        if appended.problems_changed and hasattr(problems, "refresh"):
+            problems.refresh()  # type: ignore[union-attr]
 
     def _show_progress(self, path: Path) -> None:
         if self.progress is None:

@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QIcon, QPa
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 from core.filtering import COLUMNS, FilterSpec, ManifestIndex, shape_of
+from core.growing import RowChanges
 from core.manifest import shape_text
 from core.model import Body, Entry, Problem, State, id_key
 from core.run_inputs import input_bytes, kept_manifest
@@ -158,12 +159,28 @@ class ManifestModel(QAbstractTableModel):
         return entry_index < self.fell
 
     def set_query(self, index: ManifestIndex, count: int, spec: FilterSpec) -> None:
-        """Show the first `count` entries of `index` that `spec` keeps, in its order."""
+        """Show the first `count` entries of `index` that `spec` keeps, in its order.
+
+        More entries of the same query in timeline order (a later cursor, a followed file that grew)
+        are inserted at the end (the start, descending) rather than resetting the view.
+        """
+        if index is self.index_data and spec == self.spec and count > self.count and spec.sort_column is None:
+            self._insert(index.rows(spec, count, self.count), spec.descending)
+            self.count = count
+            return
         rows = index.rows(spec, count)
         self.beginResetModel()
         self.index_data, self.count, self.spec = index, count, spec
         self.rows = rows
         self.endResetModel()
+
+    def _insert(self, added: list[int], descending: bool) -> None:
+        if not added:
+            return
+        at = 0 if descending else len(self.rows)
+        self.beginInsertRows(QModelIndex(), at, at + len(added) - 1)
+        self.rows = [*reversed(added), *self.rows] if descending else self.rows + added
+        self.endInsertRows()
 
     def entry_at_row(self, row: int) -> Entry | None:
         """The entry shown in `row`."""
@@ -418,14 +435,38 @@ class TimelineModel(QAbstractItemModel):
         self.refused: set[str] = set()
         self.cursor_key: str | None = None
         self.badges: dict[str, str] = {}
+        self._hidden: dict[int, int] = {}  # top row → its last calls, appended but not yet announced
 
     def set_session(self, session: Session | None) -> None:
         """Rebuild the rows for `session`."""
         self.beginResetModel()
-        self.rows = timeline_rows(session)
+        self._hidden = {}
+        self.rows = list(timeline_rows(session))  # its own list: a followed session's rows grow (extend)
         self.body_rows = {row.item.key: n for n, row in enumerate(self.rows) if row.kind == "body"}  # type: ignore[union-attr]
         self.refused = {str(r.body) for r in session.state_at(None).refused} if session is not None else set()
         self.endResetModel()
+
+    def extend(self, session: Session, changes: RowChanges) -> None:
+        """Show what `core.growing` appended to the session's rows: rows inserted, changed rows repainted."""
+        rows = timeline_rows(session)
+        for top, first, last in changes.children:
+            # The session's row already holds its new calls: hide them until Qt has been told.
+            self._hidden[top] = last - first + 1
+            self.beginInsertRows(self.index(top, 0), first, last)
+            del self._hidden[top]
+            self.endInsertRows()
+        if changes.top is not None:
+            first, last = changes.top
+            self.beginInsertRows(QModelIndex(), first, last)
+            self.rows[first:first] = rows[first:last + 1]
+            self.body_rows.update({row.item.key: n for n, row in enumerate(rows[first:last + 1], first) if row.kind == "body"})  # type: ignore[union-attr]
+            self.endInsertRows()
+        self.refused = {str(r.body) for r in session.state_at(None).refused}
+        for row in changes.changed:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
+
+    def _child_count(self, row: int) -> int:
+        return len(self.rows[row].children) - self._hidden.get(row, 0)
 
     def set_cursor(self, cursor: Any) -> None:
         """Mark the row of the cursor's body (or the end row)."""
@@ -469,7 +510,7 @@ class TimelineModel(QAbstractItemModel):
         if not parent.isValid():
             count, internal = len(self.rows), 0
         elif parent.internalId() == 0 and parent.column() == 0:
-            count, internal = len(self.rows[parent.row()].children), parent.row() + 1
+            count, internal = self._child_count(parent.row()), parent.row() + 1
         else:
             return QModelIndex()
         if 0 <= row < count and 0 <= column < len(self.HEADERS):
@@ -486,7 +527,7 @@ class TimelineModel(QAbstractItemModel):
             return len(self.rows)
         if parent.internalId() != 0 or parent.column() != 0:
             return 0
-        return len(self.rows[parent.row()].children)
+        return self._child_count(parent.row())
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return len(self.HEADERS)

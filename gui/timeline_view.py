@@ -4,6 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelectionModel, QModelIndex
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
+from core.growing import Appended
 from gui.context import InspectorContext
 from gui.models import TimelineModel
 
@@ -49,18 +50,35 @@ class TimelineView(QWidget):
         session = self.context.session
         self.model.set_session(session)
         self.model.set_cursor(self.context.cursor)
-        if session is None:
-            self.summary.setText("No session open.")
-        else:
-            edits = sum(e.applied for e in session.entries)
-            self.summary.setText(f"{len(session.bodies):,} bodies · {len(session.entries):,} entries · "
-                                 f"{edits:,} canvas edit{'s' if edits != 1 else ''}")
+        self._edits = sum(e.applied for e in session.entries) if session is not None else 0
+        self._summarize()
         if session is not None and len(session.bodies) <= 30:
             # A big session opens collapsed: 100,000 call rows help no one. Bodies are expanded one
             # by one: expandAll would also walk every top row (20,000 canvas edits: 2 s).
             for row in self.model.body_rows.values():
                 self.tree.expand(self.model.index(row, 0))
         self._cursor_changed()
+
+    def _summarize(self) -> None:
+        session = self.context.session
+        if session is None:
+            self.summary.setText("No session open.")
+        else:
+            self.summary.setText(f"{len(session.bodies):,} bodies · {len(session.entries):,} entries · "
+                                 f"{self._edits:,} canvas edit{'s' if self._edits != 1 else ''}")
+
+    def extend(self, appended: Appended) -> None:
+        """Show lines a followed file appended (`core.growing`): new rows inserted, none rebuilt."""
+        session = self.context.session
+        if session is None:
+            return
+        self.model.extend(session, appended.rows)
+        self._edits += sum(e.applied for e in appended.entries)
+        self._summarize()
+        if len(session.bodies) <= 30:  # as a fresh open: a small session's bodies are expanded
+            for body in appended.bodies:
+                self.tree.expand(self.model.index(self.model.body_rows[body.key], 0))
+        self.model.set_cursor(self.context.cursor)
 
     def _badges_changed(self) -> None:
         self.model.set_badges(self.context.badges)

@@ -1,9 +1,12 @@
 """Benchmark: the window on the 100,000-entry session against `wsi manifest --json` in the same run.
 
-Run: `.venv/bin/python tests/bench/bench_gui.py [ENTRIES]`. Targets (issue 3): opening the session
+Run: `.venv/bin/python tests/bench/bench_gui.py [ENTRIES] [RUNS]`. Targets (issue 3): opening the session
 to a usable window (loaded, every view filled, painted once) at most 1.5× the CLI's manifest time,
 both as whole processes; the module filter over every row and a cursor move each at most 100 ms.
-The window runs offscreen in a child process (`--child FILE`), which prints its figures as JSON.
+Issue 18, with 1000000 entries (~1.3 GB, written entry by entry: `stream_big`): the window in at
+most 1.2× the CLI's manifest time, peak memory (the child's max RSS) at most 2× the file, a cursor
+move under 16 ms. The window runs offscreen in a child process (`--child FILE`), which prints its
+figures as JSON.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from pathlib import Path
 START = time.perf_counter()
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.measure import WSI, best_of, big_session  # noqa: E402
+from tests.bench.measure import DATA, WSI, best_of, big_session  # noqa: E402
 
 RUNS = 3
 
@@ -88,29 +91,64 @@ def child(path: str, tabs: str) -> None:
     os._exit(0)  # skip freeing 100,000 entries one by one, as `wsi` does
 
 
-def window_figures(path: Path, tabs: str) -> dict:
-    """The best of RUNS child runs (by time to a usable window)."""
-    runs = []
-    for _ in range(RUNS):
-        out = subprocess.run([sys.executable, __file__, "--child", str(path), tabs], capture_output=True, text=True, check=True)
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    return min(runs, key=lambda run: run["usable_s"])
+def window_figures(path: Path, tabs: str, runs: int = RUNS) -> dict:
+    """The best of `runs` child runs (by time to a usable window), with the largest peak memory seen."""
+    results = []
+    for _ in range(runs):
+        child_process = subprocess.Popen([sys.executable, __file__, "--child", str(path), tabs], stdout=subprocess.PIPE, text=True)
+        out = child_process.stdout.read()  # type: ignore[union-attr]
+        _, status, usage = os.wait4(child_process.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"the window's child run failed ({status})")
+        results.append({**json.loads(out.strip().splitlines()[-1]), "peak_bytes": usage.ru_maxrss * 1024})
+    best = min(results, key=lambda run: run["usable_s"])
+    return {**best, "peak_bytes": max(r["peak_bytes"] for r in results)}
+
+
+def stream_big(path: Path, entries: int, calls_per_body: int = 50, seed: int = 7) -> Path:
+    """make_big's very bytes, written entry by entry: a million entries as objects would need ~10 GB."""
+    import random
+
+    import orjson
+
+    from tests.bench.make_big import _entry
+
+    if path.exists():
+        return path
+    rng = random.Random(seed)
+    bodies: list[dict] = []
+    part = path.with_suffix(".part")
+    with part.open("wb") as out:
+        out.write(b'{"format":"worker-session/1","session":{"id":"big","title":"generated"},'
+                  b'"caps":{"storeBytes":67108864},"store":[')
+        for index in range(1, entries + 1):
+            body = f"b{(index - 1) // calls_per_body + 1}"
+            if not bodies or bodies[-1]["id"] != body:
+                bodies.append({"id": body, "code": "return await modules.pack.corridorRuns(inputs.last('pack.corridorRuns'))",
+                               "result": {"ok": True}})
+            out.write((b"," if index > 1 else b"") + orjson.dumps(_entry(rng, index, body)))
+        out.write(b'],"bodies":' + orjson.dumps(bodies) + b"}")
+    part.rename(path)
+    return path
 
 
 def main() -> None:
     entries = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    path = big_session(entries)
-    cli_s, _ = best_of(RUNS, [str(WSI), "manifest", str(path), "--json"])
-    print(f"file: {path.name}, {path.stat().st_size / 1e6:.1f} MB, {entries:,} entries")
-    print(f"wsi manifest --json (whole process, best of {RUNS}): {cli_s:.2f} s")
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else RUNS  # a million entries: one run takes minutes
+    path = stream_big(DATA / f"big-{entries}.json", entries) if entries > 200_000 else big_session(entries)
+    size = path.stat().st_size
+    cli_s, cli_peak = best_of(runs, [str(WSI), "manifest", str(path), "--json"])
+    print(f"file: {path.name}, {size / 1e6:.1f} MB, {entries:,} entries (machine shared with other jobs)")
+    print(f"wsi manifest --json (whole process, best of {runs}): {cli_s:.2f} s, peak {cli_peak / 1e6:.0f} MB")
     for tabs, words in (("issue3", "Inputs, Kept, Problems + timeline"), ("all", "every tab of TABS")):
-        figures = window_figures(path, tabs)
+        figures = window_figures(path, tabs, runs)
         print(f"-- window with {words}:")
-        print(f"   usable (process start → loaded, views filled, painted; best of {RUNS}): {figures['usable_s']:.2f} s "
-              f"= {figures['usable_s'] / cli_s:.2f}× the CLI's manifest (target ≤ 1.5×)")
+        print(f"   usable (process start → loaded, views filled, painted; best of {runs}): {figures['usable_s']:.2f} s "
+              f"= {figures['usable_s'] / cli_s:.2f}× the CLI's manifest (targets: ≤ 1.5×; a million entries ≤ 1.2×)")
+        print(f"   peak memory {figures['peak_bytes'] / 1e6:.0f} MB = {figures['peak_bytes'] / size:.2f}× the file (target ≤ 2×)")
         print(f"   module filter over {figures['entries']:,} rows: {figures['filter_ms']:.0f} ms (target ≤ 100 ms)")
         print(f"   cursor move, every view following and painted: worst {figures['cursor_ms']:.0f} ms, "
-              f"median {figures['cursor_median_ms']:.0f} ms (target ≤ 100 ms)")
+              f"median {figures['cursor_median_ms']:.0f} ms (targets: ≤ 100 ms; a million entries ≤ 16 ms)")
         print(f"   each view's refresh alone at the end of the session: {figures['refresh_ms_by_view']}")
         print(f"   text search inside every input: {figures['search_ms']:.0f} ms (no target)")
 

@@ -112,7 +112,79 @@ def test_the_record_text_screen_never_hides_a_match(monkeypatch, form):
     assert all(e.text is not None for e in session.entries)
     index = ManifestIndex(session.entries)
     screened = {n: index.containing(range(5), n) for n in NEEDLES}
-    monkeypatch.setattr(core.filtering, "_screen", lambda needle: None)
+    monkeypatch.setattr(core.filtering, "_screenable", lambda needle: False)
     assert screened == {n: index.containing(range(5), n) for n in NEEDLES}
     assert screened["café"] == [0, 2] and screened["gone"] == [3] and screened["spine"] == []
     assert screened["100.0"] == [0, 4] and screened["nu"] == [1, 2, 4]
+
+
+# Records whose text and input differ in every way a search could trip on: escapes, non-ASCII,
+# keys against values, duplicate keys, spacing, numbers JavaScript writes otherwise, other members
+# (output, unknown ones) after the input, an `input` key inside the input, and a needle in the id.
+TRICKY_RECORDS = [
+    b'{"id":"t1","call":"a.b.c","input":{"Ward":"North Wing","n":2400.0}}',
+    b'{"id":"t2","call":"a.b.c","input":{"k":"ward","k":"east"},"unit":"mm"}',
+    b'{"id":"t3","call":"a.b.c","input":{"a" : "ward" ,"b":[1 , 2]}}',
+    b'{"id":"t4","call":"a.b.c","input":{"x":1.50,"y":"ward"},"output":{"ward":1}}',
+    b'{"id":"ward","call":"a.b.c","input":[1,2,3],"unit":"mm","applied":true}',
+    b'{"id":"t6","call":"a.b.c","input":{"input":{"input":"ward"}},"seq":4}',
+    b'{"id":"t7","call":"a.b.c","input":"ward, and a \\"quote\\" and a \\\\ slash","body":"b1"}',
+    b'{"id":"t8","call":"a.b.c","input":{"sp\\u00e9cial":"caf\\u00e9"},"at":"2024-01-01T00:00:00Z"}',
+    '{"id":"t9","call":"a.b.c","input":{"spécial":"café — ward"},"note":"ward"}'.encode(),
+    b'{"id":"t10","call":"a.b.c","input":{"big":1e21,"small":1e-7,"w":"ward"}}',
+    b'{"id":"t11","call":"a.b.c","input":{"z":-0.0,"y":-0,"t":true,"f":false,"n":null,"s":"Truest"}}',
+    b'{"id":"t12","call":"a.b.c","input":{"w":"ward"},"extra":{"ward":"x"},"unit":"mm"}',
+    b'{"id":"t13","call":"a.b.c","input":12345678901234567890123,"unit":"mm"}',
+    b'{"id":"t14","call":"a.b.c","input":{"tab":"a\\tb","nl":"a\\nb"}}',
+]
+TRICKY_NEEDLES = ["ward", "WARD", "north wing", "east", "k", "a", "input", "quote", '"quote"', "\\", "a \\",
+                  "spécial", "café", "é", "— ward", "true", "truest", "rue", "x", "1.5", "2400", "2400.0",
+                  "e21", "1e-7", "null", "ul", "0", "t1", "mm", "b1", "wing", " wing", "a\tb", "a\nb", "\t",
+                  "ward ", ",", ":", "}", "[1,2]", "[1 , 2]", "s\":\"", "wa"]
+
+
+@pytest.mark.parametrize("batch", [1, 3, 4096])
+@pytest.mark.parametrize("form", ["json", "jsonl"])
+def test_the_search_of_record_texts_answers_as_the_parsed_inputs_do(monkeypatch, form, batch):
+    import core.filtering
+    from core.filtering import _holds, search_needle
+
+    monkeypatch.setattr(core.filtering, "_BATCH", batch)
+    if form == "json":
+        data = b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(TRICKY_RECORDS) + b"]}"
+    else:
+        lines = [b'{"format":"worker-session/1","session":{"id":"t"}}']
+        lines += [b'{"kind":"entry",' + r[1:] for r in TRICKY_RECORDS]
+        data = b"\n".join(lines)
+    session = load_bytes(data, f"t.{form}")
+    assert not session.errors and len(session.entries) == len(TRICKY_RECORDS)
+    session.entries.append(Entry("mem", "a.b.c", {"ward": "in memory"}))  # no record text at all
+    index = ManifestIndex(session.entries)
+    every = range(len(session.entries))
+    for rows in (every, [13, 0, 5, 14, 2], list(every)[1::2]):
+        for text in TRICKY_NEEDLES:
+            expected = [i for i in rows if _holds(session.entries[i], search_needle(text))]
+            assert index.containing(rows, text) == expected, (text, rows)
+    # A few answers checked by hand, so the reference itself is what the search promises.
+    found = {text: index.containing(every, text) for text in ("ward", "east", "input", '"quote"', "truest", "café")}
+    # Not t2 (its "ward" is a duplicate key's value the parse drops), t5 (only its id), t13.
+    assert found["ward"] == [0, 2, 3, 5, 6, 8, 9, 11, 14]
+    assert found["east"] == [1] and found["input"] == [5]
+    assert found['"quote"'] == [6] and found["truest"] == [10] and found["café"] == [7, 8]
+
+
+def test_a_search_of_compact_records_parses_no_input(monkeypatch):
+    """Records the editor wrote compactly are searched in their text: no input is parsed, hits or not."""
+    from core.model import Entry as EntryType
+
+    records = [orjson.dumps({"id": f"c{i}", "call": "a.b.c", "input": {"label": f"run {i} — ward {i % 7}", "n": [1.0, 2.5, i]},
+                             "unit": "mm"}) for i in range(50)]
+    data = b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(records) + b"]}"
+    index = ManifestIndex(load_bytes(data, "t.json").entries)
+    parsed = []
+    monkeypatch.setattr(EntryType, "_record", lambda self: parsed.append(self) or orjson.loads(bytes(self._text)))
+    assert index.containing(range(50), "WARD") == list(range(50))
+    assert index.containing(range(50), "ward 3") == [3, 10, 17, 24, 31, 38, 45]
+    assert index.containing(range(50), "run 4") == [4, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49]
+    assert index.containing(range(50), "mm") == []  # the unit is not the input
+    assert parsed == []

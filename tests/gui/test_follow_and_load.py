@@ -109,3 +109,46 @@ def test_screenshot_of_an_unknown_tab_is_a_usage_error(tmp_path):
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "invalid choice: 'nope'" in done.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+def test_appended_lines_are_inserted_as_rows_without_reading_the_file_again(window, open_file, tmp_path, qtbot):
+    path = tmp_path / "live.jsonl"
+    capped = {**HEADER, "caps": {"storeBytes": 120}}  # over the cap as it grows: the trim previews follow
+    path.write_bytes(_line(capped) + _line({"kind": "body", "id": "b1", "code": "return 1"}) + _line(_entry(1)))
+    session = open_file(window, path)
+    window.show_tab("trim")
+    window.follower._poll.setInterval(50)
+    window.set_follow(True)
+    inputs, timeline = window.views["inputs"].model, window.timeline.model
+    resets, inserted = [], []
+    for model in (inputs, timeline):
+        model.modelReset.connect(lambda m=model: resets.append(m))
+        model.rowsInserted.connect(lambda parent, first, last, m=model: inserted.append((m, parent.row(), first, last)))
+    loads = []
+    window.loader.loaded.connect(loads.append)
+    with path.open("ab") as handle:
+        handle.write(_line(_entry(2)) + _line({"kind": "body", "id": "b2", "code": "return 2"}) + _line(_entry(3, "b2")))
+    qtbot.waitUntil(lambda: len(session.entries) == 3, timeout=10_000)
+    qtbot.wait(100)
+    assert window.context.session is session and loads == [] and resets == []
+    assert (inputs, -1, 1, 2) in inserted  # c2 and c3 after c1
+    assert (timeline, 0, 1, 1) in inserted and (timeline, -1, 1, 1) in inserted  # c2 under b1; b2 before the end
+    assert [inputs.entry_at_row(r).key for r in range(inputs.rowCount())] == ["c1", "c2", "c3"]
+    assert [r.kind for r in timeline.rows] == ["body", "body", "end"]
+    assert timeline.rowCount(timeline.index(1, 0)) == 1
+
+    with path.open("ab") as handle:  # a partial last line waits for its newline, reported meanwhile
+        handle.write(b'{"kind": "entry", "id": "c4", "call": "pack.rooms.place", ')
+    qtbot.waitUntil(lambda: any("incomplete" in p.message for p in session.problems), timeout=10_000)
+    assert len(session.entries) == 3
+    with path.open("ab") as handle:
+        handle.write(b'"input": 4, "body": "b2"}\n')
+    qtbot.waitUntil(lambda: len(session.entries) == 4, timeout=10_000)
+    assert not any("incomplete" in p.message for p in session.problems) and loads == []
+    assert timeline.rowCount(timeline.index(1, 0)) == 2
+
+    # Rewritten rather than appended to: the file is read again whole.
+    path.write_bytes(_line(HEADER) + _line({"kind": "body", "id": "b9", "code": "return 9"}) + _line(_entry(9, "b9")) + _line(_entry(10, "b9")))
+    qtbot.waitUntil(lambda: window.context.session is not session, timeout=10_000)
+    assert [e.key for e in window.context.session.entries] == ["c9", "c10"]
+    window.set_follow(False)

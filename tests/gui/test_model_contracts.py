@@ -68,6 +68,9 @@ def _manifest(session: Session | None) -> Iterator[QAbstractItemModel]:
     model.sort(0, ASCENDING)
     model.sort(-1, ASCENDING)
     model.set_query(index, count // 2, FilterSpec(text="pack"))
+    model.set_query(index, count, FilterSpec(text="pack"))  # more of the same query: rows inserted
+    model.set_query(index, count // 3, FilterSpec(descending=True))
+    model.set_query(index, count, FilterSpec(descending=True))  # inserted at the start
     model.set_trim(None, None)
     model.set_query(ManifestIndex([]), 0, FilterSpec())
 
@@ -118,6 +121,37 @@ def _timeline(session: Session | None) -> Iterator[QAbstractItemModel]:
         model.set_cursor(cursor)
     model.set_badges({str(b): "same" for b in bodies(session) if b is not None})
     model.set_badges({})
+    yield from _timeline_growing(model)
+
+
+def _growing_lines() -> list[bytes]:
+    """A JSON Lines session written line by line: calls nested and lone, edits, a kept snapshot, bodies."""
+    records: list[dict[str, Any]] = [{"format": "worker-session/1", "session": {"id": "live"}}]
+    for n in range(1, 5):
+        records.append({"kind": "entry", "id": f"lone{n}", "call": "a.b.c", "input": n, "applied": n % 2 == 0})
+        records.append({"kind": "body", "id": f"b{n}", "code": "return 1"})
+        records += [{"kind": "entry", "id": f"c{n}.{k}", "call": "a.b.c", "input": k, "body": f"b{n}"} for k in range(3)]
+        records.append({"kind": "kept", "kept": {"n": n}})
+    return [json.dumps(r).encode() + b"\n" for r in records]
+
+
+def _timeline_growing(model: Any) -> Iterator[None]:
+    """The model through a followed file's appends, one line and three lines at a time."""
+    from core.growing import Growth
+
+    lines = _growing_lines()
+    text = b"".join(lines[:3])
+    live = load_bytes(text, "live.jsonl")
+    model.set_session(live)
+    growth = Growth(live, text)
+    for step in (1, 3, 1, 1, 3, 1, 3, 3, 1):
+        added, lines = b"".join(lines[3:3 + step]), lines[:3] + lines[3 + step:]
+        text += added
+        appended = growth.feed(text[growth.offset:])
+        assert appended is not None
+        model.extend(live, appended.rows)
+        model.set_cursor(None)
+        yield
     model.set_session(None)
 
 
@@ -369,6 +403,29 @@ def test_moving_the_timeline_cursor_repaints_two_rows_not_the_model(demo):
     assert signals.names() == ["dataChanged"]
     (_, (top_left, bottom_right, *_)), = signals.seen
     assert (top_left.column(), bottom_right.column()) == (1, 1)  # only the replay column
+
+
+def test_lines_appended_to_a_followed_file_are_inserted_rows_not_a_reset():
+    from core.growing import Growth
+    from gui.models import TimelineModel
+
+    lines = _growing_lines()
+    text = b"".join(lines[:3])  # header, lone1, b1
+    live = load_bytes(text, "live.jsonl")
+    model = TimelineModel()
+    model.set_session(live)
+    growth = Growth(live, text)
+    signals = Signals(model)
+    text += b"".join(lines[3:7])  # b1's three calls, a kept snapshot
+    model.extend(live, growth.feed(text[growth.offset:]).rows)
+    assert signals.names() == ["rowsInserted", "rowsInserted"]
+    (_, (parent, first, last)), (_, (top, start, end)) = signals.seen
+    assert (parent.row(), first, last) == (1, 0, 2) and (top.isValid(), start, end) == (False, 2, 2)
+    signals.clear()
+    text += b"".join(lines[7:9])  # lone2, b2: the rows waiting for a next body now lead to b2
+    model.extend(live, growth.feed(text[growth.offset:]).rows)
+    assert signals.names() == ["rowsInserted", "dataChanged", "dataChanged"]
+    assert sorted(signals.rows_changed()) == [(1, 1), (2, 2)]  # b1's calls and the kept row: their cursor is b2
 
 
 def test_the_resolver_highlight_repaints_the_old_and_new_rows_only(demo):

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from core.session import Session
 
 
+INCOMPLETE = "the last line is incomplete (the file may still be being written); everything before it loaded"
+
+
 def read_json_lines(session: Session, text: bytes) -> None:
     """Read every line of a JSON Lines session; the reader stays on the session for lines added later."""
     reader = LineReader(session)
@@ -46,10 +49,7 @@ class LineReader:
                 record = parse_json(line)
             except JsonSyntaxError as exc:
                 if open_end:
-                    session.problems.append(Problem(
-                        "warning", where,
-                        "the last line is incomplete (the file may still be being written); everything before it loaded",
-                    ))
+                    session.problems.append(Problem("warning", where, INCOMPLETE))
                 else:
                     session.problems.append(Problem("error", Place.spot(number, exc.column), str(exc)))
                 return
