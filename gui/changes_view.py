@@ -29,7 +29,8 @@ from core.sizes import format_size
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
-from gui.models import MUTED, PERSON, RIGHT, RowsModel, fit_column, monospace
+from gui.look import MUTED, PERSON, RIGHT, fit_column, monospace
+from gui.models.rows import RowsModel
 
 DISPLAY, TOOLTIP, FONT, ALIGN, FOREGROUND = (
     Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,

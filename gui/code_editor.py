@@ -18,7 +18,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
-from gui.models import monospace
+from gui.look import monospace
 from gui.theme import colour
 
 STYLE = {  # Pygments token type (by name prefix) → (theme colour, bold, italic)

@@ -9,7 +9,7 @@ from core.diff import Change, parse_pointer
 from core.edit_detail import EditDetail
 from core.edits import EditDiff, Pairing, display_path, filter_changes, signed, summary_line, value_text
 from core.units import unit_text
-from gui.models import ALIGN, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, RIGHT, TOOLTIP, monospace
+from gui.look import ALIGN, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, RIGHT, TOOLTIP, monospace
 from gui.theme import colour
 
 OP_COLOURS = {"add": colour("add"), "remove": colour("remove"), "replace": colour("replace")}

@@ -43,7 +43,7 @@ from gui.edits_models import ChangesModel, EditsModel
 from gui.geometry_plot import GeometryPlot
 from gui.jobs import Job, Jobs
 from gui.json_tree import JsonTreeView
-from gui.models import PERSON_BACKGROUND
+from gui.look import PERSON_BACKGROUND
 from gui.theme import colour, hex_of
 
 MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # gui.theme: light or dark

@@ -30,7 +30,8 @@ from core.resolve import Resolution, resolve, where_text
 from core.trim_preview import TrimPreview
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
-from gui.models import HIGHLIGHT, PERSON, PERSON_TAG, ManifestModel, fit_column, monospace, trim_preview_of
+from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, monospace
+from gui.models.manifest import ManifestModel, trim_preview_of
 from gui.theme import hex_of
 
 FILTER_DELAY_MS = 120

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, 
 from core.diff import parse_pointer, pointer
 from core.jsonsize import compact_json, js_keys, json_bytes
 from core.run_inputs import js_type
-from gui.models import monospace
+from gui.look import monospace
 from gui.theme import colour
 
 BATCH = 500

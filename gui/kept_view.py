@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter,
 
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
-from gui.models import KeptModel, RefusedModel
+from gui.models.kept import KeptModel, RefusedModel
 
 
 class KeptView(QWidget):

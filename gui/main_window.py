@@ -38,7 +38,7 @@ from gui.jobs import shutdown_all
 from gui.kept_view import KeptView
 from gui.keyboard import Keyboard
 from gui.loader import LoadedSession, SessionLoader
-from gui.models import monospace
+from gui.look import monospace
 from gui.problems_view import ProblemsView
 from gui.run_view import RunView
 from gui.status import InspectorStatusBar

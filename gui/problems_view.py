@@ -25,7 +25,8 @@ from core.model import Entry
 from core.record_view import RecordFinder, RecordView, record_value
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
-from gui.models import ProblemsModel, monospace
+from gui.look import monospace
+from gui.models.problems import ProblemsModel
 from gui.theme import hex_of
 
 

@@ -7,7 +7,8 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 
 from core.runner.report import recorded_calls_text, source_text
 from core.jsonsize import compact_json
-from gui.models import DISPLAY, FOREGROUND, TOOLTIP, RowsModel
+from gui.look import DISPLAY, FOREGROUND, TOOLTIP
+from gui.models.rows import RowsModel
 from gui.theme import colour
 
 Index = QModelIndex | QPersistentModelIndex

@@ -45,7 +45,9 @@ from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
 from gui.jobs import Job, Jobs
 from gui.json_tree import JsonTreeView
-from gui.models import RowsModel, first_code_line, fit_column, monospace
+from core.timeline import first_code_line
+from gui.look import fit_column, monospace
+from gui.models.rows import RowsModel
 from gui.run_models import CallsModel, ReplayModel
 from gui.theme import hex_of
 

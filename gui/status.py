@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QWidget
 
 from core.sizes import format_size
 from gui.context import InspectorContext
-from gui.models import trim_preview_of
+from gui.models.manifest import trim_preview_of
 from gui.theme import hex_of
 
 

@@ -4,7 +4,7 @@ Every colour a view draws with has a name here, with a light and a dark value ch
 the palette's Base and Window colours. Views use `colour(name)` (a QColor) or `hex_of(name)` (for
 rich text and style sheets). The QColor `colour(name)` returns is one shared object, changed in
 place when the palette turns from light to dark or back, so table models that return it (and
-modules that imported it, such as `gui.models.PERSON`) follow without being told.
+modules that imported it, such as `gui.look.PERSON`) follow without being told.
 
 `WSI_THEME=dark` or `light` overrides the system; by default a dark system palette (or Qt's dark
 colour scheme) gives the dark theme.

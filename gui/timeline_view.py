@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView,
 
 from core.growing import Appended
 from gui.context import InspectorContext
-from gui.models import TimelineModel
+from gui.models.timeline import TimelineModel
 
 REPLAY_BADGE_ROOM = 44  # the badge icon and the cell's margins beside the longest verdict, "diverged"
 

@@ -38,9 +38,9 @@ from PySide6.QtWidgets import (
 from core.sizes import FIELD_UNITS, SizeError, format_size, parse_size_in_unit, size_in_unit
 from core.trim_preview import StoreIndex, TrimPreview, cap_text
 from gui.context import InspectorContext
-from gui.models import (
-    ALIGN, BACKGROUND, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_TAG, RIGHT, TOOLTIP, Index, monospace,
-    size_tooltip, status_icon,
+from gui.look import (
+    ALIGN, BACKGROUND, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_TAG, RIGHT, TOOLTIP, Index,
+    monospace, size_tooltip, status_icon,
 )
 from gui.theme import colour, hex_of
 

@@ -2,7 +2,7 @@
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
-from gui.models import MUTED
+from gui.look import MUTED
 
 from core.run_inputs import call_matches, make_inputs
 

@@ -54,7 +54,7 @@ def bodies(session: Session | None) -> list[Any]:
 
 @driver("ManifestModel")
 def _manifest(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.models import ManifestModel, trim_preview_of
+    from gui.models.manifest import ManifestModel, trim_preview_of
 
     model = ManifestModel()
     yield model
@@ -78,7 +78,7 @@ def _manifest(session: Session | None) -> Iterator[QAbstractItemModel]:
 @driver("KeptModel")
 def _kept(session: Session | None) -> Iterator[QAbstractItemModel]:
     from gui.context import empty_state
-    from gui.models import KeptModel
+    from gui.models.kept import KeptModel
 
     model = KeptModel()
     yield model
@@ -90,7 +90,7 @@ def _kept(session: Session | None) -> Iterator[QAbstractItemModel]:
 @driver("RefusedModel")
 def _refused(session: Session | None) -> Iterator[QAbstractItemModel]:
     from gui.context import empty_state
-    from gui.models import RefusedModel
+    from gui.models.kept import RefusedModel
 
     model = RefusedModel()
     yield model
@@ -101,7 +101,7 @@ def _refused(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("ProblemsModel")
 def _problems(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.models import ProblemsModel
+    from gui.models.problems import ProblemsModel
 
     model = ProblemsModel()
     yield model
@@ -112,7 +112,7 @@ def _problems(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("TimelineModel")
 def _timeline(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.models import TimelineModel
+    from gui.models.timeline import TimelineModel
 
     model = TimelineModel()
     yield model
@@ -321,9 +321,9 @@ def _replay(session: Session | None, replays: Sequence[tuple[dict[str, Any], dic
 
 
 def gui_models() -> set[str]:
-    """The name of every QAbstractItemModel subclass defined in a gui/ module."""
+    """The name of every QAbstractItemModel subclass defined in a module of gui/ or its packages."""
     names = set()
-    for info in pkgutil.iter_modules(gui.__path__, "gui."):
+    for info in pkgutil.walk_packages(gui.__path__, "gui."):  # gui.models is a package
         module = importlib.import_module(info.name)
         for name, value in inspect.getmembers(module, inspect.isclass):
             if issubclass(value, QAbstractItemModel) and value.__module__ == module.__name__:
@@ -388,7 +388,7 @@ def demo() -> Session:
 
 
 def test_moving_the_timeline_cursor_repaints_two_rows_not_the_model(demo):
-    from gui.models import TimelineModel
+    from gui.models.timeline import TimelineModel
 
     model = TimelineModel()
     model.set_session(demo)
@@ -407,7 +407,7 @@ def test_moving_the_timeline_cursor_repaints_two_rows_not_the_model(demo):
 
 def test_lines_appended_to_a_followed_file_are_inserted_rows_not_a_reset():
     from core.growing import Growth
-    from gui.models import TimelineModel
+    from gui.models.timeline import TimelineModel
 
     lines = _growing_lines()
     text = b"".join(lines[:3])  # header, lone1, b1
@@ -429,7 +429,7 @@ def test_lines_appended_to_a_followed_file_are_inserted_rows_not_a_reset():
 
 
 def test_the_resolver_highlight_repaints_the_old_and_new_rows_only(demo):
-    from gui.models import ManifestModel
+    from gui.models.manifest import ManifestModel
 
     model = ManifestModel()
     model.set_query(ManifestIndex(demo.entries), len(demo.entries), FilterSpec())
@@ -441,7 +441,7 @@ def test_the_resolver_highlight_repaints_the_old_and_new_rows_only(demo):
 
 
 def test_sorting_the_manifest_is_a_layout_change_that_keeps_the_selected_entry(demo):
-    from gui.models import ManifestModel
+    from gui.models.manifest import ManifestModel
 
     model = ManifestModel()
     model.set_query(ManifestIndex(demo.entries), len(demo.entries), FilterSpec())

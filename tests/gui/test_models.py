@@ -6,7 +6,10 @@ from core.filtering import FilterSpec, ManifestIndex
 from core.session import load
 from gui.json_tree import JsonTreeModel
 from core.timeline import timeline_rows
-from gui.models import KeptModel, ManifestModel, ProblemsModel, RefusedModel, TimelineModel
+from gui.models.kept import KeptModel, RefusedModel
+from gui.models.manifest import ManifestModel
+from gui.models.problems import ProblemsModel
+from gui.models.timeline import TimelineModel
 
 pytestmark = pytest.mark.usefixtures("qapp")  # icons are pixmaps: they need the application
 

@@ -6,7 +6,7 @@ import json
 
 from PySide6.QtCore import Qt
 
-from gui.models import HIGHLIGHT
+from gui.look import HIGHLIGHT
 
 
 def write_session(path):

@@ -80,7 +80,7 @@ def test_the_timeline_dock_grows_back_and_is_never_saved_collapsed(qtbot, settin
 
 def shown_whole(view, column: int, texts) -> bool:
     """Every text fits its column (so nothing of it is cut)."""
-    from gui.models import monospace
+    from gui.look import monospace
     from PySide6.QtGui import QFontMetrics
 
     metrics = QFontMetrics(monospace())

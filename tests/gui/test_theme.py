@@ -141,7 +141,7 @@ def test_every_cell_and_label_of_a_tab_reads_in_light_and_dark(qtbot, palette_wi
 
 def test_the_theme_turns_when_the_palette_does(qtbot, palette_window):
     look, window = palette_window
-    from gui.models import PERSON_BACKGROUND
+    from gui.look import PERSON_BACKGROUND
 
     assert theme.dark() == (look == "dark")
     assert PERSON_BACKGROUND.name() == theme.hex_of("person_background")

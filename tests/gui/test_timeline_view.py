@@ -27,7 +27,7 @@ def test_a_canvas_edit_tooltip_shows_its_note_and_says_no_output_was_recorded(wi
 
 def test_a_huge_output_is_cut_in_the_tooltip():
     from core.model import Entry
-    from gui.models import TOOLTIP_VALUE_CHARS, recorded_fields_text
+    from gui.models.timeline import TOOLTIP_VALUE_CHARS, recorded_fields_text
 
     entry = Entry("c1", "a.b.c", {"p": 1}, output={"points": [[i, i] for i in range(50_000)]}, extra={"note": "n"})
     lines = recorded_fields_text(entry).splitlines()

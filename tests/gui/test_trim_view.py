@@ -10,7 +10,7 @@ from core.session import load
 from core.sizes import size_in_unit
 from core.trim_preview import StoreIndex
 from gui.context import InspectorContext
-from gui.models import DISPLAY, FOREGROUND
+from gui.look import DISPLAY, FOREGROUND
 from gui.trim_view import BETWEEN_BACKGROUND, FALLEN_FOREGROUND, NO_WARNINGS, SLIDER_STEPS, TrimView
 from tests.conftest import DEMO
 

@@ -1,0 +1,102 @@
+"""What every view draws with: the item roles, the shared colours and tags, fonts, status icons, column widths.
+
+The colours are gui.theme's shared QColors (changed in place when the palette turns dark or light),
+so a model that returns `PERSON` follows the theme without being told.
+"""
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from functools import cache
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import QAbstractItemView, QTableView
+
+from gui.theme import colour
+
+Index = QModelIndex | QPersistentModelIndex
+DISPLAY, TOOLTIP, FONT = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole
+FOREGROUND, BACKGROUND = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.BackgroundRole
+DECORATION, ALIGN, USER = Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.UserRole
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+# Shared colours of the theme in use (gui.theme): light or dark after the palette, changed in place.
+PERSON = colour("person")  # the person's-edit marker, on every view
+PERSON_BACKGROUND = colour("person_background")
+HIGHLIGHT = colour("highlight")  # the resolver's answer
+CURSOR_BACKGROUND = colour("cursor_background")
+MUTED = colour("muted")
+STATUS_COLOURS = {"ok": "#1a8f4c", "failed": "#c62828", "refused": "#d97706", "none": "#9ca3af",
+                  "error": "#c62828", "warning": "#d97706", "person": "#b25b00", "end": "#2563eb",
+                  "kept": "#7c3aed", "same": "#1a8f4c", "diverged": "#c62828"}
+STATUS_GLYPHS = {"ok": "✓", "failed": "✗", "refused": "!", "none": "·", "error": "✗", "warning": "!",
+                 "person": "✎", "end": "■", "kept": "K", "same": "=", "diverged": "≠"}
+PERSON_TAG = "✎ person"
+FALLS_TAG = "⤓ falls"  # an entry the cap trims before a body runs
+
+
+@cache
+def monospace() -> QFont:
+    """The font for ids, calls, sizes and JSON."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font.setPointSizeF(max(font.pointSizeF(), 9.5))
+    return font
+
+
+@cache
+def bold_monospace() -> QFont:
+    """The monospace font, bold: the row the cursor is on."""
+    font = QFont(monospace())
+    font.setBold(True)
+    return font
+
+
+@cache
+def status_icon(kind: str) -> QIcon:
+    """A small round icon with a glyph: ok ✓, failed ✗, refused keep !, person ✎, …"""
+    pixmap = QPixmap(32, 32)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(STATUS_COLOURS.get(kind, "#9ca3af")))
+    painter.drawEllipse(QRectF(2, 2, 28, 28))
+    painter.setPen(QColor("white"))
+    font = QFont()
+    font.setPixelSize(19)
+    font.setBold(True)
+    painter.setFont(font)
+    painter.drawText(QRectF(0, 0, 32, 32), Qt.AlignmentFlag.AlignCenter, STATUS_GLYPHS.get(kind, "?"))
+    painter.end()
+    return QIcon(pixmap)
+
+
+CELL_PADDING = 18  # a cell's margins and the header's sort arrow
+WIDEST_SAMPLED = 24  # texts measured per column: the longest by characters (ids and calls are monospace)
+
+
+def fit_column(view: QAbstractItemView, column: int, texts: Iterable[str], least: int = 36, most: int = 420,
+               extra: int = 0) -> int:
+    """Size a column to its widest text and its title, between `least` and `most` pixels; returns the width.
+
+    Wider texts are elided in the middle (the view's mode, set here), their full text in the tooltip.
+    `extra` is room for an icon. Only the longest few texts are measured: a monospace font's width
+    follows the characters, and a 100,000-row column is not walked twice.
+    """
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+    metrics = QFontMetrics(monospace())
+    longest = heapq.nlargest(WIDEST_SAMPLED, texts, key=len)
+    header = view.horizontalHeader() if isinstance(view, QTableView) else getattr(view, "header", lambda: None)()
+    title = str(view.model().headerData(column, Qt.Orientation.Horizontal) or "")
+    title_width = header.fontMetrics().horizontalAdvance(title) if header is not None else 0
+    width = max([metrics.horizontalAdvance(text) for text in longest] + [title_width]) + CELL_PADDING + extra
+    width = max(least, min(most, width))
+    if header is not None:
+        header.resizeSection(column, width)
+    return width
+
+
+def size_tooltip(n: int) -> str:
+    """Exact bytes, for the tooltip of a size shown in KiB/MiB."""
+    return f"{n:,} bytes"

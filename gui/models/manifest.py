@@ -1,0 +1,194 @@
+"""The inputs manifest at a state (the Inputs tab's table), and the trimStore preview the views share."""
+from __future__ import annotations
+
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+from core.filtering import COLUMNS, FilterSpec, ManifestIndex, shape_of
+from core.model import Entry
+from core.run_inputs import input_bytes
+from core.sizes import format_size
+from core.trim_preview import StoreIndex, TrimPreview
+from gui.look import (
+    ALIGN, BACKGROUND, DISPLAY, FALLS_TAG, FONT, FOREGROUND, HIGHLIGHT, MUTED, PERSON, PERSON_BACKGROUND,
+    PERSON_TAG, RIGHT, TOOLTIP, USER, Index, monospace, size_tooltip,
+)
+
+
+# One trimStore index per session's ManifestIndex, shared by the views that ask what falls at the
+# cap (built once from the sizes the manifest index already measured; dropped with the session).
+_store_indexes: WeakKeyDictionary[ManifestIndex, StoreIndex] = WeakKeyDictionary()
+
+
+def trim_preview_of(index: ManifestIndex, count: int) -> TrimPreview:
+    """The trimStore preview of the first `count` entries of a session's manifest index."""
+    store_index = _store_indexes.get(index)
+    if store_index is None:
+        store_index = _store_indexes[index] = StoreIndex(index.entries, index.sizes)
+    return store_index.preview(count)
+
+
+class ManifestModel(QAbstractTableModel):
+    """The inputs manifest at a state: one row per store entry index, filtered and sorted in core."""
+
+    HEADERS = {"id": "id", "call": "call", "unit": "unit", "applied": "applied", "shape": "shape", "bytes": "bytes"}
+    CAP_COLUMN = len(COLUMNS)  # after the manifest's columns: "falls" where the entry falls at the cap
+    CAP_HEADER = "at cap"
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.index_data = ManifestIndex([])
+        self.count = 0
+        self.spec = FilterSpec()
+        self.rows: list[int] = []
+        self.highlighted: int | None = None  # entry index the resolver answered
+        self.fell = 0  # the oldest `fell` entries fall at the session's cap (SPEC 5: the body never sees them)
+        self.cap: int | None = None
+        self.trim: TrimPreview | None = None
+
+    def set_trim(self, preview: TrimPreview | None, cap: int | None) -> None:
+        """The trimStore preview of the shown store and the session's cap: which entries fall."""
+        self.trim, self.cap = preview, cap
+        self.fell = preview.fell_at(cap) if preview is not None and cap is not None else 0
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, self.CAP_COLUMN))
+
+    def falls(self, entry_index: int) -> bool:
+        """True when the entry at that position falls at the cap."""
+        return entry_index < self.fell
+
+    def set_query(self, index: ManifestIndex, count: int, spec: FilterSpec) -> None:
+        """Show the first `count` entries of `index` that `spec` keeps, in its order.
+
+        More entries of the same query in timeline order (a later cursor, a followed file that grew)
+        are inserted at the end (the start, descending) rather than resetting the view.
+        """
+        if index is self.index_data and spec == self.spec and count > self.count and spec.sort_column is None:
+            self._insert(index.rows(spec, count, self.count), spec.descending)
+            self.count = count
+            return
+        rows = index.rows(spec, count)
+        self.beginResetModel()
+        self.index_data, self.count, self.spec = index, count, spec
+        self.rows = rows
+        self.endResetModel()
+
+    def _insert(self, added: list[int], descending: bool) -> None:
+        if not added:
+            return
+        at = 0 if descending else len(self.rows)
+        self.beginInsertRows(QModelIndex(), at, at + len(added) - 1)
+        self.rows = [*reversed(added), *self.rows] if descending else self.rows + added
+        self.endInsertRows()
+
+    def entry_at_row(self, row: int) -> Entry | None:
+        """The entry shown in `row`."""
+        return self.index_data.entries[self.rows[row]] if 0 <= row < len(self.rows) else None
+
+    def row_of(self, entry_index: int) -> int | None:
+        """The row showing entry `entry_index`, or None when it is filtered out."""
+        try:
+            return self.rows.index(entry_index)
+        except ValueError:
+            return None
+
+    def set_highlighted(self, entry_index: int | None) -> None:
+        """Mark the resolver's answer."""
+        old, self.highlighted = self.highlighted, entry_index
+        for changed in {old, entry_index} - {None}:
+            row = self.row_of(changed)  # type: ignore[arg-type]
+            if row is not None:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS) + 1
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if orientation == Qt.Orientation.Horizontal and section == self.CAP_COLUMN:
+            if role == DISPLAY:
+                return self.CAP_HEADER
+            if role == TOOLTIP:
+                return "entries that fall at the session's caps.storeBytes here: the editor trims them before a body runs"
+            return None
+        if role != DISPLAY:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[COLUMNS[section]] if 0 <= section < len(COLUMNS) else None
+        return str(section + 1)
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        position = self.rows[index.row()]
+        entry = self.index_data.entries[position]
+        if position < self.fell and (role == FOREGROUND or (index.column() == self.CAP_COLUMN and role in (DISPLAY, TOOLTIP))):
+            return self._fallen_data(position, role)
+        if index.column() == self.CAP_COLUMN:
+            return None if role != FONT else monospace()
+        column = COLUMNS[index.column()]
+        if role == DISPLAY:
+            if column == "id":
+                return str(entry.id)
+            if column == "call":
+                return entry.call
+            if column == "unit":
+                return entry.unit or ""
+            if column == "applied":
+                return PERSON_TAG if entry.applied else ""
+            if column == "shape":
+                return shape_of(entry)
+            return format_size(input_bytes(entry))
+        if role == TOOLTIP:
+            if column == "bytes":
+                return size_tooltip(input_bytes(entry))
+            if column == "applied" and entry.applied:
+                of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
+                return f"a person's canvas edit{of}: the editor stored it with applied: true"
+            if column == "shape":
+                return shape_of(entry, limit=2000)
+            if column in ("id", "call"):
+                return f"{entry.call} · recorded at {entry.where}" + (f" by body {entry.body}" if entry.body is not None else "")
+            return None
+        if role == FONT and column in ("id", "call", "shape", "bytes", "unit"):
+            return monospace()
+        if role == FOREGROUND and column == "applied" and entry.applied:
+            return PERSON
+        if role == BACKGROUND:
+            if position == self.highlighted:
+                return HIGHLIGHT
+            if entry.applied and column == "applied":
+                return PERSON_BACKGROUND
+        if role == ALIGN and column == "bytes":
+            return RIGHT
+        if role == USER:
+            return position
+        return None
+
+    def _fallen_data(self, position: int, role: int) -> Any:
+        if role == DISPLAY:
+            return FALLS_TAG
+        if role == FOREGROUND:
+            return MUTED
+        cap, needed = self.cap or 0, self.trim.kept_from_cap(position) if self.trim is not None else 0
+        return (f"falls at the {format_size(cap)} cap ({cap:,} B): trimStore keeps the newest entries that fit, so a "
+                f"body here is not handed this entry; a cap of at least {needed:,} B keeps it")
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by a column in core (`ManifestIndex.sorted`); -1 returns to timeline order."""
+        name = COLUMNS[column] if 0 <= column < len(COLUMNS) else None
+        spec = FilterSpec(self.spec.wanted, self.spec.text, name, order == Qt.SortOrder.DescendingOrder)
+        self.layoutAboutToBeChanged.emit()
+        old_rows = self.rows
+        self.spec = spec
+        self.rows = self.index_data.sorted(old_rows if name else sorted(old_rows), name, spec.descending)
+        position = {entry: row for row, entry in enumerate(self.rows)}
+        persistent = self.persistentIndexList()
+        moved = [self.index(position[old_rows[p.row()]], p.column()) if p.row() < len(old_rows) else QModelIndex()
+                 for p in persistent]
+        self.changePersistentIndexList(persistent, moved)
+        self.layoutChanged.emit()

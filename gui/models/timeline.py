@@ -1,0 +1,263 @@
+"""The timeline tree: bodies with their calls nested, canvas edits marked, each body's outcome and replay badge."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import orjson
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
+
+from core.growing import RowChanges
+from core.model import Body, Entry, id_key
+from core.session import Session
+from core.timeline import TimelineRow, body_outcome, first_code_line, timeline_rows
+from gui.look import (
+    BACKGROUND, CURSOR_BACKGROUND, DECORATION, DISPLAY, FONT, FOREGROUND, PERSON, PERSON_BACKGROUND, PERSON_TAG,
+    TOOLTIP, Index, bold_monospace, monospace, status_icon,
+)
+
+
+class TimelineModel(QAbstractItemModel):
+    """Bodies with their calls nested, canvas edits marked as the person's, each body's outcome.
+
+    Top rows have internal id 0; a call row's internal id is its body row + 1.
+    """
+
+    HEADERS = ("timeline", "replay")
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.rows: list[TimelineRow] = []
+        self.body_rows: dict[str, int] = {}  # body key → its top row
+        self.refused: set[str] = set()
+        self.cursor_key: str | None = None
+        self.badges: dict[str, str] = {}
+        self._hidden: dict[int, int] = {}  # top row → its last calls, appended but not yet announced
+
+    def set_session(self, session: Session | None) -> None:
+        """Rebuild the rows for `session`."""
+        self.beginResetModel()
+        self._hidden = {}
+        self.rows = list(timeline_rows(session))  # its own list: a followed session's rows grow (extend)
+        self.body_rows = {row.item.key: n for n, row in enumerate(self.rows) if row.kind == "body"}  # type: ignore[union-attr]
+        self.refused = {str(r.body) for r in session.state_at(None).refused} if session is not None else set()
+        self.endResetModel()
+
+    def extend(self, session: Session, changes: RowChanges) -> None:
+        """Show what `core.growing` appended to the session's rows: rows inserted, changed rows repainted."""
+        rows = timeline_rows(session)
+        for top, first, last in changes.children:
+            # The session's row already holds its new calls: hide them until Qt has been told.
+            self._hidden[top] = last - first + 1
+            self.beginInsertRows(self.index(top, 0), first, last)
+            del self._hidden[top]
+            self.endInsertRows()
+        if changes.top is not None:
+            first, last = changes.top
+            self.beginInsertRows(QModelIndex(), first, last)
+            self.rows[first:first] = rows[first:last + 1]
+            self.body_rows.update({row.item.key: n for n, row in enumerate(rows[first:last + 1], first) if row.kind == "body"})  # type: ignore[union-attr]
+            self.endInsertRows()
+        self.refused = {str(r.body) for r in session.state_at(None).refused}
+        for row in changes.changed:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
+
+    def _child_count(self, row: int) -> int:
+        return len(self.rows[row].children) - self._hidden.get(row, 0)
+
+    def set_cursor(self, cursor: Any) -> None:
+        """Mark the row of the cursor's body (or the end row)."""
+        before = self.row_for_cursor(self.cursor_key) if self.rows else None
+        self.cursor_key = id_key(cursor)
+        if self.rows:
+            for row in {before, self.row_for_cursor(cursor)}:  # only the two rows whose mark moves
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
+
+    def set_badges(self, badges: dict[str, str]) -> None:
+        """Show the Run view's replay verdicts per body."""
+        self.badges = dict(badges)
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 1), self.index(len(self.rows) - 1, 1))
+
+    def row_for_cursor(self, cursor: Any) -> int:
+        """The top row of the cursor's body, or the end row."""
+        return self.body_rows.get(id_key(cursor), len(self.rows) - 1)  # type: ignore[arg-type]
+
+    def locate_entry(self, entry: Entry) -> QModelIndex:
+        """The index of an entry's row (nested under its body or on top)."""
+        for number, row in enumerate(self.rows):
+            if row.item is entry:
+                return self.index(number, 0)
+            if row.kind in ("body", "group"):
+                for child_number, child in enumerate(row.children):
+                    if child is entry:
+                        return self.index(child_number, 0, self.index(number, 0))
+        return QModelIndex()
+
+    def item(self, index: Index) -> tuple[TimelineRow, Entry | None]:
+        """The top row of an index, and the call when the index is a nested call."""
+        if index.internalId() == 0:
+            return self.rows[index.row()], None
+        row = self.rows[index.internalId() - 1]
+        return row, row.children[index.row()]
+
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
+        # Bounds checked here rather than with hasIndex(): a tree view lays out by asking for every
+        # top row, and on 20,000 of them hasIndex's round trip through rowCount cost half a second.
+        if not parent.isValid():
+            count, internal = len(self.rows), 0
+        elif parent.internalId() == 0 and parent.column() == 0:
+            count, internal = self._child_count(parent.row()), parent.row() + 1
+        else:
+            return QModelIndex()
+        if 0 <= row < count and 0 <= column < len(self.HEADERS):
+            return self.createIndex(row, column, internal)
+        return QModelIndex()
+
+    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid() or index.internalId() == 0:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, 0)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        if not parent.isValid():
+            return len(self.rows)
+        if parent.internalId() != 0 or parent.column() != 0:
+            return 0
+        return self._child_count(parent.row())
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid():
+            return None
+        row, call = self.item(index)
+        if call is not None:
+            return self._call_data(call, index.column(), role)
+        column = index.column()
+        at_cursor = (row.kind == "body" and row.item.key == self.cursor_key) or (row.kind == "end" and self.cursor_key is None)  # type: ignore[union-attr]
+        if role == BACKGROUND and at_cursor:
+            return CURSOR_BACKGROUND
+        if row.kind == "body":
+            return self._body_data(row, column, role, at_cursor)
+        if row.kind == "end":
+            if column != 0:
+                return None
+            if role == DISPLAY:
+                return "End of session"
+            if role == DECORATION:
+                return status_icon("end")
+            if role == TOOLTIP:
+                return "the state after the last record: the whole store and the final kept set"
+            if role == FONT and at_cursor:
+                return bold_monospace()
+            return None
+        if row.kind == "group":
+            return self._group_data(row, column, role)
+        if row.kind == "kept":
+            if role == DISPLAY and column == 0:
+                return f"kept snapshot · {len(row.item.kept)} names"  # type: ignore[union-attr]
+            if role == DECORATION and column == 0:
+                return status_icon("kept")
+            if role == TOOLTIP:
+                return f"a kept snapshot at {row.item.where}: it replaces the kept set"  # type: ignore[union-attr]
+            return None
+        return self._call_data(row.item, column, role)  # type: ignore[arg-type]
+
+    def _body_data(self, row: TimelineRow, column: int, role: int, at_cursor: bool) -> Any:
+        body: Body = row.item  # type: ignore[assignment]
+        outcome = body_outcome(body, self.refused)
+        badge = self.badges.get(body.key)
+        if column == 1:
+            if role == DISPLAY:
+                return badge or ""
+            if role == DECORATION and badge:
+                return status_icon(badge)
+            if role == TOOLTIP and badge:
+                return f"replay: {badge}"
+            return None
+        if role == DISPLAY:
+            calls = len(row.children)
+            return f"body {body.id}  ·  {calls} call{'s' if calls != 1 else ''}  ·  {first_code_line(body.code)}"
+        if role == DECORATION:
+            return status_icon(outcome)
+        if role == FONT:
+            return bold_monospace() if at_cursor else monospace()
+        if role == TOOLTIP:
+            words = {"ok": "ran ok", "failed": "failed", "refused": "its keep was refused (InvalidKeepError)", "none": "no recorded result"}
+            error = (body.result or {}).get("error")
+            text = f"body {body.id} {words[outcome]}; choosing it moves the cursor to the state it was handed"
+            return text + (f"\n{error}" if error else "")
+        return None
+
+    def _group_data(self, row: TimelineRow, column: int, role: int) -> Any:
+        if column != 0:
+            return None
+        edits = sum(e.applied for e in row.children)
+        if role == DISPLAY:
+            first, last = row.children[0].id, row.children[-1].id
+            what = f"{edits:,} canvas edits" if edits == len(row.children) else f"{len(row.children):,} entries ({edits:,} canvas edits)"
+            return f"{PERSON_TAG if edits else '·'}  {what}  ·  {first} … {last}"
+        if role == DECORATION and edits:
+            return status_icon("person")
+        if role == FOREGROUND and edits:
+            return PERSON
+        if role == FONT:
+            return monospace()
+        if role == TOOLTIP:
+            return "a long run of records with no body between them, folded into one row: expand it to see each"
+        return None
+
+    def _call_data(self, entry: Entry, column: int, role: int) -> Any:
+        if column != 0:
+            return None
+        if role == DISPLAY:
+            if entry.applied:
+                of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
+                return f"{PERSON_TAG}  {entry.id}  canvas edit{of}  ·  {entry.call}"
+            return f"{entry.id}  {entry.call}"
+        if role == DECORATION and entry.applied:
+            return status_icon("person")
+        if role == FOREGROUND:
+            return PERSON if entry.applied else None
+        if role == BACKGROUND and entry.applied:
+            return PERSON_BACKGROUND
+        if role == FONT:
+            return monospace()
+        if role == TOOLTIP:
+            who = "a person's canvas edit (applied)" if entry.applied else f"a call made by body {entry.body}"
+            return f"{entry.id}: {entry.call}, {who}, recorded at {entry.where}\n" + recorded_fields_text(entry)
+        return None
+
+
+TOOLTIP_VALUE_CHARS = 160  # each recorded value in a tooltip is cut here (the Inputs detail shows it all)
+
+
+def recorded_fields_text(entry: Entry) -> str:
+    """What the record holds beyond id and call, one line each: input, output, unit, and every other field."""
+    lines = [f"input: {value_hint(entry.input)}",
+             f"output: {value_hint(entry.output)}" if entry.has_output else "output: none recorded"]
+    if entry.unit is not None:
+        lines.append(f"unit: {entry.unit}")
+    fields = ({"editOf": entry.edit_of} if entry.edit_of is not None else {}) | (
+        {"seq": entry.seq} if entry.seq is not None else {}) | ({"at": entry.at} if entry.at is not None else {}) | entry.extra
+    lines.extend(f"{name}: {value_hint(value)}" for name, value in fields.items())
+    return "\n".join(lines)
+
+
+def value_hint(value: Any, limit: int = TOOLTIP_VALUE_CHARS) -> str:
+    """A value as one line of JSON (a string as itself), cut to `limit` characters (orjson: fast on big inputs)."""
+    if isinstance(value, str):
+        text = " ".join(value.splitlines())
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+    try:
+        text = orjson.dumps(value).decode("utf-8", "replace")
+    except TypeError:  # integers beyond 64 bits, lone surrogates
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
