@@ -29,7 +29,7 @@ import orjson
 
 from core.diff import Change, diff, parse_pointer
 from core.json_values import is_point, json_equal
-from core.jsonsize import js_stringify
+from core.jsonsize import compact_json, js_stringify
 from core.model import Entry, Id
 from core.run_inputs import trim_store
 from core.session import Session
@@ -287,9 +287,7 @@ def value_text(value: Any, limit: int = VALUE_TEXT) -> str:
         return str(value)
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
         return str(int(value))
-    # Scalars and points as JavaScript prints them (900.0 → 900); bigger values by orjson, cut below.
-    text = (js_stringify(value) or "undefined") if is_point(value) or not isinstance(value, (list, dict)) else _js(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return compact_json(value, limit - 1)  # as JavaScript prints it (900.0 → 900), the "…" within `limit`
 
 
 def signed(number: int | float) -> str:

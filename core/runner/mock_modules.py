@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from core.diff import diff
 from core.json_values import canonical
+from core.jsonsize import compact_json
 from core.js_value import as_js
 from core.model import Entry
 from core import run_inputs
@@ -224,8 +225,7 @@ def _distance(changes: list[dict[str, Any]]) -> float:
 
 def short_json(value: Any, limit: int = 60) -> str:
     """A value as compact JSON, cut to `limit` characters."""
-    text = canonical(value).decode("utf-8", "replace") if not isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return compact_json(value, limit - 1)
 
 
 def describe_change(change: dict[str, Any]) -> str:

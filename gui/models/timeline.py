@@ -1,13 +1,12 @@
 """The timeline tree: bodies with their calls nested, canvas edits marked, each body's outcome and replay badge."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import orjson
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 
 from core.growing import RowChanges
+from core.jsonsize import compact_json
 from core.model import Body, Entry, id_key
 from core.session import Session
 from core.timeline import TimelineRow, body_outcome, first_code_line, timeline_rows
@@ -252,12 +251,8 @@ def recorded_fields_text(entry: Entry) -> str:
 
 
 def value_hint(value: Any, limit: int = TOOLTIP_VALUE_CHARS) -> str:
-    """A value as one line of JSON (a string as itself), cut to `limit` characters (orjson: fast on big inputs)."""
+    """A value as one line of JSON (a string as itself), cut to `limit` characters (work in proportion to what is shown)."""
     if isinstance(value, str):
         text = " ".join(value.splitlines())
         return text if len(text) <= limit else text[: limit - 1] + "…"
-    try:
-        text = orjson.dumps(value).decode("utf-8", "replace")
-    except TypeError:  # integers beyond 64 bits, lone surrogates
-        text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return compact_json(value, limit - 1)
