@@ -4,9 +4,8 @@ Runs go to the runner's guest process and come back through a queued signal, so 
 waits on V8; Stop kills the guest. The result shows the status and duration, the error at its line
 (marked in the editor), the returned value as a JSON tree, the keep verdict, the logs, the new calls
 with where each output came from, and a timeline plot of the operations. "Replay all" re-runs every
-recorded body at its own point and puts a badge on each in the timeline. A diverging body lists the
-recorded calls whose outputs answered it (those holding the replayed value first); choosing one
-goes to that entry in the Inputs tab.
+recorded body at its own point and puts a badge on each in the timeline; its verdicts are the
+Replay page (gui.replay_page).
 """
 from __future__ import annotations
 
@@ -19,17 +18,14 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -38,17 +34,17 @@ from PySide6.QtWidgets import (
 from core.model import Body
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
-from core.runner.replay import replay_badge, replay_session
+from core.runner.replay import replay_session
 from core.runner.result import failure
 from core.runner.report import error_line, source_text
+from core.timeline import first_code_line
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
 from gui.jobs import Job, Jobs
 from gui.json_tree import JsonTreeView
-from core.timeline import first_code_line
 from gui.look import fit_column, monospace
-from gui.models.rows import RowsModel
-from gui.run_models import CallsModel, ReplayModel
+from gui.replay_page import ReplayPage, result_table
+from gui.run_models import CallsModel
 from gui.theme import hex_of
 
 OK_BRUSH = pg.mkBrush("#60a5fa")
@@ -184,7 +180,7 @@ class RunView(QWidget):
         self.logs_text.setReadOnly(True)
         self.logs_text.setFont(monospace())
         self.calls_model = CallsModel(self)
-        self.calls_table = _table(self.calls_model, "runCalls")
+        self.calls_table = result_table(self.calls_model, "runCalls")
         for column, width in enumerate((56, 230, 44, 150)):
             self.calls_table.setColumnWidth(column, width)
         self.calls_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
@@ -198,23 +194,9 @@ class RunView(QWidget):
         self.plot.setMouseEnabled(y=False)
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[], brushes=[])
         self.plot.addItem(self.bars)
-        self.replay_model = ReplayModel(self)
-        self.replay_table = _table(self.replay_model, "replayTable")
-        fit_column(self.replay_table, 1, ["diverged"])  # the longest verdict, whole
-        self.replay_table.setColumnWidth(2, 150)
-        self.replay_table.doubleClicked.connect(lambda index: self._replay_activated(index.row()))
-        self.replay_table.selectionModel().currentRowChanged.connect(lambda current, _: self._show_recorded_calls(current.row()))
-        self.replay_calls_label = QLabel(self)
-        self.replay_calls_label.setObjectName("replayRecordedCalls")
-        self.replay_calls_label.setWordWrap(True)
-        self.replay_calls_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
-        self.replay_calls_label.linkActivated.connect(self._go_to_recorded)
-        self.replay_calls_label.hide()
-        self.replay_page = QWidget(self)
-        replay_layout = QVBoxLayout(self.replay_page)
-        replay_layout.setContentsMargins(0, 0, 0, 0)
-        replay_layout.addWidget(self.replay_table, 1)
-        replay_layout.addWidget(self.replay_calls_label)
+        self.replay_page = ReplayPage(self)
+        self.replay_page.body_activated.connect(self._replay_activated)
+        self.replay_page.entry_link.connect(self._go_to_recorded)
         self.result_tabs = QTabWidget(self)
         self.result_tabs.setObjectName("resultTabs")
         self.result_tabs.addTab(self.returned_tree, "Returned")
@@ -271,8 +253,7 @@ class RunView(QWidget):
             self.body_combo.addItem("", body.key)
         for index in range(self.body_combo.count()):
             self._label_body(index)
-        self.replay_model.clear()
-        self.replay_calls_label.hide()
+        self.replay_page.clear()
         self.run_button.setEnabled(session is not None)
         self.replay_button.setEnabled(session is not None and bool(session.bodies))
         body = session.body(self.context.cursor) if session and self.context.cursor is not None else None
@@ -556,9 +537,7 @@ class RunView(QWidget):
             return
         self.replaying = True
         self._stop_replay.clear()
-        self.replay_model.clear()
-        fit_column(self.replay_table, 0, (b.key for b in session.bodies), most=160)
-        self.replay_calls_label.hide()
+        self.replay_page.clear(b.key for b in session.bodies)
         self._show_error(None)  # the last run's error and keep verdict are not the replay's
         self.keep_label.hide()
         self.editor.clear_marks()
@@ -580,43 +559,18 @@ class RunView(QWidget):
                         on_failed=lambda exc: self._replay_done([]))
 
     def _verdict(self, verdict: dict[str, Any], result: dict[str, Any]) -> None:
-        badge = replay_badge(verdict, result)
-        row = self.replay_model.add(verdict, badge)
-        self._badges[str(verdict["body"])] = badge
+        self._badges[str(verdict["body"])] = self.replay_page.add(verdict, result)
         self.context.set_badges(dict(self._badges))
-        if not verdict["same"] and self.replay_calls_label.isHidden():
-            self.replay_table.setCurrentIndex(self.replay_model.index(row, 2))  # the first divergence: its recorded calls below
 
     @property
     def verdicts(self) -> list[dict[str, Any]]:
         """The replay's verdicts so far, one per row of the replay table."""
-        return self.replay_model.verdicts
+        return self.replay_page.verdicts
 
-    def _show_recorded_calls(self, row: int) -> None:
-        """Under the table: links to the recorded calls that answered the chosen body (fedBy first)."""
-        verdict = self.verdicts[row] if 0 <= row < len(self.verdicts) else None
-        ids = verdict.get("recordedCalls", []) if verdict else []
-        if not ids:
-            self.replay_calls_label.hide()
-            return
-        fed_by = [str(i) for i in verdict["firstDifference"].get("fedBy", [])]  # type: ignore[index]
-        ordered = sorted(ids, key=lambda i: str(i) not in fed_by)
-
-        def link(entry_id: Any) -> str:
-            text = html.escape(str(entry_id))
-            shown = f"<b>{text}</b> (holds the replayed value)" if str(entry_id) in fed_by else text
-            return f'<a href="entry:{html.escape(str(entry_id), quote=True)}">{shown}</a>'
-
-        message = html.escape(verdict["firstDifference"]["message"], quote=False)  # type: ignore[index]
-        self.replay_calls_label.setText(f"<b>Body {html.escape(str(verdict['body']))}</b>: {message}.<br>"  # type: ignore[index]
-                                        f"Its module calls were answered from the record by: {', '.join(link(i) for i in ordered)}. "
-                                        "Choose one to see its recorded output in Inputs.")
-        self.replay_calls_label.show()
-
-    def _go_to_recorded(self, link: str) -> None:
+    def _go_to_recorded(self, entry_id: str) -> None:
         """Choose the recorded entry a link names: the cursor moves to it and the Inputs tab shows it."""
         session = self.context.session
-        entry = session.entry(link.removeprefix("entry:")) if session is not None else None
+        entry = session.entry(entry_id) if session is not None else None
         if entry is None:
             return
         self.context.choose_entry(entry)
@@ -635,12 +589,9 @@ class RunView(QWidget):
                                   + (" (stopped)" if self._stop_replay.is_set() else ""))
         self.bridge.replay_done.emit(verdicts)
 
-    def _replay_activated(self, row: int) -> None:
+    def _replay_activated(self, body_id: Any) -> None:
         session = self.context.session
-        verdicts = self.verdicts
-        if session is None or not 0 <= row < len(verdicts):
-            return
-        body = session.body(verdicts[row]["body"])
+        body = session.body(body_id) if session is not None else None
         if body is not None:
             self.load_body(body)
             self.context.set_cursor(body.id)
@@ -650,19 +601,6 @@ def operation_text(op: dict[str, Any]) -> str:
     """One operation in words: `mep.risers.risers: started at 12 ms, took 3.259 ms, ok`."""
     outcome = "ok" if op["ok"] else f"failed: {op.get('message', '')}"
     return f"{op['call']}: started at {op['startMs']:g} ms, took {op['durationMs']:g} ms, {outcome}"
-
-
-def _table(model: RowsModel, name: str) -> QTableView:
-    table = QTableView()
-    table.setObjectName(name)
-    table.setModel(model)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setStretchLastSection(True)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    table.setFont(monospace())
-    return table
 
 
 def _closer(runners: list[Runner]) -> Any:

@@ -237,5 +237,5 @@ def test_closing_the_window_in_the_middle_of_a_replay(qtbot, own_window, open_fi
     run.replay_all()
     qtbot.waitUntil(lambda: bool(job_threads()), timeout=5000)
     qtbot.wait(500)  # the first body is running in its guest
-    assert run.replaying and run.replay_model.rowCount() == 0
+    assert run.replaying and run.replay_page.model.rowCount() == 0
     closed_cleanly(qtbot, window, private_log)  # the body running was killed (its guest), not waited for

@@ -86,7 +86,7 @@ def test_operations_are_plotted_one_bar_per_call(qtbot, run_view):
 def test_replay_all_puts_a_badge_on_every_body(qtbot, run_view):
     with qtbot.waitSignal(run_view.bridge.replay_done, timeout=60_000):
         run_view.replay_all()
-    assert run_view.replay_model.rowCount() == 8
+    assert run_view.replay_page.model.rowCount() == 8
     assert run_view.context.badges == {f"b{i}": "same" for i in range(1, 9)}
     assert "8 of 8" in run_view.status_label.text()
 
@@ -105,12 +105,12 @@ def test_a_diverging_body_lists_its_recorded_calls_and_choosing_one_goes_to_it_i
     view = window.views["run"]
     qtbot.mouseClick(view.replay_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not view.replaying, timeout=60_000)
-    rows = {cell(view.replay_model, r, 0): r for r in range(view.replay_model.rowCount())}
+    rows = {cell(view.replay_page.model, r, 0): r for r in range(view.replay_page.model.rowCount())}
     b6 = rows["b6"]
-    assert cell(view.replay_model, b6, 1) == "diverged"
-    assert cell(view.replay_model, b6, 2) == ", ".join(f"c{n}" for n in range(22, 30))
-    assert cell(view.replay_model, rows["b5"], 2) == ""  # a body that is the same lists nothing
-    label = view.replay_calls_label
+    assert cell(view.replay_page.model, b6, 1) == "diverged"
+    assert cell(view.replay_page.model, b6, 2) == ", ".join(f"c{n}" for n in range(22, 30))
+    assert cell(view.replay_page.model, rows["b5"], 2) == ""  # a body that is the same lists nothing
+    label = view.replay_page.calls_label
     assert not label.isHidden() and "entry:c23" in label.text() and "holds the replayed value" in label.text()
     assert "differs at /levels/1" in label.text()
     assert label.text().index("entry:c23") < label.text().index("entry:c22")  # the one that fed it comes first

@@ -135,4 +135,4 @@ def test_the_run_calls_outcome_and_the_replay_verdicts_are_in_view_at_1024(windo
     tree = window.timeline.tree
     badge = tree.fontMetrics().horizontalAdvance("diverged") + 20  # icon and text of the longest verdict
     assert tree.columnWidth(1) >= badge
-    assert view.replay_table.columnWidth(1) >= view.replay_table.fontMetrics().horizontalAdvance("diverged")
+    assert view.replay_page.table.columnWidth(1) >= view.replay_page.table.fontMetrics().horizontalAdvance("diverged")
