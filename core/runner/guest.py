@@ -1,4 +1,4 @@
-"""The guest process (`python -m core.runner.guest`): runs bodies in V8 for the host, one at a time.
+"""The guest process (`python -m core.runner.guest`, or `host.GUEST_COMMAND`): runs bodies in V8 for the host, one at a time.
 
 It reads `run` frames on stdin and writes `calls` and `done` frames on stdout. Module calls are
 answered by the host (`answers` frames), so the guest knows nothing of sessions.
@@ -26,11 +26,11 @@ import sys
 
 if __name__ == "__main__":
     # The guest process never speaks TLS: asyncio then skips importing ssl (a few milliseconds of every
-    # guest's start). Only in the guest's own process, never where this module is imported.
+    # guest's start). Only in the guest's own process, never where this module is imported (the
+    # host's `GUEST_CODE` does the same before importing it).
     sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
 
 import asyncio
-import importlib.resources
 import json
 import os
 import re
@@ -44,7 +44,10 @@ import orjson
 
 from core.runner.protocol import ChannelClosed, read_frame, write_frame
 
-PRELUDE = importlib.resources.files("core.runner").joinpath("prelude.js").read_text(encoding="utf-8")  # package data
+# Package data beside this module (always a real folder: the host puts the project on the guest's path);
+# read with open, as importlib.resources' import alone was a few milliseconds of every guest's start.
+with open(os.path.join(os.path.dirname(__file__), "prelude.js"), encoding="utf-8") as _prelude:
+    PRELUDE = _prelude.read()
 FUNCTION_HEAD = "async function (inputs, kept, modules, scene, console, log) {\n"
 RING_UNITS = 1 << 17
 MAX_LOG_ENTRIES = 300
@@ -158,16 +161,20 @@ class Realm:
         return data.decode("utf-16-le", "replace")
 
     async def call(self, awaitable: Any, deadline: float) -> Any:
-        """Await one call into V8, bounded by the run's deadline; RunAborted when V8 is lost."""
+        """Await one call into V8; RunAborted when V8 is lost.
+
+        The run's deadline is one timer that cancels the run's task (see `Guest.run`), not a
+        `wait_for` per call: that wraps each call in a task of its own and a timer, a few turns
+        of the event loop on every call of a run that may make thousands.
+        """
         from py_mini_racer import JSOOMException, JSTimeoutException
 
-        left = deadline - time.monotonic()
-        if left <= 0:
+        if deadline - time.monotonic() <= 0:
             awaitable.cancel() if isinstance(awaitable, asyncio.Future) else awaitable.close()
             raise RunAborted(timeout_error())
         try:
-            value = await asyncio.wait_for(awaitable, left)
-        except (asyncio.TimeoutError, JSTimeoutException):
+            value = await awaitable
+        except JSTimeoutException:
             raise RunAborted(timeout_error()) from None
         except JSOOMException:
             raise RunAborted(memory_error()) from None
@@ -208,19 +215,28 @@ def syntax_error(message: str, body_lines: int) -> dict[str, Any]:
     return {"name": match.group(2), "message": match.group(3), "line": line, "column": column}
 
 
+_statm_fd = -1
+
+
+def _statm() -> list[bytes]:
+    # One descriptor, read from its start each time: cheaper than opening the file twice a run.
+    global _statm_fd
+    if _statm_fd < 0:
+        _statm_fd = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
+    return os.pread(_statm_fd, 256, 0).split()
+
+
 def data_bytes() -> int:
     """The process's data segment and stack, from /proc: what RLIMIT_DATA counts, and the stack (a little more).
 
     statm, not status's VmData: it is one short line, read in a tenth of the time, twice every run.
     """
-    with open("/proc/self/statm", "rb") as statm:
-        return int(statm.read().split()[5]) * PAGE_BYTES
+    return int(_statm()[5]) * PAGE_BYTES
 
 
 def resident_bytes() -> int:
     """The process's resident memory, from /proc."""
-    with open("/proc/self/statm", "rb") as statm:
-        return int(statm.read().split()[1]) * PAGE_BYTES
+    return int(_statm()[1]) * PAGE_BYTES
 
 
 def cap_data(extra: int | None) -> None:
@@ -240,6 +256,7 @@ class Guest:
         self.in_fd, self.out_fd = in_fd, out_fd
         self.realm: Realm | None = None  # made inside the event loop: mini-racer binds to the running loop
         self.over_memory = False
+        self.timed_out = False
         self.memory_ceiling = 0
 
     def send(self, message: dict[str, Any]) -> None:
@@ -272,11 +289,14 @@ class Guest:
         deadline = started + float(message["timeout"])
         realm.mr.set_hard_memory_limit(memory)
         cap_data(2 * memory + DATA_SLACK)
-        self.over_memory = False
+        self.over_memory = self.timed_out = False
         self.memory_ceiling = resident_bytes() + memory
         task = asyncio.current_task()
-        watch = asyncio.ensure_future(self.watch_memory(task))
+        assert task is not None
         loop = asyncio.get_running_loop()
+        # Two timers, no task of their own: the deadline, and the first memory check (it re-arms itself).
+        timer = loop.call_at(deadline, self.time_hit, task)
+        self.watch = loop.call_later(MEMORY_POLL_S, self.watch_memory, task)
         # mini-racer turns V8's answers into Python in loop callbacks: a MemoryError there is the cap too.
         loop.set_exception_handler(lambda _, context: self.memory_hit(task) if isinstance(context.get("exception"), MemoryError)
                                    else loop.default_exception_handler(context))
@@ -285,11 +305,12 @@ class Guest:
         except RunAborted as exc:
             self.finish(realm, {"ok": False, "error": exc.error}, started, exit_after=True)
         except asyncio.CancelledError:
-            if not self.over_memory:
+            if not (self.over_memory or self.timed_out):
                 raise
             task.uncancel()
             cap_data(None)
-            self.finish(realm, {"ok": False, "error": memory_error()}, started, exit_after=True)
+            error = memory_error() if self.over_memory else timeout_error()
+            self.finish(realm, {"ok": False, "error": error}, started, exit_after=True)
         except MemoryError:
             cap_data(None)
             self.finish(realm, {"ok": False, "error": memory_error()}, started, exit_after=True)
@@ -300,20 +321,28 @@ class Guest:
                 "name": "InternalError", "message": f"the runner failed: {type(exc).__name__} (please report it)"}},
                 started, exit_after=True)
         finally:
-            watch.cancel()
+            timer.cancel()
+            self.watch.cancel()
             loop.set_exception_handler(None)
         return False
 
     def memory_hit(self, task: asyncio.Task[Any]) -> None:
         """The run went over its memory cap: stop it (cancelling its task cancels the V8 call, which terminates JS)."""
-        if not self.over_memory:
+        if not (self.over_memory or self.timed_out):
             self.over_memory = True
             task.cancel()
 
-    async def watch_memory(self, task: asyncio.Task[Any]) -> None:
-        while resident_bytes() <= self.memory_ceiling:
-            await asyncio.sleep(MEMORY_POLL_S)
-        self.memory_hit(task)
+    def time_hit(self, task: asyncio.Task[Any]) -> None:
+        """The run reached its deadline: stop it, as `memory_hit` does."""
+        if not (self.over_memory or self.timed_out):
+            self.timed_out = True
+            task.cancel()
+
+    def watch_memory(self, task: asyncio.Task[Any]) -> None:
+        if resident_bytes() > self.memory_ceiling:
+            self.memory_hit(task)
+        else:
+            self.watch = asyncio.get_running_loop().call_later(MEMORY_POLL_S, self.watch_memory, task)
 
     async def drive(self, realm: Realm, message: dict[str, Any], started: float, deadline: float) -> bool:
         from py_mini_racer import JSEvalException, JSParseException

@@ -41,6 +41,9 @@ DATA_HEADROOM = 1024 * 1024 * 1024
 def data_limit_for(memory_bytes: int) -> int:
     """The hard RLIMIT_DATA a guest needs for runs with this memory cap."""
     return 2 * memory_bytes + DATA_HEADROOM
+# How the host starts a guest: `-c`, not `-m core.runner.guest`, as runpy's imports were a few
+# milliseconds of every guest's start; ssl is kept out first (see guest.py).
+GUEST_CODE = "import sys; sys.modules['ssl'] = None; from core.runner.guest import main; main()"
 # What the guest imports from outside the standard library (see guest_path).
 GUEST_LIBRARIES = ("py_mini_racer", "msgspec", "orjson")
 MEMORY_WORDS = ("out of memory", "allocation failed", "heap limit", "invalid size", "cannot allocate")
@@ -74,14 +77,14 @@ def guest_path() -> str:
 
 
 class GuestProcess:
-    """One guest: a `python -S -m core.runner.guest` child with frames on its stdin and stdout."""
+    """One guest: a `python -S` child running `core.runner.guest`, with frames on its stdin and stdout."""
 
     def __init__(self, data_limit: int):
         self.data_limit = data_limit
         env = dict(os.environ)
         env["PYTHONPATH"] = guest_path() + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
-            [sys.executable, "-S", "-m", "core.runner.guest", "--data-limit", str(data_limit), "--parent", str(os.getpid())],
+            [sys.executable, "-S", "-c", GUEST_CODE, "--data-limit", str(data_limit), "--parent", str(os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=str(ROOT), env=env, start_new_session=True, close_fds=True,
         )
