@@ -15,7 +15,6 @@ from pathlib import Path
 from core.cli.errors import CliError
 from core.cli.options import add_file_argument
 from core.cli.output import print_json
-from core.cli.sessions import open_session, state_for
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.report import error_line, result_text
@@ -46,8 +45,11 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.timeout <= 3600:
         raise CliError(f"wsi run: --timeout {args.timeout:g}: give a number of seconds above 0 and at most 3600")
     # The guest (and for TypeScript the stripper) start first, in their own process and thread, so
-    # their start-up overlaps reading the session and the body: the bulk of a cold `wsi run`.
+    # their start-up overlaps importing the session readers and reading the session and the body:
+    # the bulk of a cold `wsi run`. Hence this import here, after the runner is made.
     with Runner(size=1, typescript=lang == "ts") as runner:
+        from core.cli.sessions import open_session, state_for
+
         session = open_session(args)
         state_for(session, args)  # a bad --at is a usage error, said before anything runs
         code = read_body(args.body_file)
