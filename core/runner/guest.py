@@ -337,13 +337,13 @@ class Guest:
             self.over_memory = True
             task.cancel()
 
-    def time_hit(self, task: asyncio.Task[Any]) -> None:
+    def time_hit(self, task: asyncio.Task[None]) -> None:
         """The run reached its deadline: stop it, as `memory_hit` does."""
         if not (self.over_memory or self.timed_out):
             self.timed_out = True
             task.cancel()
 
-    def watch_memory(self, task: asyncio.Task[Any]) -> None:
+    def watch_memory(self, task: asyncio.Task[None]) -> None:
         if resident_bytes() > self.memory_ceiling:
             self.memory_hit(task)
         else:
