@@ -356,10 +356,12 @@ class Guest:
         # The length, in UTF-16 units, of the function a well-formed body compiles to.
         function_length = len((FUNCTION_HEAD + code + "\n}").encode("utf-16-le")) // 2
         # One script compiles the body and starts it: it calls the start hook (by the realm's secret
-        # name) with the body function, the state it is handed (JSON text, parsed by the prelude) and
+        # name) with the body function, the state it is handed (three JSON texts: the store and the scene
+        # are parsed only when the body reads them, see prelude.js) and
         # a secret for its handles. A body cannot reach the name: it is not in the body's text, and a
         # body that breaks out of its function runs before the call, which then refuses the run.
         source = (f"{realm.name}.start((" + FUNCTION_HEAD + code + "\n}), " + js_string(message["env"]) + ", " +
+                  js_string(message["store"]) + ", " + js_string(message["scene"]) + ", " +
                   js_string(os.urandom(12).hex()) + f", {function_length})\n//# sourceURL=body.js")
         # The first poll is posted right behind the script: V8 runs one task at a time, in order, and
         # settles the promises of one (the body's first steps) before the next, so the poll sees what
