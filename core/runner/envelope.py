@@ -2,7 +2,8 @@
 
 `build_envelope(session, code, …)` takes the state at a point of the timeline (SPEC 2.3), trims the
 store to `caps.storeBytes` when the session sets one (the editor does), erases TypeScript, and
-encodes what the guest needs as one JSON text. Determinism is on by default: `Math.random` is
+encodes what the guest needs as three JSON texts (the store, the scene, and the rest; the guest's
+realm parses the first two only when the body reads them). Determinism is on by default: `Math.random` is
 seeded and `Date` is fixed to the body's recorded `at`, else the `at` of the body at that point,
 else the last entry's, else the session's `createdAt`, else the moment of the run.
 """
