@@ -188,8 +188,9 @@ def build_envelope(
         "options": {"deterministic": run_options.deterministic, "seed": run_options.seed, "nowMs": now_ms},
     })
     envelope = Envelope(
-        code=code, lang=lang, env_json=env_json, store_json=store_json(store).decode("utf-8", "surrogatepass"),
-        scene_json=dumps(scene_payload(session.scene, state.kept)), options=run_options, mock=mock,  # type: ignore[arg-type]
+        code=code, lang=lang, options=run_options, mock=mock,  # type: ignore[arg-type]
+        env_json=env_json, store_json=store_json(store).decode("utf-8", "surrogatepass"),
+        scene_json=dumps(scene_payload(session.scene, state.kept)),
         body_key=None if body_id is None else str(body_id), max_keep_bytes=session.caps.max_keep_bytes,
     )
     if lang == "ts":
