@@ -48,7 +48,7 @@ ANY_ALLOWANCE = {
     "core.repro": 4,
     "core.run_inputs": 19,
     "core.runner.envelope": 9,
-    "core.runner.guest": 15,
+    "core.runner.guest": 14,
     "core.runner.host": 1,
     "core.runner.mock_modules": 13,
     "core.runner.protocol": 3,

@@ -4,6 +4,7 @@
 determinism off (real `Math.random` and `Date`). Exit status 0 when the run succeeded, 1 when it
 failed or the file has errors, 2 for bad usage or a file that cannot be read. The run's error, if
 any, is also printed on stderr as `BODY_FILE:line:column: Name: message`.
+The runner (its guest process) is made before the session is read, so the two overlap.
 """
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from pathlib import Path
 from core.cli.errors import CliError
 from core.cli.options import add_file_argument
 from core.cli.output import print_json
-from core.cli.sessions import open_session, state_for
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.report import error_line, result_text
@@ -41,18 +41,23 @@ def read_body(path: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    session = open_session(args)
-    state_for(session, args)  # a bad --at is a usage error, said before anything runs
-    code = read_body(args.body_file)
     lang = args.lang or ("ts" if args.body_file.endswith(".ts") else "js")
     if not 0 < args.timeout <= 3600:
         raise CliError(f"wsi run: --timeout {args.timeout:g}: give a number of seconds above 0 and at most 3600")
-    try:
-        envelope = build_envelope(session, code, lang, at=args.at,
-                                  options={"timeout_s": args.timeout, "deterministic": not args.real_time})
-    except EnvelopeError as exc:
-        raise CliError(f"wsi run: {exc}") from None
-    with Runner(size=1) as runner:
+    # The guest (and for TypeScript the stripper) start first, in their own process and thread, so
+    # their start-up overlaps importing the session readers and reading the session and the body:
+    # the bulk of a cold `wsi run`. Hence this import here, after the runner is made.
+    with Runner(size=1, typescript=lang == "ts") as runner:
+        from core.cli.sessions import open_session, state_for
+
+        session = open_session(args)
+        state_for(session, args)  # a bad --at is a usage error, said before anything runs
+        code = read_body(args.body_file)
+        try:
+            envelope = build_envelope(session, code, lang, at=args.at,
+                                      options={"timeout_s": args.timeout, "deterministic": not args.real_time})
+        except EnvelopeError as exc:
+            raise CliError(f"wsi run: {exc}") from None
         result = runner.run(envelope)
     where = "<stdin>" if args.body_file == "-" else args.body_file
     if "error" in result:

@@ -2,7 +2,8 @@
 
 `build_envelope(session, code, …)` takes the state at a point of the timeline (SPEC 2.3), trims the
 store to `caps.storeBytes` when the session sets one (the editor does), erases TypeScript, and
-encodes what the guest needs as one JSON text. Determinism is on by default: `Math.random` is
+encodes what the guest needs as three JSON texts (the store, the scene, and the rest; the guest's
+realm parses the first two only when the body reads them). Determinism is on by default: `Math.random` is
 seeded and `Date` is fixed to the body's recorded `at`, else the `at` of the body at that point,
 else the last entry's, else the session's `createdAt`, else the moment of the run.
 """
@@ -48,11 +49,17 @@ class RunOptions(BaseModel):
 
 @dataclass(slots=True)
 class Envelope:
-    """Everything one run needs, validated: the guest gets `code`, `env_json` and the limits."""
+    """Everything one run needs, validated: the guest gets `code`, the three JSON texts and the limits.
+
+    The store and the scene are texts of their own, which the guest's realm parses only when the
+    body first reads them (see prelude.js); `env_json` holds the rest (kept, known, options).
+    """
 
     code: str
     lang: Literal["js", "ts"]
     env_json: str
+    store_json: str
+    scene_json: str
     options: RunOptions
     mock: MockModules | None
     body_key: str | None = None
@@ -62,7 +69,7 @@ class Envelope:
     def frame(self) -> dict[str, Any]:
         """The `run` frame for the guest."""
         return {
-            "t": "run", "code": self.code, "env": self.env_json,
+            "t": "run", "code": self.code, "env": self.env_json, "store": self.store_json, "scene": self.scene_json,
             "timeout": self.options.timeout_s, "memory": self.options.memory_bytes,
         }
 
@@ -175,15 +182,15 @@ def build_envelope(
         store, _ = trim_store(store, cap)
     mock = mock_for(session)
     now_ms = run_options.now_ms if run_options.now_ms is not None else fixed_time_ms(session, at, body_id, state.store)
-    rest = {
+    env_json = dumps({
         "kept": state.kept,
-        "scene": scene_payload(session.scene, state.kept),
         "known": mock.known,
         "options": {"deterministic": run_options.deterministic, "seed": run_options.seed, "nowMs": now_ms},
-    }
-    env_json = (b'{"store":' + store_json(store) + b"," + dumps(rest).encode("utf-8", "surrogatepass")[1:]).decode("utf-8", "surrogatepass")
+    })
     envelope = Envelope(
-        code=code, lang=lang, env_json=env_json, options=run_options, mock=mock,  # type: ignore[arg-type]
+        code=code, lang=lang, options=run_options, mock=mock,  # type: ignore[arg-type]
+        env_json=env_json, store_json=store_json(store).decode("utf-8", "surrogatepass"),
+        scene_json=dumps(scene_payload(session.scene, state.kept)),
         body_key=None if body_id is None else str(body_id), max_keep_bytes=session.caps.max_keep_bytes,
     )
     if lang == "ts":

@@ -1,4 +1,4 @@
-"""The guest process (`python -m core.runner.guest`): runs bodies in V8 for the host, one at a time.
+"""The guest process (`python -m core.runner.guest`, or `host.GUEST_CODE`): runs bodies in V8 for the host, one at a time.
 
 It reads `run` frames on stdin and writes `calls` and `done` frames on stdout. Module calls are
 answered by the host (`answers` frames), so the guest knows nothing of sessions.
@@ -6,7 +6,7 @@ answered by the host (`answers` frames), so the guest knows nothing of sessions.
 Every run gets a realm of its own: a fresh V8 isolate with the prelude evaluated, made right after
 the run before (so a warm run does not wait for it) and thrown away when the run ends, with
 whatever the body left in it (changed built-ins, pending callbacks). The runner's hooks are held
-here, never on the realm's global object. The timeout is enforced around every call into V8 and
+here, never on the realm's global object. The timeout is one timer per run that stops it wherever it waits, and
 the memory cap covers the whole process (its resident memory, watched while the run lasts, with
 RLIMIT_DATA as a backstop); a run that times out or hits the cap is reported and then the process
 exits (`exit: true` in its `done`), and the host starts a fresh guest. A watcher thread ends the guest within a fraction of a second of losing its
@@ -16,9 +16,14 @@ Speed (issue 12). A warm run is a handful of thread hops (host to guest, guest t
 and V8's first steps in a fresh isolate; on a loaded machine each hop waits for a core. So a run's one
 script compiles the body and calls the start hook (by the realm's secret lexical name), the first poll
 is posted behind it at once, and the prelude warms each realm with a run of its own over one of every
-kind of state while the realm waits. A cold start is mostly Python, asyncio (mini-racer needs it) and
-mini-racer's 74 MB library (dlopen ~40 ms of CPU, holding the GIL, so no thread can overlap it); the
-guest starts without `site` (the host passes its PYTHONPATH), and skips argparse, secrets and ssl.
+kind of state while the realm waits. The run's deadline and memory watch are loop timers, not a
+`wait_for` (a task and a timer) around every call into V8, and /proc's statm is read through one
+descriptor. A cold start is mostly Python, asyncio (mini-racer needs it) and mini-racer's 74 MB
+library (dlopen ~40 ms of CPU, holding the GIL, so no thread can overlap it); the guest starts
+without `site` (the host passes its PYTHONPATH) and without runpy (`-c`), and skips argparse,
+importlib.resources, secrets and ssl. Measured (a shared 2-core machine, load ~4.5): the guest's
+start is 1.05× a bare `python -S` process starting V8 in CPU (162 ms against 154 ms); what is left
+is that process's own start, so the host overlaps it with other work instead (see host.py).
 """
 from __future__ import annotations
 
@@ -26,11 +31,11 @@ import sys
 
 if __name__ == "__main__":
     # The guest process never speaks TLS: asyncio then skips importing ssl (a few milliseconds of every
-    # guest's start). Only in the guest's own process, never where this module is imported.
+    # guest's start). Only in the guest's own process, never where this module is imported (the
+    # host's `GUEST_CODE` does the same before importing it).
     sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
 
 import asyncio
-import importlib.resources
 import json
 import os
 import re
@@ -44,7 +49,10 @@ import orjson
 
 from core.runner.protocol import ChannelClosed, read_frame, write_frame
 
-PRELUDE = importlib.resources.files("core.runner").joinpath("prelude.js").read_text(encoding="utf-8")  # package data
+# Package data beside this module (always a real folder: the host puts the project on the guest's path);
+# read with open, as importlib.resources' import alone was a few milliseconds of every guest's start.
+with open(os.path.join(os.path.dirname(__file__), "prelude.js"), encoding="utf-8") as _prelude:
+    PRELUDE = _prelude.read()
 FUNCTION_HEAD = "async function (inputs, kept, modules, scene, console, log) {\n"
 RING_UNITS = 1 << 17
 MAX_LOG_ENTRIES = 300
@@ -158,16 +166,20 @@ class Realm:
         return data.decode("utf-16-le", "replace")
 
     async def call(self, awaitable: Any, deadline: float) -> Any:
-        """Await one call into V8, bounded by the run's deadline; RunAborted when V8 is lost."""
+        """Await one call into V8; RunAborted when V8 is lost.
+
+        The run's deadline is one timer that cancels the run's task (see `Guest.run`), not a
+        `wait_for` per call: that wraps each call in a task of its own and a timer, a few turns
+        of the event loop on every call of a run that may make thousands.
+        """
         from py_mini_racer import JSOOMException, JSTimeoutException
 
-        left = deadline - time.monotonic()
-        if left <= 0:
+        if deadline - time.monotonic() <= 0:
             awaitable.cancel() if isinstance(awaitable, asyncio.Future) else awaitable.close()
             raise RunAborted(timeout_error())
         try:
-            value = await asyncio.wait_for(awaitable, left)
-        except (asyncio.TimeoutError, JSTimeoutException):
+            value = await awaitable
+        except JSTimeoutException:
             raise RunAborted(timeout_error()) from None
         except JSOOMException:
             raise RunAborted(memory_error()) from None
@@ -208,19 +220,28 @@ def syntax_error(message: str, body_lines: int) -> dict[str, Any]:
     return {"name": match.group(2), "message": match.group(3), "line": line, "column": column}
 
 
+_statm_fd = -1
+
+
+def _statm() -> list[bytes]:
+    # One descriptor, read from its start each time: cheaper than opening the file twice a run.
+    global _statm_fd
+    if _statm_fd < 0:
+        _statm_fd = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
+    return os.pread(_statm_fd, 256, 0).split()
+
+
 def data_bytes() -> int:
     """The process's data segment and stack, from /proc: what RLIMIT_DATA counts, and the stack (a little more).
 
     statm, not status's VmData: it is one short line, read in a tenth of the time, twice every run.
     """
-    with open("/proc/self/statm", "rb") as statm:
-        return int(statm.read().split()[5]) * PAGE_BYTES
+    return int(_statm()[5]) * PAGE_BYTES
 
 
 def resident_bytes() -> int:
     """The process's resident memory, from /proc."""
-    with open("/proc/self/statm", "rb") as statm:
-        return int(statm.read().split()[1]) * PAGE_BYTES
+    return int(_statm()[1]) * PAGE_BYTES
 
 
 def cap_data(extra: int | None) -> None:
@@ -240,6 +261,7 @@ class Guest:
         self.in_fd, self.out_fd = in_fd, out_fd
         self.realm: Realm | None = None  # made inside the event loop: mini-racer binds to the running loop
         self.over_memory = False
+        self.timed_out = False
         self.memory_ceiling = 0
 
     def send(self, message: dict[str, Any]) -> None:
@@ -272,11 +294,14 @@ class Guest:
         deadline = started + float(message["timeout"])
         realm.mr.set_hard_memory_limit(memory)
         cap_data(2 * memory + DATA_SLACK)
-        self.over_memory = False
+        self.over_memory = self.timed_out = False
         self.memory_ceiling = resident_bytes() + memory
         task = asyncio.current_task()
-        watch = asyncio.ensure_future(self.watch_memory(task))
+        assert task is not None
         loop = asyncio.get_running_loop()
+        # Two timers, no task of their own: the deadline, and the first memory check (it re-arms itself).
+        timer = loop.call_at(deadline, self.time_hit, task)
+        self.watch = loop.call_later(MEMORY_POLL_S, self.watch_memory, task)
         # mini-racer turns V8's answers into Python in loop callbacks: a MemoryError there is the cap too.
         loop.set_exception_handler(lambda _, context: self.memory_hit(task) if isinstance(context.get("exception"), MemoryError)
                                    else loop.default_exception_handler(context))
@@ -285,11 +310,12 @@ class Guest:
         except RunAborted as exc:
             self.finish(realm, {"ok": False, "error": exc.error}, started, exit_after=True)
         except asyncio.CancelledError:
-            if not self.over_memory:
+            if not (self.over_memory or self.timed_out):
                 raise
             task.uncancel()
             cap_data(None)
-            self.finish(realm, {"ok": False, "error": memory_error()}, started, exit_after=True)
+            error = memory_error() if self.over_memory else timeout_error()
+            self.finish(realm, {"ok": False, "error": error}, started, exit_after=True)
         except MemoryError:
             cap_data(None)
             self.finish(realm, {"ok": False, "error": memory_error()}, started, exit_after=True)
@@ -300,20 +326,28 @@ class Guest:
                 "name": "InternalError", "message": f"the runner failed: {type(exc).__name__} (please report it)"}},
                 started, exit_after=True)
         finally:
-            watch.cancel()
+            timer.cancel()
+            self.watch.cancel()
             loop.set_exception_handler(None)
         return False
 
     def memory_hit(self, task: asyncio.Task[Any]) -> None:
         """The run went over its memory cap: stop it (cancelling its task cancels the V8 call, which terminates JS)."""
-        if not self.over_memory:
+        if not (self.over_memory or self.timed_out):
             self.over_memory = True
             task.cancel()
 
-    async def watch_memory(self, task: asyncio.Task[Any]) -> None:
-        while resident_bytes() <= self.memory_ceiling:
-            await asyncio.sleep(MEMORY_POLL_S)
-        self.memory_hit(task)
+    def time_hit(self, task: asyncio.Task[None]) -> None:
+        """The run reached its deadline: stop it, as `memory_hit` does."""
+        if not (self.over_memory or self.timed_out):
+            self.timed_out = True
+            task.cancel()
+
+    def watch_memory(self, task: asyncio.Task[None]) -> None:
+        if resident_bytes() > self.memory_ceiling:
+            self.memory_hit(task)
+        else:
+            self.watch = asyncio.get_running_loop().call_later(MEMORY_POLL_S, self.watch_memory, task)
 
     async def drive(self, realm: Realm, message: dict[str, Any], started: float, deadline: float) -> bool:
         from py_mini_racer import JSEvalException, JSParseException
@@ -322,10 +356,12 @@ class Guest:
         # The length, in UTF-16 units, of the function a well-formed body compiles to.
         function_length = len((FUNCTION_HEAD + code + "\n}").encode("utf-16-le")) // 2
         # One script compiles the body and starts it: it calls the start hook (by the realm's secret
-        # name) with the body function, the state it is handed (JSON text, parsed by the prelude) and
+        # name) with the body function, the state it is handed (three JSON texts: the store and the scene
+        # are parsed only when the body reads them, see prelude.js) and
         # a secret for its handles. A body cannot reach the name: it is not in the body's text, and a
         # body that breaks out of its function runs before the call, which then refuses the run.
         source = (f"{realm.name}.start((" + FUNCTION_HEAD + code + "\n}), " + js_string(message["env"]) + ", " +
+                  js_string(message["store"]) + ", " + js_string(message["scene"]) + ", " +
                   js_string(os.urandom(12).hex()) + f", {function_length})\n//# sourceURL=body.js")
         # The first poll is posted right behind the script: V8 runs one task at a time, in order, and
         # settles the promises of one (the body's first steps) before the next, so the poll sees what

@@ -7,6 +7,15 @@ host's watchdog kills a guest that has not answered by the timeout plus half a s
 Every outcome is a result document, `ok: false` with an error when anything went wrong.
 A runner starts its guests when it is made (`warm=True`), so their start-up overlaps the caller's own
 work; `typescript=True` (the window's runner) also starts the TypeScript stripper, on its own thread.
+
+Cold starts (issue 12). A guest's start is a Python process (`-S`, `-c`: no site, no runpy),
+asyncio (mini-racer needs it), mini-racer's 74 MB library and V8: about a bare process starting
+V8, most of it before any code of ours runs. So it is overlapped, not repeated: a runner is made
+before its caller reads a session (`wsi run`), and a closed runner's idle guest is kept for the
+next runner of the process (`SPARE_GUESTS`, one): the guest's next realm is fresh as always, so
+the next runner's first run is a warm run. A guest that timed out, hit its cap, was stopped or
+died is never kept. Not done: a fork server (a process with V8 loaded that forks guests), as a
+guest would then not be the host's child (its exit status, its reaping, the orphan watch).
 """
 from __future__ import annotations
 
@@ -41,12 +50,21 @@ DATA_HEADROOM = 1024 * 1024 * 1024
 def data_limit_for(memory_bytes: int) -> int:
     """The hard RLIMIT_DATA a guest needs for runs with this memory cap."""
     return 2 * memory_bytes + DATA_HEADROOM
+# How the host starts a guest: `-c`, not `-m core.runner.guest`, as runpy's imports were a few
+# milliseconds of every guest's start; ssl is kept out first (see guest.py).
+GUEST_CODE = "import sys; sys.modules['ssl'] = None; from core.runner.guest import main; main()"
 # What the guest imports from outside the standard library (see guest_path).
 GUEST_LIBRARIES = ("py_mini_racer", "msgspec", "orjson")
 MEMORY_WORDS = ("out of memory", "allocation failed", "heap limit", "invalid size", "cannot allocate")
 
 
 _live_guests: weakref.WeakSet[GuestProcess] = weakref.WeakSet()
+# Idle guests a closed runner left, for the next runner of this process (at most SPARE_GUESTS):
+# each is a guest like any in a pool, its next realm fresh, so a new runner's first run skips a
+# guest's start-up (a Python process, mini-racer's library, V8) when another runner came before.
+SPARE_GUESTS = 1
+_spares: list[GuestProcess] = []
+_spares_lock = threading.Lock()
 
 
 @atexit.register
@@ -54,6 +72,39 @@ def _kill_live_guests() -> None:
     # Guests run in their own process group (so a kill reaches V8's threads too): end them with us.
     for guest in list(_live_guests):
         guest.kill()
+
+
+def _keep_spare(guest: GuestProcess) -> bool:
+    """Keep a closed runner's idle guest for the next runner (the oldest spare makes room); False if it is not sound."""
+    if not guest.healthy or guest.proc.poll() is not None:
+        return False
+    with _spares_lock:
+        _spares.append(guest)
+        dropped = _spares[:-SPARE_GUESTS]
+        del _spares[:-SPARE_GUESTS]
+    for old in dropped:
+        old.kill()
+    return True
+
+
+def _spare_guest(data_limit: int) -> GuestProcess | None:
+    """A kept guest whose hard memory limit is at least `data_limit`, or None."""
+    with _spares_lock:
+        for index, guest in enumerate(_spares):
+            if guest.data_limit >= data_limit:
+                del _spares[index]
+                break
+        else:
+            return None
+    if guest.proc.poll() is not None:
+        guest.kill()
+        return None
+    return guest
+
+
+def _new_guest(data_limit: int) -> GuestProcess:
+    """A guest for a pool: a kept one if there is one, else a newly started one."""
+    return _spare_guest(data_limit) or GuestProcess(data_limit)
 
 
 @functools.cache
@@ -74,14 +125,14 @@ def guest_path() -> str:
 
 
 class GuestProcess:
-    """One guest: a `python -S -m core.runner.guest` child with frames on its stdin and stdout."""
+    """One guest: a `python -S` child running `core.runner.guest`, with frames on its stdin and stdout."""
 
     def __init__(self, data_limit: int):
         self.data_limit = data_limit
         env = dict(os.environ)
         env["PYTHONPATH"] = guest_path() + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
-            [sys.executable, "-S", "-m", "core.runner.guest", "--data-limit", str(data_limit), "--parent", str(os.getpid())],
+            [sys.executable, "-S", "-c", GUEST_CODE, "--data-limit", str(data_limit), "--parent", str(os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=str(ROOT), env=env, start_new_session=True, close_fds=True,
         )
@@ -172,7 +223,7 @@ class Runner:
         self._closed = False
         if warm:
             for _ in range(self.size):
-                self._idle.put(GuestProcess(self.data_limit))
+                self._idle.put(_new_guest(self.data_limit))
         if typescript:  # after the guests: they start in their own processes meanwhile
             from core.runner.typescript import prepare_in_background
 
@@ -210,7 +261,7 @@ class Runner:
             guest.kill()
 
     def close(self) -> None:
-        """Stop every guest; later runs fail with RunnerClosed."""
+        """Stop every running guest; later runs fail with RunnerClosed. An idle guest may be kept as a spare."""
         self._closed = True
         with self._lock:
             for guest in self._active.values():
@@ -220,7 +271,8 @@ class Runner:
                 guest = self._idle.get_nowait()
             except queue.Empty:
                 break
-            guest.kill()
+            if not _keep_spare(guest):
+                guest.kill()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> Runner:
@@ -235,10 +287,10 @@ class Runner:
         try:
             guest = self._idle.get_nowait()
         except queue.Empty:
-            return GuestProcess(limit)
+            return _new_guest(limit)
         if guest.proc.poll() is not None or guest.data_limit < limit:
             guest.kill()  # the bigger guest then takes its place in the pool
-            return GuestProcess(limit)
+            return _new_guest(limit)
         return guest
 
     def _work(self, envelope: Envelope, future: Future) -> None:
@@ -273,7 +325,7 @@ class Runner:
             else:
                 guest.kill()
                 if not self._closed:
-                    self._idle.put(GuestProcess(self.data_limit))  # warm the replacement now
+                    self._idle.put(_new_guest(self.data_limit))  # warm the replacement now
         return result
 
     def _drive(self, guest: GuestProcess, envelope: Envelope, trace: CallTrace, started: float, future: Future) -> RunResult:

@@ -1,7 +1,7 @@
 // The guest's JavaScript runtime, evaluated once in every fresh V8 realm; a realm serves one run.
 // The script evaluates to the runner's hooks, which only the guest (Python) holds: the global
 // object gets nothing of the runner, only what SPEC 5 hands a body (`console` and the timers).
-// `start(fn, envText, secret, sourceLength)` runs the compiled body, `poll()` says what the body
+// `start(fn, envText, storeText, sceneText, secret, sourceLength)` runs the compiled body, `poll()` says what the body
 // waits on, `answer(text)` settles queued module calls, `fire()` runs due timers.
 (function () {
   "use strict";
@@ -145,15 +145,32 @@
     return dots === 1 && call.startsWith(wanted + ".");
   }
 
-  function makeInputs(store) {
+  // The store and the scene come as JSON texts of their own, each parsed when a body first reads
+  // it: parsing them in a fresh isolate was most of a trivial run's time, and most bodies read
+  // one of them or neither.
+  function parsedOnUse(text) {
+    let value;
+    let parsed = false;
+    return () => {
+      if (!parsed) {
+        value = parse(text);
+        parsed = true;
+      }
+      return value;
+    };
+  }
+
+  function makeInputs(storeOf) {
     return Object.freeze({
       last(wanted) {
         const w = String(wanted);
+        const store = storeOf();
         for (let i = store.length - 1; i >= 0; i--) if (callMatches(store[i].call, w)) return store[i].input;
         return undefined;
       },
       at(id) {
         const k = String(id);
+        const store = storeOf();
         for (let i = store.length - 1; i >= 0; i--) if (String(store[i].id) === k) return store[i].input;
         return undefined;
       },
@@ -189,9 +206,20 @@
   }
 
   // ---- scene ----
-  function makeScene(scene) {
-    const byId = new Map(scene.entities.map((e) => [String(e.id), e]));
+  function makeScene(sceneOf) {
+    let scene = null;
+    let byId = null;
+    const counts = {};
+    const load = () => {
+      if (scene === null) {
+        scene = sceneOf();
+        byId = new Map(scene.entities.map((e) => [String(e.id), e]));
+        for (const e of scene.entities) counts[e.type] = (counts[e.type] || 0) + 1;
+      }
+      return scene;
+    };
     const entityOf = (ref, where) => {
+      load();
       let id = ref;
       if (isHandle(ref)) {
         refuseForeignHandle(ref, "argument 1", where);
@@ -211,11 +239,9 @@
       return Object.keys(filter).every((k) => entity[k] === filter[k]);
     };
     const summary = (e) => ({ id: e.id, type: e.type, name: e.name });
-    const counts = {};
-    for (const e of scene.entities) counts[e.type] = (counts[e.type] || 0) + 1;
     return Object.freeze({
       entities(filter) {
-        return scene.entities.filter((e) => matches(e, filter)).map(summary);
+        return load().entities.filter((e) => matches(e, filter)).map(summary);
       },
       read(ref) {
         return parse(stringify(entityOf(ref, "scene.read")));
@@ -228,6 +254,7 @@
         return { __h: handle };
       },
       info() {
+        load();
         return { unit: scene.unit, counts: { ...counts }, kept: parse(stringify(scene.keptManifest)) };
       },
     });
@@ -398,7 +425,7 @@
 
   const hooks = {
     logBuffer,
-    start(fn, envText, secret, sourceLength) {
+    start(fn, envText, storeText, sceneText, secret, sourceLength) {
       run = {
         known: {}, handles: new Map(), pending: new Map(), queue: [], callCount: 0, ghosts: new Map(),
         timers: new Map(), timerCount: 0, done: null, startedAt: realNow(), secret,
@@ -417,7 +444,8 @@
         Math.random = seededRandom(env.options.seed);
         globalThis.Date = fixedDate(env.options.nowMs);
       }
-      const scope = [makeInputs(env.store), env.kept, makeModules(), makeScene(env.scene), bodyConsole, bodyConsole.log];
+      const scope = [makeInputs(parsedOnUse(storeText)), env.kept, makeModules(), makeScene(parsedOnUse(sceneText)),
+        bodyConsole, bodyConsole.log];
       const current = run;
       const finish = (value) => {
         const out = { ok: true };
@@ -507,9 +535,9 @@
   // Only the runner's code runs here, on a run record that is dropped; what it changed of the
   // global object (Math.random, Date) is put back, so the body's realm is otherwise untouched.
   const idle = async function () {};
-  hooks.start(idle, '{"store":[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}],"kept":{"k":{"v":1}},' +
-    '"scene":{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}},"known":{"a":{"b":["c"]}},' +
-    '"options":{"deterministic":true,"seed":1,"nowMs":0}}', "", fnToString.call(idle).length);
+  hooks.start(idle, '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}',
+    '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]',
+    '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}', "", fnToString.call(idle).length);
   hooks.poll();
   Math.random = realRandom;
   globalThis.Date = RealDate;
