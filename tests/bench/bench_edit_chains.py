@@ -53,6 +53,8 @@ def child(path: str) -> None:
     from gui.main_window import MainWindow
 
     make_application([])
+    if os.environ.get("WSI_SWITCH"):
+        sys.setswitchinterval(float(os.environ["WSI_SWITCH"]))
     window = MainWindow(QSettings(str(Path(os.environ.get("TMPDIR", "/tmp")) / "wsi-bench-chains.ini"),
                                   QSettings.Format.IniFormat))
     window.resize(1400, 900)
@@ -63,7 +65,15 @@ def child(path: str) -> None:
     clock.start()
     last = [clock.nsecsElapsed()]
 
+    profiler = None
+    if os.environ.get("WSI_BENCH_PROFILE"):
+        from tests.bench.stall_profile import StallProfiler
+        profiler = StallProfiler()
+
     def tick() -> None:
+        if profiler is not None:
+            profiler.phase = phase[0]
+            profiler.beat()
         now = clock.nsecsElapsed()
         gap = (now - last[0]) / 1e9
         last[0] = now
@@ -104,6 +114,9 @@ def child(path: str) -> None:
     figures["trim_s"] = time.perf_counter() - began
     timer.stop()
     figures["stalls"] = stalls
+    if profiler is not None:
+        profiler.stop()
+        print(profiler.report(), file=sys.stderr)
     print(json.dumps(figures))
     window.close()
 
