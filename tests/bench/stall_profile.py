@@ -7,10 +7,14 @@ stall keeps its length, how much of it the GUI thread (and the whole process) sp
 and the frames seen most; `report()` lists the longest stalls with
 their innermost frames of our own code (gui/, core/) and the outermost library frame they called.
 A stall inside Qt's C++ with no Python on the stack shows as the Python frame that called into Qt.
+With `by_turn=True` each turn of the event loop (beat to beat) also runs under cProfile, and
+`turn_report()` lists the turns in which the GUI thread computed longest with their costliest calls.
 """
 from __future__ import annotations
 
 import collections
+import cProfile
+import pstats
 import sys
 import threading
 import time
@@ -22,12 +26,13 @@ SAMPLE_S = 0.002
 IDLE = ("threading.py", "connection.py", "selectors.py", "queues.py", "stall_profile.py")
 
 
+def _short(filename: str) -> str:
+    name = filename.replace(ROOT + "/", "")
+    return name.split("site-packages/", 1)[1] if "site-packages/" in name else name
+
+
 def _where(frame: FrameType) -> str:
-    code = frame.f_code
-    name = code.co_filename.replace(ROOT + "/", "")
-    if "site-packages/" in name:
-        name = name.split("site-packages/", 1)[1]
-    return f"{name}:{frame.f_lineno} {code.co_name}"
+    return f"{_short(frame.f_code.co_filename)}:{frame.f_lineno} {frame.f_code.co_name}"
 
 
 def _stack(frame: FrameType | None, depth: int = 40) -> tuple[str, ...]:
@@ -41,8 +46,11 @@ def _stack(frame: FrameType | None, depth: int = 40) -> tuple[str, ...]:
 class StallProfiler:
     """Samples the GUI thread's stack while its heartbeat is late; keeps every stall over the threshold."""
 
-    def __init__(self, threshold_s: float = 0.03):
+    def __init__(self, threshold_s: float = 0.03, by_turn: bool = False):
         self.threshold_s = threshold_s
+        self.turns: list[tuple[float, str, list[tuple[float, str]]]] | None = [] if by_turn else None
+        self._profile: cProfile.Profile | None = None
+        self._turn_cpu = 0.0
         self.main_id = threading.get_ident()
         self.last = time.perf_counter()
         self._cpu, self._process = time.thread_time(), time.process_time()
@@ -56,6 +64,8 @@ class StallProfiler:
 
     def beat(self) -> None:
         """Called by a GUI-thread timer: ends the current stall (if any) and records it."""
+        if self.turns is not None:
+            self._profile_turn()
         now, cpu, process = time.perf_counter(), time.thread_time(), time.process_time()
         gap, self.last = now - self.last, now
         cpu_used, process_used = cpu - self._cpu, process - self._process
@@ -68,6 +78,29 @@ class StallProfiler:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(1)
+        if self._profile is not None:
+            self._profile.disable()
+
+    # --- cProfile per turn (by_turn=True): what the GUI thread computed in its longest turns ---------
+    def _profile_turn(self) -> None:
+        if self._profile is not None:
+            self._profile.disable()
+            cpu = time.thread_time() - self._turn_cpu
+            if cpu >= self.threshold_s:
+                stats = pstats.Stats(self._profile)
+                rows = sorted(((v[3], func) for func, v in stats.stats.items()), reverse=True)  # type: ignore[attr-defined]
+                self.turns.append((cpu, self.phase, [(t, f"{_short(f[0])}:{f[1]} {f[2]}") for t, f in rows[:14]]))
+        self._turn_cpu = time.thread_time()
+        self._profile = cProfile.Profile()
+        self._profile.enable()
+
+    def turn_report(self, top: int = 6) -> str:
+        """The turns of the event loop in which the GUI thread computed longest, and their costliest calls (cumulative)."""
+        lines = []
+        for cpu, phase, rows in sorted(self.turns or [], key=lambda t: -t[0])[:top]:
+            lines.append(f"turn: GUI thread CPU {cpu * 1000:.0f} ms ({phase}, profiled: slower than unprofiled)")
+            lines += [f"    {t * 1000:7.1f} ms  {name}" for t, name in rows]
+        return "\n".join(lines)
 
     def _watch(self) -> None:
         while not self._stop.is_set():
