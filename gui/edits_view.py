@@ -364,16 +364,12 @@ class EditsView(QWidget):
                         comparison.before_changed, (MODEL_WRITTEN, MODEL_ANCESTOR), detail)
         self._fill_tree(self.person_tree, after, comparison.after_value, comparison.after_written,
                         comparison.after_changed, (PERSON_WRITTEN, PERSON_ANCESTOR), detail)
-        has_geometry = bool(comparison.before_shapes or comparison.after_shapes)
-        self.plot.setVisible(has_geometry)
-        sizes = self.drawing_splitter.sizes()
-        if has_geometry and sizes[1] < MIN_DRAWING_WIDTH:  # shown again after being hidden, the splitter gave it nothing
-            total = sum(sizes) or 1280
-            self.drawing_splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
         self.drawn_comparison = None
-        if has_geometry:
+        if comparison.before_shapes or comparison.after_shapes:
             self._draw_timer.start()  # on the next turn of the event loop: see _draw
         else:
+            self._draw_timer.stop()
+            self.plot.setVisible(False)
             self.plot.clear()
             self.drawn_comparison = comparison
         if self.changes_model.rowCount():
@@ -392,6 +388,11 @@ class EditsView(QWidget):
         comparison = self.current_comparison()
         if comparison is None or comparison is self.drawn_comparison:
             return
+        self.plot.setVisible(True)  # shown (and sized) here too: a shown plot lays out its axes and range again
+        sizes = self.drawing_splitter.sizes()
+        if sizes[1] < MIN_DRAWING_WIDTH:  # shown again after being hidden, the splitter gave it nothing
+            total = sum(sizes) or 1280
+            self.drawing_splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
         before, after = comparison.before, comparison.after
         converted = f", converted from {comparison.raw_unit}" if comparison.raw_unit else ""
         self.plot.set_geometry(comparison.before_shapes, comparison.after_shapes, comparison.marks, comparison.unit,
