@@ -14,7 +14,8 @@ the turns of the event loop in which the GUI thread computed longest, with their
   tab computes every diff and shows its first edit, and the Trim tab prepares (target ≤ 100 ms;
   it was 49.5 s, 5.5 s and 4.2 s). A 5 ms timer measures the stalls; each phase's longest is split
   into the GUI thread's time on a CPU, waiting for one (a busy machine: Linux schedstat) and blocked
-  (mostly on the interpreter's lock a job's thread holds).
+  (mostly on the interpreter's lock a job's thread holds), and the GUI thread's longest computation
+  between two ticks is reported too: the part of a stall the window, not the machine, decides.
 """
 from __future__ import annotations
 
@@ -74,6 +75,7 @@ def child(path: str) -> None:
     window.resize(1400, 900)
     window.show()
     stalls: dict[str, float] = {}
+    busiest: dict[str, float] = {}  # each phase's most CPU the GUI thread spent between two ticks (one turn or a few)
     cpu_of: dict[str, tuple[float, float]] = {}  # the GUI thread's CPU and run-queue time in each phase's longest stall
     phase = ["load"]
     clock = QElapsedTimer()
@@ -95,6 +97,7 @@ def child(path: str) -> None:
         last[0], last_cpu[0] = now, sched
         if gap > stalls.get(phase[0], 0.0):
             stalls[phase[0]], cpu_of[phase[0]] = gap, sched_gap
+        busiest[phase[0]] = max(busiest.get(phase[0], 0.0), sched_gap[0])
 
     timer = QTimer()
     timer.setInterval(5)
@@ -133,6 +136,7 @@ def child(path: str) -> None:
     timer.stop()
     figures["stalls"] = stalls
     figures["stall_cpu"] = cpu_of
+    figures["busiest_cpu"] = busiest
     if profiler is not None:
         profiler.stop()
         print(profiler.report() if profiler.turns is None else profiler.turn_report(), file=sys.stderr)
@@ -154,7 +158,7 @@ def main() -> None:
     (n1, s1, _, o1), (n3, s3, _, o3) = rows[0], rows[-1]
     print(f"  growth ×{n3 / n1:.0f} steps: time ×{s3 / s1:.1f}, output ×{o3 / o1:.1f} (linear: ×{n3 / n1:.0f})")
     worst_of_runs: list[float] = []
-    worst_cpu: list[float] = []  # the most CPU the GUI thread spent within one phase's longest stall
+    worst_cpu: list[float] = []  # the most CPU the GUI thread spent between two ticks, any phase
     for name, n in (("one 5,000-step chain", 5000), ("20,000 applied edits of one call", 20000)):
         path = chain_session(DATA / f"chain-{n}.json", n)
         for run in range(int(os.environ.get("WSI_BENCH_RUNS", "1"))):
@@ -176,12 +180,15 @@ def main() -> None:
                 worst_of_runs.append(0.0)
                 worst_cpu.append(0.0)
             worst_of_runs[run] = max(worst_of_runs[run], *stalls.values())
-            worst_cpu[run] = max(worst_cpu[run], *(on_cpu for on_cpu, _waiting in cpu.values()))
+            worst_cpu[run] = max(worst_cpu[run], *figures["busiest_cpu"].values())
+            print("    the GUI thread's longest computation between two ticks: "
+                  + ", ".join(f"{phase} {seconds * 1000:.0f} ms" for phase, seconds in figures["busiest_cpu"].items()))
     worst = statistics.median(worst_of_runs)
     ok = worst <= TARGET_STALL_S and o3 / o1 <= 1.5 * n3 / n1
     print(f"longest event-loop stall {worst * 1000:.0f} ms, the median of {len(worst_of_runs)} run(s)' longest "
           f"({', '.join(f'{w * 1000:.0f}' for w in worst_of_runs)}; target ≤ {TARGET_STALL_S * 1000:.0f} ms); "
-          f"the GUI thread on a CPU in them: at most {statistics.median(worst_cpu) * 1000:.0f} ms (median of the runs)")
+          f"the GUI thread's longest computation between two ticks: {statistics.median(worst_cpu) * 1000:.0f} ms "
+          f"(median of the runs' longest: what the window asks of a CPU, whatever the machine's load)")
     print("PASS" if ok else "FAIL")
     raise SystemExit(0 if ok else 1)
 
