@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, Qt
+from PySide6.QtCore import QAbstractTableModel, Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -140,6 +140,11 @@ class EditsView(QWidget):
             tree.setColumnWidth(0, 110)
             tree.setColumnWidth(1, 150)
         self.plot = GeometryPlot(self)
+        self.drawn_comparison: Comparison | None = None  # what the drawing shows (None: nothing yet)
+        self._draw_timer = QTimer(self)
+        self._draw_timer.setSingleShot(True)
+        self._draw_timer.setInterval(0)
+        self._draw_timer.timeout.connect(self._draw)
         self._first_change = False
         self.plot.setObjectName("editsGeometry")
         self._build_layout()
@@ -359,23 +364,45 @@ class EditsView(QWidget):
                         comparison.before_changed, (MODEL_WRITTEN, MODEL_ANCESTOR), detail)
         self._fill_tree(self.person_tree, after, comparison.after_value, comparison.after_written,
                         comparison.after_changed, (PERSON_WRITTEN, PERSON_ANCESTOR), detail)
-        has_geometry = bool(comparison.before_shapes or comparison.after_shapes)
-        self.plot.setVisible(has_geometry)
-        sizes = self.drawing_splitter.sizes()
-        if has_geometry and sizes[1] < MIN_DRAWING_WIDTH:  # shown again after being hidden, the splitter gave it nothing
-            total = sum(sizes) or 1280
-            self.drawing_splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
-        if has_geometry:
-            converted = f" in {comparison.unit}" if comparison.raw_unit else ""
-            self.plot.set_geometry(comparison.before_shapes, comparison.after_shapes, comparison.marks, comparison.unit,
-                                   f"{before.id} ({'person' if before.applied else 'model'})",
-                                   f"{after.id} (person{', converted from ' + comparison.raw_unit if converted else ''})")
+        self.drawn_comparison = None
+        if comparison.before_shapes or comparison.after_shapes:
+            self._draw_timer.start()  # on the next turn of the event loop: see _draw
+        else:
+            self._draw_timer.stop()
+            self.plot.setVisible(False)
+            self.plot.clear()
+            self.drawn_comparison = comparison
         if self.changes_model.rowCount():
             self._first_change = True  # the drawing stays fitted to the whole: the person did not choose this one
             try:
                 self.changes_table.selectRow(0)  # opens both trees at the first change
             finally:
                 self._first_change = False
+
+    def _draw(self) -> None:
+        """Draw the comparison on screen, a turn after its tables and trees.
+
+        Laying out pyqtgraph's legend, axes and range costs tens of milliseconds whatever the data;
+        done in the same turn as the trees it made one long stall of the event loop.
+        """
+        comparison = self.current_comparison()
+        if comparison is None or comparison is self.drawn_comparison:
+            return
+        self.plot.setVisible(True)  # shown (and sized) here too: a shown plot lays out its axes and range again
+        sizes = self.drawing_splitter.sizes()
+        if sizes[1] < MIN_DRAWING_WIDTH:  # shown again after being hidden, the splitter gave it nothing
+            total = sum(sizes) or 1280
+            self.drawing_splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
+        before, after = comparison.before, comparison.after
+        converted = f", converted from {comparison.raw_unit}" if comparison.raw_unit else ""
+        self.plot.set_geometry(comparison.before_shapes, comparison.after_shapes, comparison.marks, comparison.unit,
+                               f"{before.id} ({'person' if before.applied else 'model'})", f"{after.id} (person{converted})")
+        self.drawn_comparison = comparison
+
+    @property
+    def drawing_ready(self) -> bool:
+        """True when the drawing shows the comparison on screen (it follows a turn after the rest)."""
+        return self.drawn_comparison is self.current_comparison()
 
     def _fill_tree(self, tree: JsonTreeView, entry: Entry, value: Any, written: set[str], changed: set[str],
                    colours: tuple[QColor, QColor], detail: EditDetail) -> None:
@@ -422,7 +449,9 @@ class EditsView(QWidget):
         self.person_label.setText("")
         self.model_tree.set_value(None, present=False)
         self.person_tree.set_value(None, present=False)
-        self.plot.set_geometry([], [], [], None)
+        self._draw_timer.stop()
+        self.plot.clear()
+        self.drawn_comparison = None
         self.plot.setVisible(False)
 
     # --- actions ----------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ class GeometryPlot(QWidget):
         self.plot.setObjectName("editsPlot")
         self.plot.setAspectLocked(True)
         self.marks_by_path: dict[str, list[VertexMark]] = {}
+        self._names: tuple[str | None, str | None] = (None, None)  # the legend's, as last drawn
+        self._unit: str | None = "not drawn yet"  # the axes' unit, as last labelled
         self._fit_pending = False  # fit to the data once the plot has a size (a hidden tab's plot has none)
         self.fitted = False  # showing the whole of the data, as fit() left it: a resize fits again
         self.plot.getViewBox().sigRangeChangedManually.connect(self._moved_by_hand)
@@ -107,30 +109,53 @@ class GeometryPlot(QWidget):
     def set_geometry(self, model: list[Shape], person: list[Shape], marks: list[VertexMark], unit: str | None,
                      model_name: str = "model's call", person_name: str = "person's edit") -> None:
         """Draw the model's shapes dashed, the person's solid, and the changed vertices on top."""
+        if not (model or person or marks):
+            self.clear()
+            return
         self._fill(self.model_curves, model, self.model_colour, Qt.PenStyle.DashLine)
         self._fill(self.person_curves, person, self.person_colour, Qt.PenStyle.SolidLine)
-        self.legend.clear()
-        if model:
-            self.legend.addItem(self.model_curves[0], model_name)
-        if person:
-            self.legend.addItem(self.person_curves[0], person_name)
+        names = (model_name if model else None, person_name if person else None)
+        if names != self._names:  # a legend or an axis relaid out costs milliseconds: only when it changes
+            self._names = names
+            self.legend.clear()
+            for curves, name in ((self.model_curves, names[0]), (self.person_curves, names[1])):
+                if name is not None:
+                    self.legend.addItem(curves[0], name)
         after = [m for m in marks if m.after is not None]
         before = [m for m in marks if m.after is None and m.before is not None]
         moved = [m for m in after if m.before is not None]
-        self.marks.setData([{"pos": m.after, "data": m.text} for m in after])
-        self.removed_marks.setData([{"pos": m.before, "data": m.text} for m in before + moved])
+        self._scatter(self.marks, [{"pos": m.after, "data": m.text} for m in after])
+        self._scatter(self.removed_marks, [{"pos": m.before, "data": m.text} for m in before + moved])
         self.moves.setData([c for m in moved for c in (m.before[0], m.after[0])],  # type: ignore[index]
                            [c for m in moved for c in (m.before[1], m.after[1])])  # type: ignore[index]
         self.marks_by_path = {}
         for mark in marks:
             self.marks_by_path.setdefault(mark.path, []).append(mark)
+        count = sum(len(shape.points) for shape in person if shape.kind == "polyline")
         spots = [{"pos": p, "data": f"{shape.path}/{i}  ({p[0]:g}, {p[1]:g})"}
-                 for shape in person if shape.kind == "polyline" for i, p in enumerate(shape.points)]
-        self.vertices.setData(spots if len(spots) <= HOVER_VERTICES else [])
-        label = f" ({unit})" if unit else ""
-        self.plot.setLabel("bottom", f"x{label}")
-        self.plot.setLabel("left", f"y{label}")
+                 for shape in person if shape.kind == "polyline" for i, p in enumerate(shape.points)] if count <= HOVER_VERTICES else []
+        self._scatter(self.vertices, spots)
+        if unit != self._unit:
+            self._unit = unit
+            label = f" ({unit})" if unit else ""
+            self.plot.setLabel("bottom", f"x{label}")
+            self.plot.setLabel("left", f"y{label}")
         self.fit()
+
+    def clear(self) -> None:
+        """Draw nothing (no edit chosen): only what holds data is emptied, nothing is laid out again."""
+        for curve in self.model_curves + self.person_curves + [self.moves]:
+            xs, _ys = curve.getData()
+            if xs is not None and len(xs):
+                curve.setData([], [])
+        for item in (self.marks, self.removed_marks, self.vertices):
+            self._scatter(item, [])
+        self.marks_by_path = {}
+
+    @staticmethod
+    def _scatter(item: pg.ScatterPlotItem, spots: list[dict[str, Any]]) -> None:
+        if spots or len(item.data):  # setData on an empty scatter still costs milliseconds
+            item.setData(spots)
 
     def fit(self) -> None:
         """Show all of the data; done again once the plot has a size when it has none yet."""

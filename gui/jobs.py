@@ -39,11 +39,11 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
+from gui import worker_priority
 from gui.errors import log_exception
 
 SHUTDOWN_S = 30.0  # how long closing a window waits for a job's thread once told to stop
 POLL_S = 0.05  # how often a job waiting on its process looks for Cancel
-WORKER_NICENESS = 10  # a worker process's niceness above the window's
 
 
 class Cancelled(Exception):
@@ -150,20 +150,21 @@ class Job:
 
 def _context() -> Any:
     # forkserver forks workers from a clean server process (never from this one and its threads);
-    # core.edits is imported there once, so each worker starts warm.
+    # core.edits is imported there once, so each worker starts warm; gui.worker_priority first, so
+    # the server imports it (and forks every worker) below the window's CPU priority.
     if sys.platform.startswith("linux"):
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["core.edits"])
+        context.set_forkserver_preload(["gui.worker_priority", "core.edits"])
         return context
     return multiprocessing.get_context("spawn")
 
 
 def _process_main(connection: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
     """In the worker process: run the function, sending its reports, then its answer or its error."""
-    if hasattr(os, "nice"):
+    if hasattr(os, "nice") and not worker_priority.lowered:  # forked from a lowered forkserver: already below
         # Below the window: on a busy machine the scheduler runs the GUI first. (Not done to threads:
         # a thread holding the interpreter's lock at a low priority would keep the GUI thread waiting.)
-        os.nice(WORKER_NICENESS)
+        os.nice(worker_priority.WORKER_NICENESS)
     try:
         value = function(*args, lambda batch: connection.send(("report", batch)))
         connection.send(("done", value))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
@@ -280,7 +280,14 @@ class JsonTreeView(QTreeView):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the value takes the room; type stays in view
         self.setColumnWidth(0, 150)
         self.setColumnWidth(2, 90)
-        self.expanded.connect(lambda _index: self.fit_keys())  # deep keys are not lost behind their indentation
+        # Deep keys are not lost behind their indentation: the key column is measured once per turn of
+        # the event loop after expands, not on each (expandAll of a value 988 deep is 988 expands, and
+        # each measure walks up to a thousand rows: minutes on the GUI thread).
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self.fit_keys)
+        self.expanded.connect(lambda _index: self._fit_timer.start())
         self.copy_value_action = self._action("Copy value", self.copy_value, QKeySequence.StandardKey.Copy)
         self.copy_pointer_action = self._action("Copy JSON Pointer", self.copy_pointer, "Ctrl+Shift+C")
         self.copy_json_action = self._action("Copy as JSON", self.copy_json, "Ctrl+Alt+C")
@@ -306,6 +313,7 @@ class JsonTreeView(QTreeView):
 
     def fit_keys(self) -> None:
         """Widen the key column to the keys on show and their indentation, up to half the tree (the pointer is in each tooltip)."""
+        self._fit_timer.stop()
         wanted = self.sizeHintForColumn(0)
         room = max(150, self.viewport().width() // 2)
         if wanted > self.columnWidth(0):
@@ -333,6 +341,7 @@ class JsonTreeView(QTreeView):
             index = model.index(row, 0, index)
         self.setCurrentIndex(index)
         self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self.fit_keys()  # now, not on the next turn: the revealed key shows whole at once
         return True
 
     def current_node(self) -> JsonNode | None:

@@ -3,7 +3,7 @@ import gzip
 import json
 
 from core.jsonsize import compact_json
-from gui.json_tree import PREVIEW_CHARS, JsonTreeModel, preview
+from gui.json_tree import PREVIEW_CHARS, JsonTreeModel, JsonTreeView, preview
 from tests.core.test_bad_input import HEAD, deep, entry, json_form, with_input
 from tests.fuzz.mutations import make_case
 
@@ -89,3 +89,29 @@ def test_a_sample_of_fuzzed_sessions_loads_in_the_window_with_problems_listed(wi
         else:  # refused (not a session): the notice says why
             assert window.notice.label.text(), case.kind
     assert json.dumps(HEAD)
+
+
+def test_expanding_a_value_988_deep_measures_the_key_column_once(qtbot):
+    measured = []
+
+    class CountingTree(JsonTreeView):
+        def sizeHintForColumn(self, column: int) -> int:  # noqa: N802 — Qt's name
+            measured.append(column)
+            return super().sizeHintForColumn(column)
+
+    tree = CountingTree()
+    qtbot.addWidget(tree)
+    tree.resize(600, 400)
+    tree.show()
+    tree.set_value(_nested(988), "input")
+    qtbot.waitUntil(lambda: len(measured) >= 1, timeout=2000)
+    measured.clear()
+    tree.expandAll()  # lazy: each level is fetched as its parent opens
+    model, index, depth = tree.json_model, tree.json_model.root_index(), 0
+    while model.rowCount(index):
+        index, depth = model.index(0, 0, index), depth + 1
+    assert depth > 1 and tree.isExpanded(index.parent())
+    qtbot.waitUntil(lambda: len(measured) >= 1, timeout=2000)
+    qtbot.wait(50)
+    assert len(measured) == 1  # once after the expands, not once per level (quadratic: minutes)
+    assert tree.columnWidth(0) == max(150, tree.viewport().width() // 2)  # the deep keys want more than half

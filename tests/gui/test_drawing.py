@@ -15,7 +15,7 @@ def edits_on(qtbot, window, open_file, size=LARGE):
     window.show_tab("edits")
     settle(qtbot, window, size)
     view = window.views["edits"]
-    qtbot.waitUntil(lambda: view.current_comparison() is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: view.current_comparison() is not None and view.drawing_ready, timeout=20_000)
     qtbot.waitUntil(lambda: view.plot.isVisible() and view.plot.width() > 200 and view.plot.fitted, timeout=5000)
     return view
 

@@ -28,9 +28,10 @@ def open_session(qtbot, view, session):
 
 
 def select(qtbot, view, edit_id):
-    """Choose an edit and wait for its detail (computed off the GUI thread)."""
+    """Choose an edit and wait for its detail (computed off the GUI thread) and its drawing (a turn later)."""
     assert view.select_edit(edit_id)
-    qtbot.waitUntil(lambda: view.current_detail() is not None and view.current_comparison() is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: view.current_detail() is not None and view.current_comparison() is not None
+                    and view.drawing_ready, timeout=20_000)
 
 
 def column(model, col):

@@ -239,3 +239,18 @@ def test_closing_the_window_in_the_middle_of_a_replay(qtbot, own_window, open_fi
     qtbot.wait(500)  # the first body is running in its guest
     assert run.replaying and run.replay_page.model.rowCount() == 0
     closed_cleanly(qtbot, window, private_log)  # the body running was killed (its guest), not waited for
+
+
+def test_the_forkserver_of_process_jobs_runs_below_the_window(qtbot, owner):
+    import multiprocessing.forkserver
+    import os
+
+    from gui.worker_priority import WORKER_NICENESS
+
+    entries = [(1, "mm", False, None, {"d": 0}), (2, "mm", True, None, {"d": 1})]
+    answers: list[object] = []
+    owner.start("diff", lambda job: job.in_process(diff_rows, entries, [(0, 1, 0)]), on_done=answers.append)
+    qtbot.waitUntil(lambda: bool(answers), timeout=30_000)
+    server = multiprocessing.forkserver._forkserver._forkserver_pid  # started by the first process job
+    # It imports core.edits (half a second of CPU) and forks every worker: none of it at the window's priority.
+    assert os.getpriority(os.PRIO_PROCESS, server) - os.getpriority(os.PRIO_PROCESS, 0) == WORKER_NICENESS
