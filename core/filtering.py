@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
 from bisect import bisect_left, bisect_right
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain
@@ -55,15 +55,23 @@ _UNREAD, _PARSED = -1, -2  # an entry's input span not read yet; its input must 
 
 @dataclass(slots=True)
 class _Block:
-    """What the searches of one block of entries keep: a few kB, never its text."""
+    """What the searches of one block of entries keep: some 24 bytes an entry, never a copy of its text."""
 
     size: int  # entries it was read over (the last block grows as a followed file does)
     made: list[int]  # entries made in memory, without a record text: parsed to be searched
     escaped: frozenset[int]  # entries whose record holds a backslash: parsed to be searched
-    capitals: Any  # where the joined records hold an ASCII capital (a numpy array); None: too many
+    texts: list[Any]  # the other entries' record texts (the entries' own objects), joined to be searched
+    owners: Any  # the entry of each text (a numpy array)
+    starts: array[int]  # where each text starts once joined by newlines, then the end plus one
+    capitals: Any  # where the joined texts hold an ASCII capital (a numpy array); None: too many
+    absent: bytes  # the bytes none of its texts holds in either case: a needle with one is in none
+
+    def may_hold(self, needle: bytes) -> bool:
+        """Whether a text of the block may hold `needle` (lowercase) in some case: it has every byte of it."""
+        return not self.absent or not any(byte in self.absent for byte in set(needle))
 
 
-def _first_hits(haystack: bytes, needle: bytes, starts: list[int]) -> Iterator[tuple[int, int]]:
+def _first_hits(haystack: bytes, needle: bytes, starts: Sequence[int]) -> Iterator[tuple[int, int]]:
     """(record number, first hit) for each record (starting at `starts` in `haystack`) that holds `needle`."""
     hit = haystack.find(needle)
     last = len(starts) - 2  # starts ends with the end of the last record plus one
@@ -75,18 +83,21 @@ def _first_hits(haystack: bytes, needle: bytes, starts: list[int]) -> Iterator[t
         hit = haystack.find(needle, starts[k + 1])
 
 
-def _capitals(haystack: bytes) -> Any:
-    """Where `haystack` holds an ASCII capital, or None when they are too many to keep (over 1 in _CAPITALS_KEPT)."""
+def _capitals(haystack: bytes) -> tuple[Any, bytes]:
+    """Where `haystack` holds an ASCII capital (None when over 1 in _CAPITALS_KEPT), and the bytes it lacks in either case."""
     import numpy
 
     codes = numpy.frombuffer(haystack, numpy.uint8)
+    counts = numpy.bincount(codes, minlength=256)
+    counts[97:123] += counts[65:91]  # a lowercase needle's letter may stand for either case
+    absent = bytes(numpy.flatnonzero(counts == 0).tolist())
     where = numpy.flatnonzero((codes - numpy.uint8(65)) < 26)  # A-Z; the subtraction wraps below A
     if len(where) * _CAPITALS_KEPT > len(haystack):
-        return None
-    return where.astype(numpy.int32 if len(haystack) < 2**31 else numpy.int64)
+        return None, absent
+    return where.astype(numpy.int32 if len(haystack) < 2**31 else numpy.int64), absent
 
 
-def _capital_hits(haystack: bytes, capitals: Any, needle: bytes, starts: list[int]) -> tuple[Any, Any]:
+def _capital_hits(haystack: bytes, capitals: Any, needle: bytes, starts: Sequence[int]) -> tuple[Any, Any]:
     """Where `needle` (lowercase) is in `haystack` only once it is lowered, and in which records (numpy arrays).
 
     Such a hit covers a capital that lowers to one of the needle's letters: each capital and letter
@@ -324,18 +335,26 @@ class ManifestIndex:
         needle = search_needle(text)
         if not _screenable(needle) and b"\\" not in needle:
             return [i for i in indices if _holds(self.entries[i], needle)]
+        import numpy
+
         self._size_spans()
-        wanted = Counter(i // _BATCH for i in indices)
-        hits: set[int] = set()
-        for number, count in wanted.items():
+        if isinstance(indices, range) and indices.step == 1:
+            rows = numpy.arange(indices.start, indices.stop, dtype=numpy.int64)
+        else:
+            rows = numpy.fromiter(indices, numpy.int64, len(indices))
+        hits: list[int] = []
+        for number, count in enumerate(numpy.bincount(rows // _BATCH).tolist() if len(rows) else []):
             first = number * _BATCH
-            last = min(first + _BATCH, len(self.entries))
-            if count * _FEW_OF_A_BLOCK < last - first:  # a few rows of the block: each alone, no join
-                hits.update(i for i in indices if first <= i < last and self._record_holds(i, needle))
+            size = min(_BATCH, len(self.entries) - first)
+            if not count:
+                continue
+            wanted = rows[(rows >= first) & (rows < first + size)]
+            if count * _FEW_OF_A_BLOCK < size:  # a few rows of the block: each alone, no join
+                hits += [i for i in wanted.tolist() if self._record_holds(i, needle)]
             else:
-                keep = None if count >= last - first else {i for i in indices if first <= i < last}
-                hits.update(self._scan(number, needle, keep))
-        return [i for i in indices if i in hits]
+                every = len(wanted) == size and bool((wanted[1:] > wanted[:-1]).all())  # ascending: each once
+                hits += self._scan(number, needle, None if every else wanted)
+        return rows[numpy.isin(rows, numpy.array(hits, numpy.int64))].tolist()
 
     def _record_holds(self, i: int, needle: bytes) -> bool:
         """Whether entry `i` holds `needle`, read alone: the meaning `_scan` answers for a block at once."""
@@ -378,13 +397,17 @@ class ManifestIndex:
     def _kept_block(self, number: int) -> _Block | None:
         """What block `number`'s searches kept, if it still holds as many entries."""
         block = self._blocks.get(number)
-        return block if block is not None and block.size == len(self.entries[number * _BATCH:(number + 1) * _BATCH]) else None
+        return block if block is not None and block.size == min(_BATCH, len(self.entries) - number * _BATCH) else None
 
-    def _block(self, number: int) -> tuple[_Block, bytes, list[int], list[int]]:
-        """Block `number`'s kept facts, its records' texts joined by newlines, where each starts, and whose it is."""
-        entries = self.entries
+    def _block(self, number: int) -> tuple[_Block, bytes]:
+        """Block `number`'s kept facts (read on its first search) and its records' texts joined by newlines."""
+        block = self._kept_block(number)
+        if block is not None:
+            return block, b"\n".join(block.texts)
+        import numpy
+
         first = number * _BATCH
-        texts = [e.text for e in entries[first:first + _BATCH]]
+        texts = [e.text for e in self.entries[first:first + _BATCH]]
         owners = list(range(first, first + len(texts)))
         made = [i for i, t in zip(owners, texts) if t is None]
         if made:
@@ -392,15 +415,14 @@ class ManifestIndex:
             texts = [t for t in texts if t is not None]
         # The newline joining records cannot be in a needle: search_needle escapes control characters.
         haystack = b"\n".join(texts)
-        starts = list(accumulate(map((1).__add__, map(len, texts)), initial=0))
-        block = self._kept_block(number)
-        if block is None:
-            escaped = frozenset(owners[k] for k, _ in _first_hits(haystack, b"\\", starts))
-            block = self._blocks[number] = _Block(len(made) + len(owners), made, escaped, _capitals(haystack))
-        return block, haystack, starts, owners
+        starts = array("q", accumulate(map((1).__add__, map(len, texts)), initial=0))
+        escaped = frozenset(owners[k] for k, _ in _first_hits(haystack, b"\\", starts))
+        block = self._blocks[number] = _Block(len(made) + len(owners), made, escaped, texts,
+                                              numpy.array(owners, numpy.int64), starts, *_capitals(haystack))
+        return block, haystack
 
-    def _scan(self, number: int, needle: bytes, keep: set[int] | None) -> list[int]:
-        """The entries of block `number` (those in `keep`; all when None) holding `needle`.
+    def _scan(self, number: int, needle: bytes, keep: Any) -> list[int]:
+        """The entries of block `number` (those in `keep`, a numpy array; all when None) holding `needle`.
 
         The block's records are joined and searched for the needle as given (lowercase) with one
         `bytes.find` per record that holds it; a hit with capital letters must cover one of the
@@ -413,13 +435,17 @@ class ManifestIndex:
         import numpy
 
         entries = self.entries
-        # A needle with a backslash (an escaped quote, backslash or control character) is only in
-        # the compact JSON of a string that had to be escaped, so only in a record with a backslash.
-        kept = self._kept_block(number) if b"\\" in needle else None
-        block, haystack, starts, owners = (kept, b"", [], []) if kept is not None else self._block(number)
-        found = [i for i in chain(block.made, block.escaped) if (keep is None or i in keep) and _holds(entries[i], needle)]
-        if b"\\" in needle or not owners:
+        kept = self._kept_block(number)
+        # The texts need no search for a needle with a backslash (an escaped quote, backslash or control
+        # character: only in the JSON of a string that had to be escaped, so only in a record with a
+        # backslash) or with a byte none of them holds: then only the made and escaped entries are searched.
+        texts_hold = b"\\" not in needle and (kept is None or kept.may_hold(needle))
+        block, haystack = self._block(number) if texts_hold or kept is None else (kept, b"")
+        wanted = None if keep is None else set(keep.tolist()) if block.made or block.escaped else ()
+        found = [i for i in chain(block.made, block.escaped) if (wanted is None or i in wanted) and _holds(entries[i], needle)]
+        if not texts_hold or not block.texts or not block.may_hold(needle):
             return found
+        starts = block.starts
         capitals = block.capitals
         letters = needle.upper() != needle
         if capitals is None and letters:  # too many capitals to keep: lowered instead
@@ -445,11 +471,11 @@ class ManifestIndex:
             places, records = numpy.array(places, numpy.int64), numpy.array(records, numpy.int64)
         if not len(records):
             return found
-        ids = numpy.array(owners, numpy.int64)[records]
+        ids = block.owners[records]
         if keep is not None:
-            wanted = numpy.isin(ids, numpy.fromiter(keep, numpy.int64, len(keep)))
-            ids, places, records = ids[wanted], places[wanted], records[wanted]
-            firsts = int(numpy.count_nonzero(wanted[:firsts]))
+            asked = numpy.isin(ids, keep)
+            ids, places, records = ids[asked], places[asked], records[asked]
+            firsts = int(numpy.count_nonzero(asked[:firsts]))
         span_starts, span_ends = self._span_starts, self._span_ends
         starts_of = span_starts[ids]
         unread = ids[starts_of == _UNREAD]
@@ -457,7 +483,7 @@ class ManifestIndex:
             for i in numpy.unique(unread).tolist():
                 self._span(i)
             starts_of = span_starts[ids]
-        base = numpy.array(starts, numpy.int64)[records]
+        base = numpy.frombuffer(starts, numpy.int64)[records]
         low, high = base + starts_of, base + span_ends[ids]
         spelled = starts_of >= 0
         inside = spelled & (places >= low) & (places <= high - len(needle))
