@@ -50,6 +50,8 @@ def _screenable(needle: bytes) -> bool:
 _BATCH = 4096  # records joined and searched together (a block): a few MB at a time, never a copy of the file
 _FEW_OF_A_BLOCK = 16  # rows wanted from a block below 1/16 of it are searched one by one, not joined
 _CAPITALS_KEPT = 64  # a block with more than one ASCII capital in 64 bytes is lowered at each search instead
+_MANY_HITS = 256  # records of a block found holding a needle one by one before all are found at once
+_HIT_BYTES = 8  # a needle's rarest byte met more than once in 8 bytes of a block: found with bytes.find instead
 _UNREAD, _PARSED = -1, -2  # an entry's input span not read yet; its input must be parsed to be searched
 
 
@@ -64,11 +66,12 @@ class _Block:
     owners: Any  # the entry of each text (a numpy array)
     starts: array[int]  # where each text starts once joined by newlines, then the end plus one
     capitals: Any  # where the joined texts hold an ASCII capital (a numpy array); None: too many
-    absent: bytes  # the bytes none of its texts holds in either case: a needle with one is in none
+    counts: Any  # how many of each byte the joined texts hold (a numpy array of 256)
 
     def may_hold(self, needle: bytes) -> bool:
         """Whether a text of the block may hold `needle` (lowercase) in some case: it has every byte of it."""
-        return not self.absent or not any(byte in self.absent for byte in set(needle))
+        counts = self.counts
+        return all(counts[byte] or (97 <= byte <= 122 and counts[byte - 32]) for byte in set(needle))
 
 
 def _first_hits(haystack: bytes, needle: bytes, starts: Sequence[int]) -> Iterator[tuple[int, int]]:
@@ -83,22 +86,40 @@ def _first_hits(haystack: bytes, needle: bytes, starts: Sequence[int]) -> Iterat
         hit = haystack.find(needle, starts[k + 1])
 
 
-def _capitals(haystack: bytes) -> tuple[Any, bytes]:
-    """Where `haystack` holds an ASCII capital (None when over 1 in _CAPITALS_KEPT), and the bytes it lacks in either case."""
+def _capitals(haystack: bytes) -> tuple[Any, Any]:
+    """Where `haystack` holds an ASCII capital (None when over 1 in _CAPITALS_KEPT), and how many of each byte it holds."""
     import numpy
 
     codes = numpy.frombuffer(haystack, numpy.uint8)
     counts = numpy.bincount(codes, minlength=256)
-    counts[97:123] += counts[65:91]  # a lowercase needle's letter may stand for either case
-    absent = bytes(numpy.flatnonzero(counts == 0).tolist())
+    if counts[65:91].sum() * _CAPITALS_KEPT > len(haystack):
+        return None, counts
     where = numpy.flatnonzero((codes - numpy.uint8(65)) < 26)  # A-Z; the subtraction wraps below A
-    if len(where) * _CAPITALS_KEPT > len(haystack):
-        return None, absent
-    return where.astype(numpy.int32 if len(haystack) < 2**31 else numpy.int64), absent
+    return where.astype(numpy.int32 if len(haystack) < 2**31 else numpy.int64), counts
 
 
-def _capital_hits(haystack: bytes, capitals: Any, needle: bytes, starts: Sequence[int]) -> tuple[Any, Any]:
-    """Where `needle` (lowercase) is in `haystack` only once it is lowered, and in which records (numpy arrays).
+def _exact_hits(haystack: bytes, needle: bytes, counts: Any) -> Any:
+    """Every place `needle` is in `haystack` as given (a numpy array), or None when that is too many places to check.
+
+    The needle's rarest byte (by `counts`, the haystack's byte counts) gives the places to check, all
+    checked at once byte by byte: one pass over the bytes, and no Python work per hit.
+    """
+    import numpy
+
+    offset = min(range(len(needle)), key=lambda at: counts[needle[at]])
+    if counts[needle[offset]] * _HIT_BYTES > len(haystack):  # more places than bytes kept for them
+        return None
+    codes = numpy.frombuffer(haystack, numpy.uint8)
+    places = numpy.flatnonzero(codes == needle[offset]) - offset
+    places = places[(places >= 0) & (places <= len(haystack) - len(needle))]
+    for at, byte in enumerate(needle):
+        if at != offset:
+            places = places[codes[places + at] == byte]
+    return places
+
+
+def _capital_hits(haystack: bytes, capitals: Any, needle: bytes) -> Any:
+    """Where `needle` (lowercase) is in `haystack` only once it is lowered (a numpy array).
 
     Such a hit covers a capital that lowers to one of the needle's letters: each capital and letter
     gives one place to check, and all are checked at once, byte by byte, never lowering the text. A
@@ -114,7 +135,7 @@ def _capital_hits(haystack: bytes, capitals: Any, needle: bytes, starts: Sequenc
     places = places[(places >= 0) & (places <= len(haystack) - len(needle))]
     for offset, byte in enumerate(needle):
         places = places[lower[codes[places + offset]] == byte]
-    return places, numpy.searchsorted(starts, places, side="right") - 1
+    return places
 
 
 _LOWER: list[Any] = []
@@ -448,27 +469,37 @@ class ManifestIndex:
         starts = block.starts
         capitals = block.capitals
         letters = needle.upper() != needle
+        counts = block.counts
         if capitals is None and letters:  # too many capitals to keep: lowered instead
             haystack = haystack.lower()
-        # The first hit in each record that holds the needle as given, then the next record.
-        records, places = [], []
+            counts = counts.copy()
+            counts[97:123] += counts[65:91]
+        # The first hit in each record that holds the needle as given, then the next record; past
+        # _MANY_HITS records, every hit at once instead (one more pass, no Python work per hit).
         find = haystack.find
+        first_places: list[int] = []
         last = len(starts) - 2  # starts ends with the end of the last record plus one
         hit = find(needle)
-        while hit >= 0:
+        while hit >= 0 and len(first_places) < _MANY_HITS:
             k = bisect_right(starts, hit) - 1
-            records.append(k)
-            places.append(hit)
+            first_places.append(hit)
             if k >= last:
                 break
             hit = find(needle, starts[k + 1])
-        firsts = len(records)
-        if capitals is not None and len(capitals) and letters:
-            more_places, more_records = _capital_hits(haystack, capitals, needle, starts)
-            places = numpy.concatenate([numpy.array(places, numpy.int64), more_places])
-            records = numpy.concatenate([numpy.array(records, numpy.int64), more_records])
+        places = _exact_hits(haystack, needle, counts) if len(first_places) == _MANY_HITS else None
+        if places is not None:
+            firsts = 0
         else:
-            places, records = numpy.array(places, numpy.int64), numpy.array(records, numpy.int64)
+            while hit >= 0 and len(first_places) >= _MANY_HITS:  # too many places to check at once: go on
+                k = bisect_right(starts, hit) - 1
+                first_places.append(hit)
+                if k >= last:
+                    break
+                hit = find(needle, starts[k + 1])
+            places, firsts = numpy.array(first_places, numpy.int64), len(first_places)
+        if capitals is not None and len(capitals) and letters:
+            places = numpy.concatenate([places, _capital_hits(haystack, capitals, needle)])
+        records = numpy.searchsorted(numpy.frombuffer(starts, numpy.int64), places, side="right") - 1
         if not len(records):
             return found
         ids = block.owners[records]

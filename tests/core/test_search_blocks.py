@@ -70,12 +70,20 @@ NEEDLES = ["ward", "WARD", "wArD", "war", "ard", "d", "w", "warden", "north wing
            "c1", "pack", "mm", " ", "true", "null", "2400", "38.5", "-0", "[[", "rd", "ward 1", "upward"]
 
 
-@pytest.mark.parametrize("few", [0, 1_000_000])
+# How each block is searched: rows alone; records found one by one (bytes.find); all hits at once
+# (numpy, from the first hit on); one by one again when the needle's rarest byte is too common.
+PATHS = {"rows": (0, 256, 8), "one by one": (10**6, 10**6, 8), "at once": (10**6, 1, 8), "common": (10**6, 1, 10**9)}
+
+
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("batch", [1, 7, 4096])
 @pytest.mark.parametrize("form", ["json", "jsonl"])
-def test_every_search_path_answers_as_parsing_each_input(monkeypatch, form, batch, few):
+def test_every_search_path_answers_as_parsing_each_input(monkeypatch, form, batch, path):
+    few, many, hit_bytes = PATHS[path]
     monkeypatch.setattr(core.filtering, "_BATCH", batch)
-    monkeypatch.setattr(core.filtering, "_FEW_OF_A_BLOCK", few)  # 0: always a block; huge: always row by row
+    monkeypatch.setattr(core.filtering, "_FEW_OF_A_BLOCK", few)
+    monkeypatch.setattr(core.filtering, "_MANY_HITS", many)
+    monkeypatch.setattr(core.filtering, "_HIT_BYTES", hit_bytes)
     index, entries = _index(form)
     every = range(len(entries))
     for rows in (every, list(every)[::3], [40, 3, 3, 90, 5, 0]):
