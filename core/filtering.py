@@ -6,9 +6,15 @@ count. Filtering uses `call_matches` per distinct call (a session has few), and 
 indices by a key list computed once per column.
 
 Text search means: the input's compact JSON (orjson), lowercased, holds the text as JSON writes it
-inside a string, lowercased. It is answered from the records' own texts, a few thousand joined and
-lowered at a time and searched with one `bytes.find` per hit, so Python work grows with the hits,
-not the bytes; an input is parsed only where its text may differ from its JSON (`_input_span`).
+inside a string, lowercased. It is answered from the records' own texts, in blocks of _BATCH entries
+joined with newlines (a few MB at a time, never a lowered or joined copy of the file): the needle is
+found as given with `bytes.find` (one per record that holds it; past _MANY_HITS records, every hit at
+once from the needle's rarest byte with numpy), and a hit that only a lowered text holds must cover
+one of the block's ASCII capitals, which the block keeps from its first search (few in real
+sessions; a block with too many is lowered per search instead). A block lacking a byte of the needle
+is not searched. Which hits lie in their input is checked for all at once against each input's span
+(`_input_span`, read when a search first hits the entry, kept); an input is parsed only where its
+text may differ from its JSON. Kept: some 50 bytes an entry (texts list, owners, starts, spans, capitals).
 """
 from __future__ import annotations
 
@@ -512,7 +518,9 @@ class ManifestIndex:
         unread = ids[starts_of == _UNREAD]
         if len(unread):  # a first hit on these entries: where their inputs lie is read once
             for i in numpy.unique(unread).tolist():
-                self._span(i)
+                span = self._span(i)
+                # Into these arrays too: a search on another thread may have grown the index's meanwhile.
+                span_starts[i], span_ends[i] = (_PARSED, 0) if span is None else span
             starts_of = span_starts[ids]
         base = numpy.frombuffer(starts, numpy.int64)[records]
         low, high = base + starts_of, base + span_ends[ids]
