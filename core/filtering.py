@@ -58,6 +58,7 @@ _FEW_OF_A_BLOCK = 16  # rows wanted from a block below 1/16 of it are searched o
 _CAPITALS_KEPT = 64  # a block with more than one ASCII capital in 64 bytes is lowered at each search instead
 _MANY_HITS = 256  # records of a block found holding a needle one by one before all are found at once
 _HIT_BYTES = 8  # a needle's rarest byte met more than once in 8 bytes of a block: found with bytes.find instead
+_COUNTED_AT_ONCE = 1 << 16  # bytes of a block counted by value at once (numpy makes 8 bytes of each)
 _UNREAD, _PARSED = -1, -2  # an entry's input span not read yet; its input must be parsed to be searched
 
 
@@ -97,11 +98,15 @@ def _capitals(haystack: bytes) -> tuple[Any, Any]:
     import numpy
 
     codes = numpy.frombuffer(haystack, numpy.uint8)
-    counts = numpy.bincount(codes, minlength=256)
+    counts = numpy.zeros(256, numpy.int64)
+    for at in range(0, len(codes), _COUNTED_AT_ONCE):  # bincount widens each byte to 8: a slice at a time
+        counts += numpy.bincount(codes[at:at + _COUNTED_AT_ONCE], minlength=256)
     if counts[65:91].sum() * _CAPITALS_KEPT > len(haystack):
         return None, counts
-    where = numpy.flatnonzero((codes - numpy.uint8(65)) < 26)  # A-Z; the subtraction wraps below A
-    return where.astype(numpy.int32 if len(haystack) < 2**31 else numpy.int64), counts
+    kind = numpy.int32 if len(haystack) < 2**31 else numpy.int64
+    where = [(numpy.flatnonzero((codes[at:at + _COUNTED_AT_ONCE] - numpy.uint8(65)) < 26) + at).astype(kind)
+             for at in range(0, len(codes), _COUNTED_AT_ONCE)]  # A-Z (the subtraction wraps below A), a slice at a time
+    return (numpy.concatenate(where) if where else numpy.zeros(0, kind)), counts
 
 
 def _exact_hits(haystack: bytes, needle: bytes, counts: Any) -> Any:
