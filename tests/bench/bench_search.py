@@ -66,6 +66,7 @@ def main() -> None:
     rows = range(len(session.entries))
     first = _best(lambda: len(index.containing(rows, "ward")), runs=1)
     figures = {label: _best(lambda t=text: index.containing(rows, t)) for label, text in SEARCHES.items()}
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # before tracing, and before the baseline reads the file
     tracemalloc.start()
     index.containing(rows, "ward")
     _, peak = tracemalloc.get_traced_memory()
@@ -73,7 +74,6 @@ def main() -> None:
     ManifestIndex(session.entries).containing(rows, "ward")  # a first search again, on an index of its own
     _, first_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # before the baseline reads the file again
     base_wall, base_cpu = _baseline(path)
     print(f"{len(session.entries):,} entries, {size / 1e6:.1f} MB; baseline bytes.find over the file: "
           f"{base_wall:.1f} ms wall, {base_cpu:.1f} ms CPU")
