@@ -62,6 +62,7 @@ def main() -> None:
     size = path.stat().st_size
     session = load(path)
     gc.collect()
+    loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     index = ManifestIndex(session.entries)
     rows = range(len(session.entries))
     first = _best(lambda: len(index.containing(rows, "ward")), runs=1)
@@ -85,7 +86,8 @@ def main() -> None:
     kept = _kept_bytes(index)
     print(f"memory: kept for searching {kept / 1e6:.1f} MB ({kept / size:.1%} of the file); most a search allocates "
           f"{peak / 1e6:.1f} MB ({peak / size:.1%}), a first search {first_peak / 1e6:.1f} MB ({first_peak / size:.1%}); "
-          f"process peak (load and searches) {rss / 1e6:.0f} MB ({rss / size:.2f}x the file)")
+          f"process peak (load and searches) {rss / 1e6:.0f} MB ({rss / size:.2f}x the file; after the load alone "
+          f"{loaded / 1e6:.0f} MB, {loaded / size:.2f}x)")
 
 if __name__ == "__main__":
     main()
