@@ -6,14 +6,21 @@ count. Filtering uses `call_matches` per distinct call (a session has few), and 
 indices by a key list computed once per column.
 
 Text search means: the input's compact JSON (orjson), lowercased, holds the text as JSON writes it
-inside a string, lowercased. It is answered from the records' own texts, a few thousand joined and
-lowered at a time and searched with one `bytes.find` per hit, so Python work grows with the hits,
-not the bytes; an input is parsed only where its text may differ from its JSON (`_input_span`).
+inside a string, lowercased. It is answered from the records' own texts, in blocks of _BATCH entries
+joined with newlines (a few MB at a time, never a lowered or joined copy of the file): the needle is
+found as given with `bytes.find` (one per record that holds it; past _MANY_HITS records, every hit at
+once from the needle's rarest byte with numpy), and a hit that only a lowered text holds must cover
+one of the block's ASCII capitals, which the block keeps from its first search (few in real
+sessions; a block with too many is lowered per search instead). A block lacking a byte of the needle
+is not searched. Which hits lie in their input is checked for all at once against each input's span
+(`_input_span`, read when a search first hits the entry, kept); an input is parsed only where its
+text may differ from its JSON. Kept: some 50 bytes an entry (texts list, owners, starts, spans, capitals).
 """
 from __future__ import annotations
 
 import json
 import re
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -46,7 +53,114 @@ def _screenable(needle: bytes) -> bool:
     return not (not needle or _NOT_WITHIN_ONE_TOKEN(needle) or _NUMBER_CHARACTERS(needle) or needle in b"null")
 
 
-_BATCH = 4096  # records lowered and searched together: a few MB at a time, never a copy of the file
+_BATCH = 4096  # records joined and searched together (a block): a few MB at a time, never a copy of the file
+_FEW_OF_A_BLOCK = 16  # rows wanted from a block below 1/16 of it are searched one by one, not joined
+_CAPITALS_KEPT = 64  # a block with more than one ASCII capital in 64 bytes is lowered at each search instead
+_MANY_HITS = 256  # records of a block found holding a needle one by one before all are found at once
+_HIT_BYTES = 8  # a needle's rarest byte met more than once in 8 bytes of a block: found with bytes.find instead
+_COUNTED_AT_ONCE = 1 << 16  # bytes of a block counted by value at once (numpy makes 8 bytes of each)
+_UNREAD, _PARSED = -1, -2  # an entry's input span not read yet; its input must be parsed to be searched
+
+
+@dataclass(slots=True)
+class _Block:
+    """What the searches of one block of entries keep: some 24 bytes an entry, never a copy of its text."""
+
+    size: int  # entries it was read over (the last block grows as a followed file does)
+    made: list[int]  # entries made in memory, without a record text: parsed to be searched
+    escaped: frozenset[int]  # entries whose record holds a backslash: parsed to be searched
+    texts: list[Any]  # the other entries' record texts (the entries' own objects), joined to be searched
+    owners: Any  # the entry of each text (a numpy array)
+    starts: array[int]  # where each text starts once joined by newlines, then the end plus one
+    capitals: Any  # where the joined texts hold an ASCII capital (a numpy array); None: too many
+    counts: Any  # how many of each byte the joined texts hold (a numpy array of 256)
+
+    def may_hold(self, needle: bytes) -> bool:
+        """Whether a text of the block may hold `needle` (lowercase) in some case: it has every byte of it."""
+        counts = self.counts
+        return all(counts[byte] or (97 <= byte <= 122 and counts[byte - 32]) for byte in set(needle))
+
+
+def _first_hits(haystack: bytes, needle: bytes, starts: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """(record number, first hit) for each record (starting at `starts` in `haystack`) that holds `needle`."""
+    hit = haystack.find(needle)
+    last = len(starts) - 2  # starts ends with the end of the last record plus one
+    while hit >= 0:
+        k = bisect_right(starts, hit) - 1
+        yield k, hit
+        if k >= last:
+            return
+        hit = haystack.find(needle, starts[k + 1])
+
+
+def _capitals(haystack: bytes) -> tuple[Any, Any]:
+    """Where `haystack` holds an ASCII capital (None when over 1 in _CAPITALS_KEPT), and how many of each byte it holds."""
+    import numpy
+
+    codes = numpy.frombuffer(haystack, numpy.uint8)
+    counts = numpy.zeros(256, numpy.int64)
+    for at in range(0, len(codes), _COUNTED_AT_ONCE):  # bincount widens each byte to 8: a slice at a time
+        counts += numpy.bincount(codes[at:at + _COUNTED_AT_ONCE], minlength=256)
+    if counts[65:91].sum() * _CAPITALS_KEPT > len(haystack):
+        return None, counts
+    kind = numpy.int32 if len(haystack) < 2**31 else numpy.int64
+    where = [(numpy.flatnonzero((codes[at:at + _COUNTED_AT_ONCE] - numpy.uint8(65)) < 26) + at).astype(kind)
+             for at in range(0, len(codes), _COUNTED_AT_ONCE)]  # A-Z (the subtraction wraps below A), a slice at a time
+    return (numpy.concatenate(where) if where else numpy.zeros(0, kind)), counts
+
+
+def _exact_hits(haystack: bytes, needle: bytes, counts: Any) -> Any:
+    """Every place `needle` is in `haystack` as given (a numpy array), or None when that is too many places to check.
+
+    The needle's rarest byte (by `counts`, the haystack's byte counts) gives the places to check, all
+    checked at once byte by byte: one pass over the bytes, and no Python work per hit.
+    """
+    import numpy
+
+    offset = min(range(len(needle)), key=lambda at: counts[needle[at]])
+    if counts[needle[offset]] * _HIT_BYTES > len(haystack):  # more places than bytes kept for them
+        return None
+    codes = numpy.frombuffer(haystack, numpy.uint8)
+    places = numpy.flatnonzero(codes == needle[offset]) - offset
+    places = places[(places >= 0) & (places <= len(haystack) - len(needle))]
+    for at, byte in enumerate(needle):
+        if at != offset:
+            places = places[codes[places + at] == byte]
+    return places
+
+
+def _capital_hits(haystack: bytes, capitals: Any, needle: bytes) -> Any:
+    """Where `needle` (lowercase) is in `haystack` only once it is lowered (a numpy array).
+
+    Such a hit covers a capital that lowers to one of the needle's letters: each capital and letter
+    gives one place to check, and all are checked at once, byte by byte, never lowering the text. A
+    place may be given twice (two capitals in one hit); the needle has no newline, so no hit spans two records.
+    """
+    import numpy
+
+    codes = numpy.frombuffer(haystack, numpy.uint8)
+    lower = _lower_table()
+    lowered = lower[codes[capitals]]
+    places = numpy.concatenate([capitals[lowered == letter].astype(numpy.int64) - offset
+                                for offset, letter in enumerate(needle) if 97 <= letter <= 122])
+    places = places[(places >= 0) & (places <= len(haystack) - len(needle))]
+    for offset, byte in enumerate(needle):
+        places = places[lower[codes[places + offset]] == byte]
+    return places
+
+
+_LOWER: list[Any] = []
+
+
+def _lower_table() -> Any:
+    """Each byte's `bytes.lower()`, as a numpy lookup table (made on first use: numpy loads only when searched)."""
+    if not _LOWER:
+        import numpy
+
+        table = numpy.arange(256, dtype=numpy.uint8)
+        table[65:91] += 32
+        _LOWER.append(table)
+    return _LOWER[0]
 
 
 # A trailing scalar member of an entry record (`,"unit":"mm"`), read back from the record's end.
@@ -83,34 +197,27 @@ def _input_span(entry: Entry) -> tuple[int, int, bool]:
     span = text[start:end].rstrip()
     start += len(span) - len(span.lstrip())
     span = span.lstrip()
-    outside = b"".join(span.split(b'"')[::2])
-    if b"E" in outside or outside.count(b"e") != outside.count(b"true") + outside.count(b"false"):
-        return start, start + len(span), False  # an exponent: JavaScript may write it longer
+    outside = b"".join(span.split(b'"')[::2]).translate(_TOKEN_FORMS)
+    if b"1e" in outside or b"0e" in outside:  # an exponent (a digit then e): JavaScript may write it longer
+        return start, start + len(span), False
     return start, start + len(span), len(span) - (_js_saves(outside) if b".0" in outside else 0) == entry.input_bytes
 
 
+# The record's text outside strings, with every token end written `,`, every digit but 0 written
+# `1` and `E` written `e`: one count then finds `N.0` before any end, and `1e`/`0e` an exponent
+# (outside strings an `e` follows a digit only in one; in `true` and `false` it follows a letter).
+_TOKEN_FORMS = bytes.maketrans(b"]}123456789E", b",,111111111e")
+
+
 def _js_saves(outside: bytes) -> int:
-    """Bytes JavaScript writes fewer than `outside` (a JSON text without its strings and exponents) spells.
+    """Bytes JavaScript writes fewer than `outside` (a JSON text without its strings or exponents, as _TOKEN_FORMS writes it) spells.
 
     As jsonsize's `_number_corrections` counts them, by plain counts: `N.0` is `N` (2 fewer) and a
-    whole `-0.0` is `0` (one more); a token ends at `,`, `]`, `}` or the end of the text.
+    whole `-0.0` is `0` (one more); a token ends at `,` (which stands for `]` and `}` too) or the end of the text.
     """
-    ends = (b",", b"]", b"}")
-    integral = sum(outside.count(b".0" + end) for end in ends) + outside.endswith(b".0")
-    negative_zero = sum(outside.count(b"-0.0" + end) for end in ends) + outside.endswith(b"-0.0") if b"-0.0" in outside else 0
+    integral = outside.count(b".0,") + outside.endswith(b".0")
+    negative_zero = outside.count(b"-0.0,") + outside.endswith(b"-0.0") if b"-0.0" in outside else 0
     return 2 * integral + negative_zero
-
-
-def _records_holding(haystack: bytes, needle: bytes, starts: list[int]) -> Iterator[int]:
-    """The numbers of the records (starting at `starts` in `haystack`) that hold `needle`, in order."""
-    hit = haystack.find(needle)
-    last = len(starts) - 1
-    while hit >= 0:
-        k = bisect_right(starts, hit) - 1
-        yield k
-        if k == last:
-            return
-        hit = haystack.find(needle, starts[k + 1])
 
 
 def _holds(entry: Entry, needle: bytes) -> bool:
@@ -195,7 +302,12 @@ class ManifestIndex:
         self._prefix: list[int] | None = None  # running sums of sizes, built on first use
         self._positions: dict[int, int] | None = None
         self._by_call: dict[str, list[int]] = {}  # each call's entry indices, ascending
-        self._spans: dict[int, tuple[int, int, bool]] = {}  # _input_span of entries a search hit, kept
+        # Where each entry's input lies in its record (_input_span), read when a search first hits it and
+        # kept: a start (or _UNREAD, _PARSED) and an end per entry in numpy arrays made by the first
+        # search, 16 bytes an entry rather than a tuple's 100, and checked for every hit at once.
+        self._span_starts: Any = None
+        self._span_ends: Any = None
+        self._blocks: dict[int, _Block] = {}  # what each block's searches keep (see _scan)
         for position, call in enumerate(self.calls):
             self._by_call.setdefault(call, []).append(position)
 
@@ -249,70 +361,187 @@ class ManifestIndex:
         return sorted(chain.from_iterable(lists))
 
     def containing(self, indices: Sequence[int], text: str) -> list[int]:
-        """The indices whose input JSON contains `text` (case-insensitive for ASCII letters)."""
+        """The indices whose input JSON contains `text` (case-insensitive for ASCII letters), in the order given."""
         if not text:
             return list(indices)
         needle = search_needle(text)
         if not _screenable(needle) and b"\\" not in needle:
             return [i for i in indices if _holds(self.entries[i], needle)]
-        found: list[int] = []
-        batch: list[int] = []
-        for i in indices:
-            batch.append(i)
-            if len(batch) == _BATCH:
-                found += self._scan(batch, needle)
-                batch = []
-        return found + self._scan(batch, needle) if batch else found
+        import numpy
 
-    def _scan(self, batch: list[int], needle: bytes) -> list[int]:
-        """The entries of `batch` holding `needle`: one lowered text of their records, searched once.
-
-        A record without a backslash that does not hold the needle cannot have it in its input (the
-        old screen); one that holds it has it in its input exactly when `_input_span` says the input's
-        text is its JSON token for token and the hit lies in it; any other record is parsed and
-        searched. Python work grows with hits and escaped records, not with bytes.
-        """
-        entries = self.entries
-        texts = []
-        starts = []
-        textual = []
-        at = 0
-        found: list[int] = []  # positions in batch
-        for position, i in enumerate(batch):
-            record = entries[i].text
-            if record is None:  # made in memory: no text to search
-                if _holds(entries[i], needle):
-                    found.append(position)
+        self._size_spans()
+        if isinstance(indices, range) and indices.step == 1:
+            rows = numpy.arange(indices.start, indices.stop, dtype=numpy.int64)
+        else:
+            rows = numpy.fromiter(indices, numpy.int64, len(indices))
+        hits: list[int] = []
+        for number, count in enumerate(numpy.bincount(rows // _BATCH).tolist() if len(rows) else []):
+            first = number * _BATCH
+            size = min(_BATCH, len(self.entries) - first)
+            if not count:
                 continue
-            texts.append(record)
-            starts.append(at)
-            textual.append(position)
-            at += len(record) + 1
-        if not texts:
-            return [batch[p] for p in found]
+            wanted = rows[(rows >= first) & (rows < first + size)]
+            if count * _FEW_OF_A_BLOCK < size:  # a few rows of the block: each alone, no join
+                hits += [i for i in wanted.tolist() if self._record_holds(i, needle)]
+            else:
+                every = len(wanted) == size and bool((wanted[1:] > wanted[:-1]).all())  # ascending: each once
+                hits += self._scan(number, needle, None if every else wanted)
+        return rows[numpy.isin(rows, numpy.array(hits, numpy.int64))].tolist()
+
+    def _record_holds(self, i: int, needle: bytes) -> bool:
+        """Whether entry `i` holds `needle`, read alone: the meaning `_scan` answers for a block at once."""
+        entry = self.entries[i]
+        if entry.text is None:
+            return _holds(entry, needle)
+        record = bytes(entry.text)
+        if b"\\" in record:
+            return _holds(entry, needle)
+        if b"\\" in needle:  # only in the JSON of a string that had to be escaped
+            return False
+        lowered = record.lower()
+        if needle not in lowered:
+            return False
+        span = self._span(i)
+        return _holds(entry, needle) if span is None else lowered.find(needle, span[0], span[1]) >= 0
+
+    def _size_spans(self) -> None:
+        """Make the input span arrays as long as the entries (on the first search, and after the session grew)."""
+        import numpy
+
+        have = 0 if self._span_starts is None else len(self._span_starts)
+        more = len(self.entries) - have
+        if more > 0 or self._span_starts is None:
+            unread = numpy.full(max(more, 0), _UNREAD, numpy.int64)
+            self._span_starts = unread if not have else numpy.concatenate([self._span_starts, unread])
+            self._span_ends = numpy.zeros_like(unread) if not have else numpy.concatenate([self._span_ends, numpy.zeros_like(unread)])
+
+    def _span(self, i: int) -> tuple[int, int] | None:
+        """Entry `i`'s `_input_span` when its text spells its JSON token for token, else None; read once, kept."""
+        starts, ends = self._span_starts, self._span_ends  # sized for every entry by `containing`
+        start = starts[i]
+        if start == _UNREAD:
+            start, ends[i], exact = _input_span(self.entries[i])
+            if not exact:
+                start = _PARSED
+            starts[i] = start
+        return None if start == _PARSED else (int(start), int(ends[i]))
+
+    def _kept_block(self, number: int) -> _Block | None:
+        """What block `number`'s searches kept, if it still holds as many entries."""
+        block = self._blocks.get(number)
+        return block if block is not None and block.size == min(_BATCH, len(self.entries) - number * _BATCH) else None
+
+    def _block(self, number: int) -> tuple[_Block, bytes]:
+        """Block `number`'s kept facts (read on its first search) and its records' texts joined by newlines."""
+        block = self._kept_block(number)
+        if block is not None:
+            return block, b"\n".join(block.texts)
+        import numpy
+
+        first = number * _BATCH
+        texts = [e.text for e in self.entries[first:first + _BATCH]]
+        owners = list(range(first, first + len(texts)))
+        made = [i for i, t in zip(owners, texts) if t is None]
+        if made:
+            owners = [i for i, t in zip(owners, texts) if t is not None]
+            texts = [t for t in texts if t is not None]
         # The newline joining records cannot be in a needle: search_needle escapes control characters.
         haystack = b"\n".join(texts)
-        if needle.upper() != needle:  # ASCII letters: the search ignores their case
+        starts = array("q", accumulate(map((1).__add__, map(len, texts)), initial=0))
+        escaped = frozenset(owners[k] for k, _ in _first_hits(haystack, b"\\", starts))
+        block = self._blocks[number] = _Block(len(made) + len(owners), made, escaped, texts,
+                                              numpy.array(owners, numpy.int64), starts, *_capitals(haystack))
+        return block, haystack
+
+    def _scan(self, number: int, needle: bytes, keep: Any) -> list[int]:
+        """The entries of block `number` (those in `keep`, a numpy array; all when None) holding `needle`.
+
+        The block's records are joined and searched for the needle as given (lowercase) with one
+        `bytes.find` per record that holds it; a hit with capital letters must cover one of the
+        block's few capitals, kept from its first search, and is found from them (`_capital_hits`).
+        A record without a backslash that does not hold the needle cannot have it in its input (the
+        old screen); one that holds it has it in its input exactly when `_input_span` says the input's
+        text is its JSON token for token and a hit lies in it (checked for every hit at once); any
+        other record is parsed and searched. Python work grows with hits and escaped records, not bytes.
+        """
+        import numpy
+
+        entries = self.entries
+        kept = self._kept_block(number)
+        # The texts need no search for a needle with a backslash (an escaped quote, backslash or control
+        # character: only in the JSON of a string that had to be escaped, so only in a record with a
+        # backslash) or with a byte none of them holds: then only the made and escaped entries are searched.
+        texts_hold = b"\\" not in needle and (kept is None or kept.may_hold(needle))
+        block, haystack = self._block(number) if texts_hold or kept is None else (kept, b"")
+        wanted = None if keep is None else set(keep.tolist()) if block.made or block.escaped else ()
+        found = [i for i in chain(block.made, block.escaped) if (wanted is None or i in wanted) and _holds(entries[i], needle)]
+        if not texts_hold or not block.texts or not block.may_hold(needle):
+            return found
+        starts = block.starts
+        capitals = block.capitals
+        letters = needle.upper() != needle
+        counts = block.counts
+        if capitals is None and letters:  # too many capitals to keep: lowered instead
             haystack = haystack.lower()
-        escaped = set(_records_holding(haystack, b"\\", starts))
-        # A needle with a backslash (an escaped quote, backslash or control character) is only in
-        # the compact JSON of a string that had to be escaped, so only in a record with a backslash.
-        possible = () if b"\\" in needle else _records_holding(haystack, needle, starts)
-        spans = self._spans
-        for k in possible:
-            i = batch[textual[k]]
-            if k in escaped:
-                continue
-            span = spans.get(i)
-            if span is None:
-                span = spans[i] = _input_span(entries[i])
-            if span[2]:  # the input's text spells its JSON: a hit in it is a hit, none is none
-                if haystack.find(needle, starts[k] + span[0], starts[k] + span[1]) >= 0:
-                    found.append(textual[k])
-            elif _holds(entries[i], needle):
-                found.append(textual[k])
-        found += [textual[k] for k in escaped if _holds(entries[batch[textual[k]]], needle)]
-        return [batch[p] for p in sorted(found)]
+            counts = counts.copy()
+            counts[97:123] += counts[65:91]
+        # The first hit in each record that holds the needle as given, then the next record; past
+        # _MANY_HITS records, every hit at once instead (one more pass, no Python work per hit).
+        find = haystack.find
+        first_places: list[int] = []
+        last = len(starts) - 2  # starts ends with the end of the last record plus one
+        hit = find(needle)
+        while hit >= 0 and len(first_places) < _MANY_HITS:
+            k = bisect_right(starts, hit) - 1
+            first_places.append(hit)
+            if k >= last:
+                break
+            hit = find(needle, starts[k + 1])
+        places = _exact_hits(haystack, needle, counts) if len(first_places) == _MANY_HITS else None
+        if places is not None:
+            firsts = 0
+        else:
+            while hit >= 0 and len(first_places) >= _MANY_HITS:  # too many places to check at once: go on
+                k = bisect_right(starts, hit) - 1
+                first_places.append(hit)
+                if k >= last:
+                    break
+                hit = find(needle, starts[k + 1])
+            places, firsts = numpy.array(first_places, numpy.int64), len(first_places)
+        if capitals is not None and len(capitals) and letters:
+            places = numpy.concatenate([places, _capital_hits(haystack, capitals, needle)])
+        records = numpy.searchsorted(numpy.frombuffer(starts, numpy.int64), places, side="right") - 1
+        if not len(records):
+            return found
+        ids = block.owners[records]
+        if keep is not None:
+            asked = numpy.isin(ids, keep)
+            ids, places, records = ids[asked], places[asked], records[asked]
+            firsts = int(numpy.count_nonzero(asked[:firsts]))
+        span_starts, span_ends = self._span_starts, self._span_ends
+        starts_of = span_starts[ids]
+        unread = ids[starts_of == _UNREAD]
+        if len(unread):  # a first hit on these entries: where their inputs lie is read once
+            for i in numpy.unique(unread).tolist():
+                span = self._span(i)
+                # Into these arrays too: a search on another thread may have grown the index's meanwhile.
+                span_starts[i], span_ends[i] = (_PARSED, 0) if span is None else span
+            starts_of = span_starts[ids]
+        base = numpy.frombuffer(starts, numpy.int64)[records]
+        low, high = base + starts_of, base + span_ends[ids]
+        spelled = starts_of >= 0
+        inside = spelled & (places >= low) & (places <= high - len(needle))
+        hits = set(ids[inside].tolist())
+        # A record's first hit before its input (in its id or call): the input may hold one further on.
+        before = numpy.flatnonzero(spelled[:firsts] & (places[:firsts] < low[:firsts]))
+        for i, start, end in zip(ids[before].tolist(), low[before].tolist(), high[before].tolist()):
+            if i not in hits and find(needle, start, end) >= 0:
+                hits.add(i)
+        escaped = block.escaped
+        for i in numpy.unique(ids[starts_of == _PARSED]).tolist():
+            if i not in escaped and _holds(entries[i], needle):
+                hits.add(i)
+        return found + list(hits)
 
     def sort_key(self, column: str) -> list[Any]:
         """The sort key of every entry for one column (computed on first use)."""

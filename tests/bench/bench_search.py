@@ -2,16 +2,20 @@
 
 Run: `.venv/bin/python tests/bench/bench_search.py [ENTRIES]`. Targets (issue 18): a value search that
 matches every entry in at most 200 ms, one that matches few in at most 50 ms, without keeping more
-than a batch of text. Baseline, measured in the same run: one bare `bytes.find` of a missing needle
-over the whole file's bytes (what reading every byte once costs at all). The first search of a
-session also reads where each hit record's input lies (kept for later searches); it is shown apart.
-Each figure is the best of three.
+than a batch of text. Baseline, measured in the same run: one bare `bytes.find` of a 4-byte missing
+needle over the whole file's bytes (what reading every byte once costs at all). The first search of a
+session also reads where each hit record's input lies and each block's capitals (kept for later
+searches); it is shown apart. Each figure is the best of three, wall clock and this process's CPU time
+(steadier on a shared machine). Memory: what the searches keep, the most a search allocates at once
+(tracemalloc, numpy included), and the process's peak, each against the file's size.
 """
 from __future__ import annotations
 
 import gc
+import resource
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -21,42 +25,69 @@ from core.session import load  # noqa: E402
 from tests.bench.measure import big_session  # noqa: E402
 
 SEARCHES = {"every entry (ward)": "ward", "every entry, a key (bandDepth)": "bandDepth",
-            "one entry (run 5000 )": "run 5000 ", "no entry (zqxj)": "zqxj", "punctuation (\"level\":3)": '"level":3'}
+            "one entry (run 5000 )": "run 5000 ", "no entry (zqxj)": "zqxj", "no entry (wards)": "wards",
+            "punctuation (\"level\":3)": '"level":3'}
 
 
-def _best(action, runs: int = 3) -> tuple[float, object]:
-    times, result = [], None
+def _best(action, runs: int = 3) -> tuple[float, float, object]:
+    """Best wall and CPU milliseconds of `runs` calls, and the last result."""
+    walls, cpus, result = [], [], None
     for _ in range(runs):
-        began = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         result = action()
-        times.append(time.perf_counter() - began)
-    return min(times) * 1000, result
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return min(walls) * 1000, min(cpus) * 1000, result
 
 
-def _baseline(path: Path) -> float:
-    """Milliseconds of one bare `bytes.find` over the file's bytes (best of three); the bytes let go after."""
+def _baseline(path: Path) -> tuple[float, float]:
+    """Milliseconds (wall, CPU) of one bare `bytes.find` over the file's bytes (best of three); the bytes let go after."""
     data = path.read_bytes()
-    ms, _ = _best(lambda: data.find(b"zqxj-not-there"))
-    return ms
+    wall, cpu, _ = _best(lambda: data.find(b"zqxj"))
+    return wall, cpu
+
+
+def _kept_bytes(index: ManifestIndex) -> int:
+    """What the index keeps for searching: input spans, and each block's texts list, owners, starts and capitals."""
+    kept = index._span_starts.nbytes + index._span_ends.nbytes
+    for block in index._blocks.values():
+        kept += sys.getsizeof(block.texts) + block.owners.nbytes + len(block.starts) * block.starts.itemsize
+        kept += 0 if block.capitals is None else block.capitals.nbytes
+    return kept
 
 
 def main() -> None:
     entries = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     path = big_session(entries)
-    baseline = _baseline(path)
+    size = path.stat().st_size
     session = load(path)
     gc.collect()
+    loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     index = ManifestIndex(session.entries)
     rows = range(len(session.entries))
-    began = time.perf_counter()
-    first = len(index.containing(rows, "ward"))
-    first_ms = (time.perf_counter() - began) * 1000
-    print(f"{len(session.entries):,} entries, {path.stat().st_size / 1e6:.1f} MB; baseline bytes.find over the file: {baseline:.1f} ms")
-    print(f"first search of the session (ward, {first:,} rows, reads input spans): {first_ms:.0f} ms ({first_ms / baseline:.1f}x)")
-    for label, text in SEARCHES.items():
-        ms, found = _best(lambda t=text: index.containing(rows, t))
-        print(f"{label:34} {len(found):>7,} rows {ms:8.1f} ms  {ms / baseline:5.1f}x baseline")
-
+    first = _best(lambda: len(index.containing(rows, "ward")), runs=1)
+    figures = {label: _best(lambda t=text: index.containing(rows, t)) for label, text in SEARCHES.items()}
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # before tracing, and before the baseline reads the file
+    tracemalloc.start()
+    index.containing(rows, "ward")
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.reset_peak()
+    ManifestIndex(session.entries).containing(rows, "ward")  # a first search again, on an index of its own
+    _, first_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    base_wall, base_cpu = _baseline(path)
+    print(f"{len(session.entries):,} entries, {size / 1e6:.1f} MB; baseline bytes.find over the file: "
+          f"{base_wall:.1f} ms wall, {base_cpu:.1f} ms CPU")
+    wall, cpu, found = first
+    print(f"first search of the session (ward, {found:,} rows, reads input spans): {wall:.0f} ms wall, {cpu:.0f} ms CPU "
+          f"({cpu / base_cpu:.1f}x baseline CPU)")
+    for label, (wall, cpu, found) in figures.items():
+        print(f"{label:34} {len(found):>7,} rows {wall:7.1f} ms wall {cpu:7.1f} ms CPU  {cpu / base_cpu:4.1f}x baseline CPU")
+    kept = _kept_bytes(index)
+    print(f"memory: kept for searching {kept / 1e6:.1f} MB ({kept / size:.1%} of the file); most a search allocates "
+          f"{peak / 1e6:.1f} MB ({peak / size:.1%}), a first search {first_peak / 1e6:.1f} MB ({first_peak / size:.1%}); "
+          f"process peak (load and searches) {rss / 1e6:.0f} MB ({rss / size:.2f}x the file; after the load alone "
+          f"{loaded / 1e6:.0f} MB, {loaded / size:.2f}x)")
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,133 @@
+"""The Inputs search over blocks of joined records (core.filtering): every path answers as parsing each input does.
+
+The search joins a block of record texts, finds the needle as given and finds hits with capitals from
+the block's kept capitals, lowers a block with too many capitals, skips a block lacking a byte of the
+needle, and reads rows wanted alone one by one. Each is checked against `_holds` (the parsed input's
+compact JSON, lowercased) on records written every way a file may write them.
+"""
+import json
+import random
+
+import orjson
+import pytest
+
+import core.filtering
+from core.filtering import ManifestIndex, _holds, search_needle
+from core.model import Entry
+from core.session import load_bytes
+
+WORDS = ["ward", "Ward", "WARD", "wArD", "north", "North Wing", "café", "Zone", "QUIET", "level", "run", "x"]
+
+
+def _input(rng: random.Random, n: int):
+    """An input of varied shape: capitals in keys and values, numbers JavaScript writes otherwise, nesting."""
+    kind = n % 5
+    if kind == 0:
+        return {"label": f"{rng.choice(WORDS)} {n}", "bandDepth": rng.choice([38.5, 2400.0, -0.0, 1]), "level": n % 6}
+    if kind == 1:
+        return [rng.choice(WORDS), [rng.uniform(-5, 5), 100.0], {"Ward": rng.choice(WORDS)}]
+    if kind == 2:
+        return rng.choice(WORDS)
+    if kind == 3:
+        return {"k": {"k": {"WARDEN": [True, False, None, n]}}, "note": "a \"quoted\" ward"}
+    return {"spine": [[n, 1.0], [2.5, n]], "label": rng.choice(WORDS).upper() + "ward" + rng.choice(WORDS)}
+
+
+def _record(rng: random.Random, n: int) -> bytes:
+    """One store record, written compactly, spaced, or with ASCII escapes; members before and after the input."""
+    record = {"id": rng.choice([f"c{n}", f"Ward{n}"]), "call": rng.choice(["pack.wardRuns.score", "a.b.c"]),
+              "input": _input(rng, n), "unit": rng.choice(["mm", "cm"]), "body": rng.choice(["b1", "Ward1"])}
+    if n % 7 == 3:
+        record["output"] = {"ward": "after the input"}
+    style = n % 4
+    if style == 0:
+        return orjson.dumps(record)
+    if style == 1:
+        return json.dumps(record, ensure_ascii=False).encode()  # spaces after , and :
+    if style == 2:
+        return json.dumps(record, ensure_ascii=True, separators=(",", ":")).encode()  # \u escapes
+    return orjson.dumps(record).replace(b'"input":', b'"input" : ')
+
+
+def _index(form: str, count: int = 120, seed: int = 3) -> tuple[ManifestIndex, list[Entry]]:
+    rng = random.Random(seed)
+    records = [_record(rng, n) for n in range(count)]
+    # A record ending in a capital-heavy text, then one starting with its continuation: no hit spans the two.
+    records += [orjson.dumps({"id": "end", "call": "a.b.c", "input": "WA"}), orjson.dumps({"id": "rd", "call": "a.b.c", "input": "RD"})]
+    if form == "json":
+        data = b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(records) + b"]}"
+    else:
+        lines = [b'{"format":"worker-session/1","session":{"id":"t"}}'] + [b'{"kind":"entry",' + r[1:] for r in records]
+        data = b"\n".join(lines)
+    session = load_bytes(data, f"t.{form}")
+    assert not session.errors and all(e.text is not None for e in session.entries)
+    session.entries.insert(5, Entry("mem", "a.b.c", {"Ward": "made in memory", "q": "jjj"}))
+    return ManifestIndex(session.entries), session.entries
+
+
+NEEDLES = ["ward", "WARD", "wArD", "war", "ard", "d", "w", "warden", "north wing", "café", "caf", "zone", "quiet",
+           "jjj", "made in memory", "after the input", "level", '"level":', "wa", "ward\"", '"quoted"', "\\",
+           "c1", "pack", "mm", " ", "true", "null", "2400", "38.5", "-0", "[[", "rd", "ward 1", "upward"]
+
+
+# How each block is searched: rows alone; records found one by one (bytes.find); all hits at once
+# (numpy, from the first hit on); one by one again when the needle's rarest byte is too common.
+PATHS = {"rows": (0, 256, 8), "one by one": (10**6, 10**6, 8), "at once": (10**6, 1, 8), "common": (10**6, 1, 10**9)}
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("batch", [1, 7, 4096])
+@pytest.mark.parametrize("form", ["json", "jsonl"])
+def test_every_search_path_answers_as_parsing_each_input(monkeypatch, form, batch, path):
+    few, many, hit_bytes = PATHS[path]
+    monkeypatch.setattr(core.filtering, "_BATCH", batch)
+    monkeypatch.setattr(core.filtering, "_FEW_OF_A_BLOCK", few)
+    monkeypatch.setattr(core.filtering, "_MANY_HITS", many)
+    monkeypatch.setattr(core.filtering, "_HIT_BYTES", hit_bytes)
+    index, entries = _index(form)
+    every = range(len(entries))
+    for rows in (every, list(every)[::3], [40, 3, 3, 90, 5, 0]):
+        for text in NEEDLES:
+            expected = [i for i in rows if _holds(entries[i], search_needle(text))]
+            assert index.containing(rows, text) == expected, (text, rows)
+            assert index.containing(rows, text) == expected, (text, rows)  # again, from what was kept
+
+
+def test_hits_found_only_through_capitals_and_a_needle_across_two_records():
+    index, entries = _index("json")
+    ids = {e.id: i for i, e in enumerate(entries)}
+    # "WARD" has no lowercase "ward" at all: found only from the kept capitals.
+    assert ids["end"] not in index.containing(range(len(entries)), "ward")
+    assert index.containing(range(len(entries)), "WARD") == index.containing(range(len(entries)), "ward")
+    assert index.containing([ids["end"], ids["rd"]], "ward") == []  # "WA" then "RD": two records, no hit
+    assert index.containing([ids["end"], ids["rd"]], "wa") == [ids["end"]]
+
+
+def test_a_block_with_more_capitals_than_kept_is_lowered(monkeypatch):
+    monkeypatch.setattr(core.filtering, "_CAPITALS_KEPT", 10**9)  # any capital is too many to keep
+    monkeypatch.setattr(core.filtering, "_BATCH", 16)
+    index, entries = _index("jsonl")
+    for text in ("ward", "WaRd", "quiet", "north wing"):
+        assert index.containing(range(len(entries)), text) == [i for i in range(len(entries)) if _holds(entries[i], search_needle(text))]
+    assert all(block.capitals is None or not len(block.capitals) for block in index._blocks.values())
+    assert any(block.capitals is None for block in index._blocks.values())
+
+
+def test_a_grown_session_is_searched_to_its_end(monkeypatch):
+    """The last block is read again once the session grows (a followed file): new entries are found."""
+    monkeypatch.setattr(core.filtering, "_BATCH", 50)
+    index, entries = _index("json")
+    before = index.containing(range(len(entries)), "brand new")
+    assert before == []
+    grown = load_bytes(b'{"format":"worker-session/1","session":{"id":"t"},"store":['
+                       b'{"id":"n1","call":"a.b.c","input":{"label":"Brand New"}},{"id":"n2","call":"a.b.c","input":"zz"}]}', "n.json")
+    first_new = len(entries)
+    index.extend(grown.entries)
+    assert index.containing(range(len(index)), "brand new") == [first_new]
+    assert index.containing(range(first_new, len(index)), "zz") == [first_new + 1]
+
+
+def test_a_needle_with_a_byte_no_record_holds_still_finds_made_entries():
+    index, entries = _index("json")
+    assert index.containing(range(len(entries)), "jjj") == [5]  # only the in-memory entry has a "j"
+    assert index.containing(range(len(entries)), "QUIET") == [i for i in range(len(entries)) if _holds(entries[i], b"quiet")]
