@@ -132,6 +132,7 @@ class ChangesView(QWidget):
         self.kept_table.selectionModel().currentRowChanged.connect(self._kept_row_changed)
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
+        context.state_grew.connect(self._cursor_changed)
         self._session_changed()
 
     def _build_layout(self) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from core.filtering import ManifestIndex
+from core.growing import Appended
 from core.model import Body, Entry, Id, State, id_key
 from core.session import Session
 from core.timeline import body_handed
@@ -21,6 +22,11 @@ class InspectorContext(QObject):
 
     Views take it in `__init__`, subscribe to its signals, and must handle `session is None`.
     `index` is the session's `ManifestIndex` (entry sizes, filter and sort keys), built once.
+    `session_grew` carries what a followed file appended (`core.growing.Appended`): the session is
+    the same object, grown in place, so views insert rows rather than rebuild. When the cursor is at
+    the end of the session its state grew too: `state_grew` follows, for the views that show that
+    state (they refresh as on a cursor move; the cursor itself did not move, so `cursor_changed`
+    stays quiet and cursor history is untouched).
     """
 
     session_changed = Signal()
@@ -28,6 +34,8 @@ class InspectorContext(QObject):
     entry_chosen = Signal(object)  # an Entry chosen anywhere (timeline, problems, resolver)
     body_chosen = Signal(object)  # a Body chosen anywhere
     badges_changed = Signal()
+    session_grew = Signal(object)  # core.growing.Appended: lines a followed file appended to the open session
+    state_grew = Signal()  # the cursor is at the end and the session grew: the state at the cursor is larger
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -59,6 +67,18 @@ class InspectorContext(QObject):
         self.cursor = body_id
         self.state = self.session.state_at(body_id)
         self.cursor_changed.emit()
+
+    def grow(self, appended: Appended) -> None:
+        """The open session took lines its file appended (`core.growing`): extend the index and the end state, tell the views."""
+        if self.session is None:
+            return
+        self.index.extend(appended.entries)
+        grew = self.cursor is None and bool(appended.items)
+        if grew:
+            self.state = self.session.state_at(None)
+        self.session_grew.emit(appended)
+        if grew:
+            self.state_grew.emit()
 
     def cursor_for_entry(self, entry: Entry) -> Id | None:
         """The first body handed `entry` (`core.timeline.body_handed`); None: the end."""

@@ -21,6 +21,9 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from core.growing import Appended, Growth
 from core.session import Session
 
+# The watcher is not what delays an append: measured alone it tells of a write in 0.2 ms (median;
+# the poll below would take 5 ms at 10 ms). What the 100,000-entry follow benchmark saw as watcher
+# latency was the GUI thread still painting the last append, so the poll stays a slow fallback.
 POLL_MS = 500
 SETTLE_MS = 30  # appended lines are read in milliseconds: coalesce only what comes within this
 MARK = 64  # bytes before the read point kept to notice a file rewritten rather than appended to

@@ -32,6 +32,7 @@ from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
 from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, monospace
 from gui.models.manifest import ManifestModel, trim_preview_of
+from gui.quiet_label import QuietLabel
 from gui.theme import hex_of
 
 FILTER_DELAY_MS = 120
@@ -50,7 +51,7 @@ class InputsView(QWidget):
         self.filter_edit = _line("call or module, e.g. pack.corridorRuns (callMatches)", "inputsFilter")
         self.search_edit = _line("find text inside input values", "inputsSearch")
         self.resolver_edit = _line('inputs.last("pack.corridorRuns")  or  inputs.at("c4")', "inputsResolver")
-        self.count_label = QLabel(self)
+        self.count_label = QuietLabel(self)  # its count changes on every line a followed file appends
         self.match_label = QLabel(self)
         self.match_label.setObjectName("searchMatches")
         self.match_label.setToolTip("Enter: the next match, Shift+Enter: the previous one (on to the next entry that holds it)")
@@ -113,6 +114,7 @@ class InputsView(QWidget):
         self.shown_entry: Entry | None = None
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self.refresh)
+        context.state_grew.connect(self.refresh)  # a followed file grew: new rows inserted (ManifestModel)
         context.entry_chosen.connect(self.show_entry)
         self._session_changed()
 

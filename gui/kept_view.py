@@ -43,6 +43,7 @@ class KeptView(QWidget):
         self.refused_table.activated.connect(self._refused_activated)
         context.session_changed.connect(self.refresh)
         context.cursor_changed.connect(self.refresh)
+        context.state_grew.connect(self.refresh)
         self.refresh()
 
     def _build_layout(self) -> None:

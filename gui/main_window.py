@@ -207,7 +207,7 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.reload_action = _action(self, "&Reload", self.reload, "F5")
         file_menu.addAction(self.reload_action)
-        self.follow_action = _action(self, "&Follow (re-read as the file grows)", self.set_follow, "Ctrl+Shift+F")
+        self.follow_action = _action(self, "&Follow (take what the file appends)", self.set_follow, "Ctrl+Shift+F")
         self.follow_action.setCheckable(True)
         file_menu.addAction(self.follow_action)
         file_menu.addSeparator()
@@ -260,7 +260,7 @@ class MainWindow(QMainWindow):
             self.open_file(self.current_path)
 
     def set_follow(self, on: bool) -> None:
-        """Follow the open file: re-read it whenever it grows (a JSON Lines session being written)."""
+        """Follow the open file: show what it appends as it grows (a JSON Lines session being written)."""
         self.follow_action.setChecked(on)
         if on and self.current_path is not None:
             self.follower.follow(self.current_path)
@@ -277,21 +277,7 @@ class MainWindow(QMainWindow):
         if appended is None:  # not appended to, or not as lines a session can take: read it all again
             self.open_file(self.current_path, quiet=True)
         elif appended.items or appended.problems_changed:
-            self._show_appended(appended)
-
-    def _show_appended(self, appended: Any) -> None:
-        """Show lines appended to the open session (core.growing): rows inserted, no view reset."""
-        session = self.context.session
-        if session is None:
-            return
-        self.context.index.extend(appended.entries)
-        self.timeline.extend(appended)
-        if self.context.cursor is None and appended.items:  # the end of the session moved
-            self.context.state = session.state_at(None)
-            self.context.cursor_changed.emit()
-        problems = self.views.get("problems")
-        if appended.problems_changed and hasattr(problems, "refresh"):
-            problems.refresh()  # type: ignore[union-attr]
+            self.context.grow(appended)  # the views insert rows (InspectorContext.session_grew)
 
     def _show_progress(self, path: Path) -> None:
         if self.progress is None:

@@ -81,6 +81,7 @@ class RunView(QWidget):
         self._build()
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
+        context.state_grew.connect(self._cursor_changed)
         context.body_chosen.connect(self._body_chosen)
         self._runners: list[Runner] = []  # shared with the closer below, which must not hold the view
         self.destroyed.connect(_closer(self._runners))

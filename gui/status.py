@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QWidget
+from PySide6.QtWidgets import QPushButton, QStatusBar, QWidget
 
 from core.sizes import format_size
 from gui.context import InspectorContext
 from gui.models.manifest import trim_preview_of
+from gui.quiet_label import QuietLabel, restyle
 from gui.theme import hex_of
 
 
@@ -30,6 +31,7 @@ class InspectorStatusBar(QStatusBar):
             self.addPermanentWidget(widget)
         context.session_changed.connect(self.refresh)
         context.cursor_changed.connect(self.refresh)
+        context.session_grew.connect(lambda _appended: self.refresh())  # problems counted, the end state grown
         self.refresh()
 
     def refresh(self) -> None:
@@ -60,7 +62,7 @@ class InspectorStatusBar(QStatusBar):
         errors, warnings = len(session.errors), len(session.warnings)
         self.problems_button.setText(f"{errors} errors, {warnings} warnings" if errors or warnings else "no problems")
         self.problems_button.setToolTip("show the Problems tab")
-        self.problems_button.setStyleSheet(f"color: {hex_of('error')};" if errors else f"color: {hex_of('warning')};" if warnings else "")
+        restyle(self.problems_button, f"color: {hex_of('error')};" if errors else f"color: {hex_of('warning')};" if warnings else "")
 
 
 def store_words(size: int, cap: int, fell: int) -> str:
@@ -72,8 +74,8 @@ def store_words(size: int, cap: int, fell: int) -> str:
     return f"store {shown}, cap {limit}: {verdict}"
 
 
-def _label(name: str) -> QLabel:
-    label = QLabel()
+def _label(name: str) -> QuietLabel:
+    label = QuietLabel()  # its figures change on every line a followed file appends
     label.setObjectName(name)
     label.setContentsMargins(8, 0, 8, 0)
     return label

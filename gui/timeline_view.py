@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QVBoxLayout, QWidget
 
 from core.growing import Appended
 from gui.context import InspectorContext
 from gui.models.timeline import TimelineModel
+from gui.quiet_label import QuietLabel
 
 REPLAY_BADGE_ROOM = 44  # the badge icon and the cell's margins beside the longest verdict, "diverged"
 
@@ -30,9 +31,8 @@ class TimelineView(QWidget):
         # 100,000-entry timeline on each cursor move.
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         self.tree.header().resizeSection(1, self.fontMetrics().horizontalAdvance("diverged") + REPLAY_BADGE_ROOM)
-        self.summary = QLabel(self)
+        self.summary = QuietLabel(self, wrap=True)  # its counts change on every line a followed file appends
         self.summary.setObjectName("timelineSummary")
-        self.summary.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.summary)
@@ -41,6 +41,8 @@ class TimelineView(QWidget):
         self.tree.selectionModel().currentChanged.connect(self._chosen)
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
+        context.session_grew.connect(self._grew)
+        context.state_grew.connect(self._cursor_changed)
         context.badges_changed.connect(self._badges_changed)
         context.entry_chosen.connect(self._show_entry)
         self._session_changed()
@@ -67,7 +69,7 @@ class TimelineView(QWidget):
             self.summary.setText(f"{len(session.bodies):,} bodies · {len(session.entries):,} entries · "
                                  f"{self._edits:,} canvas edit{'s' if self._edits != 1 else ''}")
 
-    def extend(self, appended: Appended) -> None:
+    def _grew(self, appended: Appended) -> None:
         """Show lines a followed file appended (`core.growing`): new rows inserted, none rebuilt."""
         session = self.context.session
         if session is None:
@@ -78,7 +80,6 @@ class TimelineView(QWidget):
         if len(session.bodies) <= 30:  # as a fresh open: a small session's bodies are expanded
             for body in appended.bodies:
                 self.tree.expand(self.model.index(self.model.body_rows[body.key], 0))
-        self.model.set_cursor(self.context.cursor)
 
     def _badges_changed(self) -> None:
         self.model.set_badges(self.context.badges)

@@ -211,6 +211,7 @@ class TrimView(QWidget):
         self._stale = "session"
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
+        context.state_grew.connect(self._cursor_changed)
         context.entry_chosen.connect(self.show_entry)
 
     # --- building --------------------------------------------------------------------------------

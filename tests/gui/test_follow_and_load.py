@@ -5,6 +5,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QPushButton
 
@@ -152,3 +153,68 @@ def test_appended_lines_are_inserted_as_rows_without_reading_the_file_again(wind
     qtbot.waitUntil(lambda: window.context.session is not session, timeout=10_000)
     assert [e.key for e in window.context.session.entries] == ["c9", "c10"]
     window.set_follow(False)
+
+
+def _live_session(tmp_path, entries: int):
+    """A JSON Lines session with one body and `entries` calls of it."""
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(_line(HEADER) + _line({"kind": "body", "id": "b1", "code": "return 1"})
+                     + b"".join(_line(_entry(n)) for n in range(1, entries + 1)))
+    return path
+
+
+def test_a_grown_session_reaches_the_views_by_session_grew_and_the_cursor_stays_put(window, open_file, tmp_path, qtbot):
+    path = _live_session(tmp_path, 10)
+    session = open_file(window, path)
+    window.follower._poll.setInterval(50)
+    window.set_follow(True)
+    grew, state_grew, moved = [], [], []
+    window.context.session_grew.connect(grew.append)
+    window.context.state_grew.connect(lambda: state_grew.append(True))
+    window.context.cursor_changed.connect(lambda: moved.append(True))
+    with path.open("ab") as handle:
+        handle.write(_line(_entry(11)) + _line(_entry(12)))
+    qtbot.waitUntil(lambda: len(session.entries) == 12, timeout=10_000)
+    qtbot.wait(50)
+    assert [e.key for a in grew for e in a.entries] == ["c11", "c12"] and state_grew and moved == []
+    assert window.context.state.store[-1].key == "c12"  # the cursor is at the end: its state grew
+    assert window.status.entries_label.text() == "12 entries"
+    assert window.views["inputs"].count_label.text() == "12 of 12 entries at the end of the session"
+    assert "12 entries" in window.timeline.summary.text()
+
+    window.context.set_cursor("b1")  # away from the end: the state there does not grow
+    state_grew.clear()
+    with path.open("ab") as handle:
+        handle.write(_line(_entry(13)))
+    qtbot.waitUntil(lambda: len(session.entries) == 13, timeout=10_000)
+    qtbot.wait(50)
+    assert len(grew) >= 2 and state_grew == [] and window.context.cursor == "b1"
+    assert "13 entries" in window.timeline.summary.text()
+
+
+def test_counts_that_change_as_the_file_grows_do_not_lay_the_window_out(window, open_file, tmp_path, qtbot):
+    # A relayout of the main window repaints every widget in it (tens of ms on a big session): the
+    # timeline summary, the Inputs count and the status bar change on every append without one.
+    path = _live_session(tmp_path, 10)
+    session = open_file(window, path)
+    window.follower._poll.setInterval(50)
+    window.set_follow(True)
+    layouts = []
+
+    class LayoutSpy(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+            if event.type() == QEvent.Type.LayoutRequest:
+                layouts.append(watched)
+            return False
+
+    spy = LayoutSpy()
+    for watched in (window, window.timeline_dock, window.status, window.tabs):
+        watched.installEventFilter(spy)
+    qtbot.wait(200)  # what opening the file laid out has settled
+    layouts.clear()
+    with path.open("ab") as handle:
+        handle.write(_line(_entry(11)) + _line(_entry(12)))
+    qtbot.waitUntil(lambda: len(session.entries) == 12, timeout=10_000)
+    qtbot.wait(100)
+    assert window.status.entries_label.text() == "12 entries"
+    assert layouts == []
