@@ -32,11 +32,12 @@ class TimelineModel(QAbstractItemModel):
         self.cursor_key: str | None = None
         self.badges: dict[str, str] = {}
         self._hidden: dict[int, int] = {}  # top row → its last calls, appended but not yet announced
+        self._edit_counts: dict[int, tuple[int, int]] = {}  # id of a group row → (its children, the edits among them)
 
     def set_session(self, session: Session | None) -> None:
         """Rebuild the rows for `session`."""
         self.beginResetModel()
-        self._hidden = {}
+        self._hidden, self._edit_counts = {}, {}
         self.rows = list(timeline_rows(session))  # its own list: a followed session's rows grow (extend)
         self.body_rows = {row.item.key: n for n, row in enumerate(self.rows) if row.kind == "body"}  # type: ignore[union-attr]
         self.refused = {str(r.body) for r in session.state_at(None).refused} if session is not None else set()
@@ -198,7 +199,7 @@ class TimelineModel(QAbstractItemModel):
     def _group_data(self, row: TimelineRow, column: int, role: int) -> Any:
         if column != 0:
             return None
-        edits = sum(e.applied for e in row.children)
+        edits = self._edits_in(row)
         if role == DISPLAY:
             first, last = row.children[0].id, row.children[-1].id
             what = f"{edits:,} canvas edits" if edits == len(row.children) else f"{len(row.children):,} entries ({edits:,} canvas edits)"
@@ -212,6 +213,14 @@ class TimelineModel(QAbstractItemModel):
         if role == TOOLTIP:
             return "a long run of records with no body between them, folded into one row: expand it to see each"
         return None
+
+    def _edits_in(self, row: TimelineRow) -> int:
+        """How many of a group row's entries are canvas edits, counted once (again only when it grew):
+        a view asks for every role of the row on each paint, and a group can hold 20,000 entries."""
+        count = self._edit_counts.get(id(row))
+        if count is None or count[0] != len(row.children):
+            count = self._edit_counts[id(row)] = (len(row.children), sum(e.applied for e in row.children))
+        return count[1]
 
     def _call_data(self, entry: Entry, column: int, role: int) -> Any:
         if column != 0:
