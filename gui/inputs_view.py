@@ -254,7 +254,7 @@ class InputsView(QWidget):
             self.shown_entry = None  # the cursor moved before it was made: the pane shows what is here instead
         if self.shown_entry is None and self.model.rowCount():
             # Nothing chosen yet: show the newest entry rather than an empty pane.
-            self.shown_entry = self.context.index.entries[max(self.model.rows)]
+            self.shown_entry = self.model.newest_entry()
             self._show_json(self.shown_entry)  # type: ignore[arg-type]
         if self.search_edit.text() and self.model.rowCount() and (
                 self.shown_entry is None or self._row_of(self.shown_entry) is None):
