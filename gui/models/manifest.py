@@ -130,14 +130,14 @@ class ManifestModel(QAbstractTableModel):
         """The entry shown in `row`."""
         return self.index_data.entries[self.rows[row]] if 0 <= row < len(self.rows) else None
 
-    def newest_entry(self) -> Entry | None:
-        """The latest entry on the timeline that the table shows (the sorted case looks at every row)."""
+    def newest_position(self) -> int | None:
+        """The position of the latest entry on the timeline that the table shows (sorted: looks at every row)."""
         rows = self.rows
         if not rows:
             return None
         if self.spec.sort_column is not None:
-            return self.index_data.entries[max(rows)]
-        return self.index_data.entries[rows[0] if self.spec.descending else rows[-1]]
+            return max(rows)
+        return rows[0] if self.spec.descending else rows[-1]
 
     def row_of(self, entry_index: int) -> int | None:
         """The row showing entry `entry_index`, or None when it is filtered out.
