@@ -243,9 +243,10 @@ class InputsView(QWidget):
         count = len(self.context.state.store)
         session = self.context.session
         cap = session.caps.store_bytes if session is not None else None
-        # The trimStore index is built only once the store outgrows the cap: below it nothing falls.
-        over = cap is not None and self.context.index.store_bytes(count) > cap
-        self.trim = trim_preview_of(self.context.index, count) if over else None
+        # The store's size from the trimStore preview the status bar shares (numpy sums, not a list of
+        # a million running sums); below the cap nothing falls, so no preview is handed on.
+        preview = trim_preview_of(self.context.index, count) if cap is not None else None
+        self.trim = preview if preview is not None and preview.total_bytes > cap else None  # type: ignore[operator]
         self.model.set_trim(self.trim, cap)
         self.table.setColumnHidden(self.model.CAP_COLUMN, not self.model.fell)  # the column says something only when entries fall
         self.model.set_query(self.context.index, count, self.spec())

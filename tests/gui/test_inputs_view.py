@@ -187,5 +187,7 @@ def test_opening_and_moving_the_cursor_do_not_index_every_entry(window, open_fil
     assert view.shown_entry is shown and view.table.currentIndex().row() == len(session.state_at(stored[0].id).store) - 1
     window.context.set_cursor(None)
     assert window.context.index._positions is None  # no map of a million entries' positions was made
+    assert window.context.index._prefix is None  # store sizes come from the trim preview's arrays, not a list of sums
+    assert window.status.store_label.text().startswith("store 6")  # …and still say the size
     window.context.choose_entry(session.entries[3])  # an entry from elsewhere: found in the map, made now
     assert view.shown_entry is session.entries[3] and view.table.currentIndex().row() == 3
