@@ -152,3 +152,33 @@ def test_appended_lines_are_inserted_as_rows_without_reading_the_file_again(wind
     qtbot.waitUntil(lambda: window.context.session is not session, timeout=10_000)
     assert [e.key for e in window.context.session.entries] == ["c9", "c10"]
     window.set_follow(False)
+
+
+def test_the_loader_holds_the_file_once_while_reading_it(tmp_path):
+    """Issue 18: a 1.3 GB session must not cost twice its size before the parse begins."""
+    import tracemalloc
+
+    from gui.jobs import Job
+    from gui.loader import _read
+
+    class Progress:
+        """The job's view: what the read reported."""
+
+        def __init__(self):
+            self.seen: list[int] = []
+
+        def emit(self, _job, kind, payload):
+            self.seen.append(payload[0])
+
+    path = tmp_path / "big.jsonl"
+    record = _line(_entry(1)) * 20_000
+    path.write_bytes(record * max(1, 24_000_000 // len(record)))
+    progress = Progress()
+    tracemalloc.start()
+    try:
+        data = _read(Job("load", progress), path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert data == path.read_bytes() and progress.seen[-1] == 30
+    assert peak < 1.2 * len(data)  # the file once, not the chunks and their join
