@@ -93,10 +93,22 @@ class RecordFinder:
         record = place.record()
         if record is None:
             return None
+        printed = str(record)
+        guess = self._in_file_order(record)
+        if guess is not None and (guess.where_text if isinstance(guess, Entry) else str(guess.where)) == printed:
+            return guess  # a million-entry session opens without printing every entry's place
         if self._records is None:  # keyed by the printed place: the entries' places are made only when asked
             self._records = {e.where_text: e for e in self.session.entries}
             self._records.update((str(b.where), b) for b in self.session.bodies)
-        return self._records.get(str(record))
+        return self._records.get(printed)
+
+    def _in_file_order(self, record: Place) -> Entry | Body | None:
+        """The record at `/store/N` or `/bodies/N` if the session keeps file order there (a guess to check)."""
+        if record.line is not None or len(record.pointer) != 2 or not record.pointer[1].isdigit():
+            return None
+        records = self.session.entries if record.pointer[0] == "store" else self.session.bodies
+        number = int(record.pointer[1])
+        return records[number] if number < len(records) else None
 
     def view(self, place: Place) -> RecordView:
         """What `place` points at: the loaded record, else the raw record or an excerpt read back from the file."""

@@ -7,6 +7,7 @@ the "at cap" column: the editor trims them before a body runs (SPEC 5)."""
 from __future__ import annotations
 
 import html
+from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QStringListModel, Qt, QTimer
@@ -112,6 +113,7 @@ class InputsView(QWidget):
         self.resolution: Resolution | None = None
         self.trim: TrimPreview | None = None  # the store at the cursor under the session's cap
         self.shown_entry: Entry | None = None
+        self._placed: tuple[Entry | None, int | None] = (None, None)  # the last entry placed and its position (_position)
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self.refresh)
         context.state_grew.connect(self.refresh)  # a followed file grew: new rows inserted (ManifestModel)
@@ -160,12 +162,16 @@ class InputsView(QWidget):
         modules = sorted({c.rsplit(".", 1)[0] for c in calls})
         self.completer_model.setStringList(modules + calls)
         # Ids whole; calls whole as far as the table is wide, else elided in the middle (share_width).
-        fit_column(self.table, 0, (str(e.id) for e in self.context.index.entries), most=220)
+        # The longest id only (max runs in C; a million ids through a Python key would take seconds on open):
+        # ids are monospace, so the most characters is the widest.
+        ids = map(str, map(attrgetter("id"), self.context.index.entries))
+        fit_column(self.table, 0, [max(ids, key=len, default="")], most=220)
         fit_column(self.table, 2, ["mm"], least=30)
         fit_column(self.table, 3, [PERSON_TAG], least=30)
         self.call_width = fit_column(self.table, 1, calls, most=420)
         self.share_width()
         self.shown_entry = None
+        self._placed = (None, None)
         for tree in (self.tree, self.output_tree, self.other_tree):
             tree.set_value(None, present=False)
         self.entry_label.setText("Choose an entry to see its input." if session else "No session open.")
@@ -202,7 +208,7 @@ class InputsView(QWidget):
         row = self.table.currentIndex().row()
         count = self.model.rowCount()
         for offset in range(1, count + 1):  # the next entry (round the end) with a match inside it
-            entry = self.model.entry_at_row((row + step * offset) % count)
+            entry = self._entry_of_row((row + step * offset) % count)
             if entry is None:
                 continue
             self.show_entry(entry, last_match=not forward)
@@ -239,9 +245,10 @@ class InputsView(QWidget):
         count = len(self.context.state.store)
         session = self.context.session
         cap = session.caps.store_bytes if session is not None else None
-        # The trimStore index is built only once the store outgrows the cap: below it nothing falls.
-        over = cap is not None and self.context.index.store_bytes(count) > cap
-        self.trim = trim_preview_of(self.context.index, count) if over else None
+        # The store's size from the trimStore preview the status bar shares (numpy sums, not a list of
+        # a million running sums); below the cap nothing falls, so no preview is handed on.
+        preview = trim_preview_of(self.context.index, count) if cap is not None else None
+        self.trim = preview if preview is not None and preview.total_bytes > cap else None  # type: ignore[operator]
         self.model.set_trim(self.trim, cap)
         self.table.setColumnHidden(self.model.CAP_COLUMN, not self.model.fell)  # the column says something only when entries fall
         self.model.set_query(self.context.index, count, self.spec())
@@ -252,16 +259,17 @@ class InputsView(QWidget):
         self.hint_label.setText(hint or "")
         self.hint_label.setVisible(bool(hint))
         self.resolve_now(select=False)
-        if self.shown_entry is not None and self.context.index.position(self.shown_entry, count) is None:
+        if self.shown_entry is not None and self._position(self.shown_entry) is None:
             self.shown_entry = None  # the cursor moved before it was made: the pane shows what is here instead
         if self.shown_entry is None and self.model.rowCount():
             # Nothing chosen yet: show the newest entry rather than an empty pane.
-            self.shown_entry = self.context.index.entries[max(self.model.rows)]
-            self._show_json(self.shown_entry)  # type: ignore[arg-type]
+            newest = self.model.newest_position()
+            self.shown_entry = self._place(self.context.index.entries[newest], newest)  # type: ignore[index]
+            self._show_json(self.shown_entry)
         if self.search_edit.text() and self.model.rowCount() and (
                 self.shown_entry is None or self._row_of(self.shown_entry) is None):
             self.shown_entry = None  # a search hides the shown entry: show the first that holds the text instead
-            self.show_entry(self.model.entry_at_row(0))
+            self.show_entry(self._entry_of_row(0))
         if self.shown_entry is not None:
             self._select_entry(self.shown_entry)
         if not self.search_edit.text() and self._match_set:
@@ -301,13 +309,34 @@ class InputsView(QWidget):
         """Turn the detail to the shown entry's recorded output (what a replay was answered with)."""
         self.detail_tabs.setCurrentWidget(self.output_tree)
 
+    def _position(self, entry: Entry) -> int | None:
+        """Where `entry` stands in the store at the cursor, or None.
+
+        The entry last placed is remembered with its position: one the table showed is placed by its
+        row, so the index of every entry's position is built only when an entry comes from elsewhere
+        (the timeline, the resolver), not on opening a million-entry session nor on a cursor move.
+        """
+        placed, position = self._placed
+        if entry is not placed:
+            position = self.context.index.position(entry, len(self.context.index))
+            self._place(entry, position)
+        return position if position is not None and position < len(self.context.state.store) else None
+
+    def _place(self, entry: Entry, position: int | None) -> Entry:
+        self._placed = (entry, position)
+        return entry
+
+    def _entry_of_row(self, row: int) -> Entry | None:
+        """The entry in `row`, placed by it."""
+        entry = self.model.entry_at_row(row)
+        return self._place(entry, self.model.rows[row]) if entry is not None else None
+
     def _row_of(self, entry: Entry) -> int | None:
-        position = self.context.index.position(entry, len(self.context.state.store))
+        position = self._position(entry)
         return self.model.row_of(position) if position is not None else None
 
     def _select_entry(self, entry: Entry) -> None:
-        position = self.context.index.position(entry, len(self.context.state.store))
-        row = self.model.row_of(position) if position is not None else None
+        row = self._row_of(entry)
         selection = self.table.selectionModel()
         if row is None:
             selection.clearSelection()
@@ -321,7 +350,7 @@ class InputsView(QWidget):
         self.table.scrollTo(index)
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        entry = self.model.entry_at_row(current.row())
+        entry = self._entry_of_row(current.row())
         if entry is not None:
             self.shown_entry = entry
             self._show_json(entry)
@@ -331,7 +360,7 @@ class InputsView(QWidget):
         of = f" · canvas edit of {html.escape(str(entry.edit_of))}" if entry.edit_of is not None else ""
         unit = f" · {html.escape(entry.unit)}" if entry.unit else ""
         by = f" · made by body {html.escape(str(entry.body))}" if entry.body is not None else ""
-        position = self.context.index.position(entry, len(self.context.state.store))
+        position = self._position(entry)
         falls = f" · <span style='color:{hex_of('muted')}'>⤓ falls at the cap here</span>" if position is not None and self.model.falls(position) else ""
         self.entry_label.setText(f"<b><tt>{html.escape(str(entry.id))}</tt></b> <tt>{html.escape(entry.call)}</tt>"
                                  f"{tag}{unit}{of}{by}{falls}")

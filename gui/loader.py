@@ -50,18 +50,23 @@ def load_session(job: Job, path: Path) -> LoadedSession:
     return LoadedSession(session, index, path, time.perf_counter() - start)
 
 
-def _read(job: Job, path: Path) -> bytes:
+def _read(job: Job, path: Path) -> bytes | bytearray:
     try:
         size = path.stat().st_size
-        chunks = []
+        # Read into one buffer of the file's size: the file is held once, where joining a list of
+        # chunks held it twice at the join (a 1.3 GB session: 2.6 GB before the parse began).
+        data = bytearray(size)
         done = 0
         with open(path, "rb") as handle:
+            with memoryview(data) as view:
+                while done < size and (got := handle.readinto(view[done:done + CHUNK])):
+                    done += got
+                    job.check()
+                    job.progress(int(30 * done / max(size, 1)), f"reading {path.name}")
+            del data[done:]  # it shrank since; if it grew, the rest is read on
             while chunk := handle.read(CHUNK):
-                chunks.append(chunk)
-                done += len(chunk)
-                job.check()
-                job.progress(int(30 * done / max(size, 1)), f"reading {path.name}")
-        return b"".join(chunks)
+                data += chunk
+        return data
     except OSError:
         return read_bytes(path)  # raises LoadError saying why, as the CLI says it
 

@@ -45,14 +45,15 @@ class InspectorStatusBar(QStatusBar):
         count = len(state.store)
         self.cursor_label.setText(self.context.cursor_text.removeprefix("at ").capitalize())
         self.entries_label.setText(f"{count:,} entries")
-        size = self.context.index.store_bytes(count)
+        preview = trim_preview_of(self.context.index, count)  # shared with the Inputs tab, built once per session
+        size = preview.total_bytes
         cap = session.caps.store_bytes
         if cap is None:
             self.store_label.setText(f"store {format_size(size)} (no cap)")
             self.store_label.setToolTip(f"the store as the editor injects it: {size:,} bytes; the session sets no caps.storeBytes")
             self.store_label.setStyleSheet("")
         else:
-            fell = trim_preview_of(self.context.index, count).fell_at(cap) if size > cap else 0
+            fell = preview.fell_at(cap) if size > cap else 0
             self.store_label.setText(store_words(size, cap, fell))
             self.store_label.setToolTip(f"the store as the editor injects it: {size:,} bytes; caps.storeBytes: {cap:,} bytes"
                                         + (f"; the editor trims the oldest {fell:,} before a body runs (see Trim)" if fell else ""))

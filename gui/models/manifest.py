@@ -1,6 +1,8 @@
 """The inputs manifest at a state (the Inputs tab's table), and the trimStore preview the views share."""
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -42,7 +44,8 @@ class ManifestModel(QAbstractTableModel):
         self.index_data = ManifestIndex([])
         self.count = 0
         self.spec = FilterSpec()
-        self.rows: list[int] = []
+        self.rows: Sequence[int] = range(0)  # entry positions, one per row; a range when nothing is filtered or sorted
+        self._row_by_entry: dict[int, int] | None = None  # row_of's map for sorted rows, made when first asked
         self.highlighted: int | None = None  # entry index the resolver answered
         self.fell = 0  # the oldest `fell` entries fall at the session's cap (SPEC 5: the body never sees them)
         self.cap: int | None = None
@@ -62,37 +65,98 @@ class ManifestModel(QAbstractTableModel):
     def set_query(self, index: ManifestIndex, count: int, spec: FilterSpec) -> None:
         """Show the first `count` entries of `index` that `spec` keeps, in its order.
 
-        More entries of the same query in timeline order (a later cursor, a followed file that grew)
-        are inserted at the end (the start, descending) rather than resetting the view.
+        The same query at another count in timeline order (a cursor move, a followed file that grew)
+        inserts or removes the rows at the end (the start, descending) rather than resetting the view;
+        nothing here grows with the rows kept (a million-entry session's cursor move stays short).
         """
-        if index is self.index_data and spec == self.spec and count > self.count and spec.sort_column is None:
-            self._insert(index.rows(spec, count, self.count), spec.descending)
-            self.count = count
-            return
-        rows = index.rows(spec, count)
+        if index is self.index_data and spec == self.spec:
+            if count == self.count:
+                return
+            if spec.sort_column is None:
+                self._grow(count) if count > self.count else self._shrink(count)
+                return
         self.beginResetModel()
         self.index_data, self.count, self.spec = index, count, spec
-        self.rows = rows
+        self.rows = self._query_rows(0, count)
+        self._row_by_entry = None
         self.endResetModel()
 
-    def _insert(self, added: list[int], descending: bool) -> None:
-        if not added:
-            return
-        at = 0 if descending else len(self.rows)
-        self.beginInsertRows(QModelIndex(), at, at + len(added) - 1)
-        self.rows = [*reversed(added), *self.rows] if descending else self.rows + added
-        self.endInsertRows()
+    def _query_rows(self, start: int, count: int) -> Sequence[int]:
+        """The rows of the entries from `start` below `count` that the query keeps, in its order.
+
+        Without a filter or a sort they are every position: a range, not a list of a million ints.
+        """
+        if self._unfiltered() and self.spec.sort_column is None:
+            return range(count - 1, start - 1, -1) if self.spec.descending else range(start, count)
+        return self.index_data.rows(self.spec, count, start)
+
+    def _unfiltered(self) -> bool:
+        return not self.spec.wanted.strip() and not self.spec.text
+
+    def _grow(self, count: int) -> None:
+        added = self._query_rows(self.count, count)
+        old = len(self.rows)
+        at = 0 if self.spec.descending else old
+        if added:
+            self.beginInsertRows(QModelIndex(), at, at + len(added) - 1)
+        self.count = count
+        if isinstance(self.rows, range):
+            self.rows = self._query_rows(0, count)
+        elif self.spec.descending:
+            self.rows[0:0] = added  # newest first: one move of the pointers, no copy of the rows
+        else:
+            self.rows += added
+        if added:
+            self.endInsertRows()
+
+    def _shrink(self, count: int) -> None:
+        rows = self.rows
+        # Rows in timeline order: those at or past `count` are a tail (the head, descending), found by bisection.
+        if self.spec.descending:
+            first, last = 0, bisect_right(rows, -count, key=int.__neg__)
+        else:
+            first, last = bisect_left(rows, count), len(rows)
+        if first < last:
+            self.beginRemoveRows(QModelIndex(), first, last - 1)
+        self.count = count
+        if isinstance(rows, range):
+            self.rows = self._query_rows(0, count)
+        else:
+            del rows[first:last]
+        if first < last:
+            self.endRemoveRows()
 
     def entry_at_row(self, row: int) -> Entry | None:
         """The entry shown in `row`."""
         return self.index_data.entries[self.rows[row]] if 0 <= row < len(self.rows) else None
 
-    def row_of(self, entry_index: int) -> int | None:
-        """The row showing entry `entry_index`, or None when it is filtered out."""
-        try:
-            return self.rows.index(entry_index)
-        except ValueError:
+    def newest_position(self) -> int | None:
+        """The position of the latest entry on the timeline that the table shows (sorted: looks at every row)."""
+        rows = self.rows
+        if not rows:
             return None
+        if self.spec.sort_column is not None:
+            return max(rows)
+        return rows[0] if self.spec.descending else rows[-1]
+
+    def row_of(self, entry_index: int) -> int | None:
+        """The row showing entry `entry_index`, or None when it is filtered out.
+
+        Rows in timeline order are bisected (a range answers at once); sorted rows are looked up in a
+        map made on the first question after a sort.
+        """
+        rows = self.rows
+        if isinstance(rows, range):
+            return rows.index(entry_index) if entry_index in rows else None
+        if self.spec.sort_column is None:
+            if self.spec.descending:
+                row = bisect_left(rows, -entry_index, key=int.__neg__)
+            else:
+                row = bisect_left(rows, entry_index)
+            return row if row < len(rows) and rows[row] == entry_index else None
+        if self._row_by_entry is None:
+            self._row_by_entry = {entry: row for row, entry in enumerate(rows)}
+        return self._row_by_entry.get(entry_index)
 
     def set_highlighted(self, entry_index: int | None) -> None:
         """Mark the resolver's answer."""
@@ -185,10 +249,15 @@ class ManifestModel(QAbstractTableModel):
         self.layoutAboutToBeChanged.emit()
         old_rows = self.rows
         self.spec = spec
-        self.rows = self.index_data.sorted(old_rows if name else sorted(old_rows), name, spec.descending)
-        position = {entry: row for row, entry in enumerate(self.rows)}
+        if name is None and self._unfiltered():
+            self.rows = self._query_rows(0, self.count)
+        else:
+            self.rows = self.index_data.sorted(old_rows if name else sorted(old_rows), name, spec.descending)
+        self._row_by_entry = None
         persistent = self.persistentIndexList()
-        moved = [self.index(position[old_rows[p.row()]], p.column()) if p.row() < len(old_rows) else QModelIndex()
-                 for p in persistent]
+        moved = []
+        for kept in persistent:
+            row = self.row_of(old_rows[kept.row()]) if kept.row() < len(old_rows) else None
+            moved.append(self.index(row, kept.column()) if row is not None else QModelIndex())
         self.changePersistentIndexList(persistent, moved)
         self.layoutChanged.emit()

@@ -132,6 +132,19 @@ def test_a_place_in_a_loaded_record_shows_that_record(tmp_path):
     assert refused.title == "/store/1 in the file (not loaded)"
 
 
+def test_a_record_in_file_order_is_found_without_indexing_every_entry(tmp_path):
+    """Issue 18: the Problems tab opens a million-entry session without printing a million places."""
+    store = [entry(f"c{n}") for n in range(1, 6)] + [entry("c6", editOf="zz", applied=True)]
+    path = write(tmp_path, "s.json", json.dumps({**HEAD, "store": store, "bodies": [{"id": "b1", "code": "return 1"}]}))
+    session = load(path)
+    finder = RecordFinder(session)
+    warning = next(p for p in session.warnings if "editOf" in p.where)
+    assert finder.view(warning.place).record is session.entry("c6")
+    assert finder.view(Place.at("bodies", 0).field("code")).record is session.body("b1")
+    assert finder._records is None  # each was where the file has it: no index of every entry was made
+    assert finder.view(Place.at("store", 9)).record is None  # past the entries: asked of the index, not there
+
+
 def test_a_refused_json_lines_line_is_read_back_and_a_broken_one_is_an_excerpt(tmp_path):
     finder = RecordFinder(load(BROKEN / "bad_lines.jsonl"))
     note = finder.view(Place.record_line(4).field("kind"))

@@ -218,3 +218,31 @@ def test_counts_that_change_as_the_file_grows_do_not_lay_the_window_out(window, 
     qtbot.wait(100)
     assert window.status.entries_label.text() == "12 entries"
     assert layouts == []
+def test_the_loader_holds_the_file_once_while_reading_it(tmp_path):
+    """Issue 18: a 1.3 GB session must not cost twice its size before the parse begins."""
+    import tracemalloc
+
+    from gui.jobs import Job
+    from gui.loader import _read
+
+    class Progress:
+        """The job's view: what the read reported."""
+
+        def __init__(self):
+            self.seen: list[int] = []
+
+        def emit(self, _job, kind, payload):
+            self.seen.append(payload[0])
+
+    path = tmp_path / "big.jsonl"
+    record = _line(_entry(1)) * 20_000
+    path.write_bytes(record * max(1, 24_000_000 // len(record)))
+    progress = Progress()
+    tracemalloc.start()
+    try:
+        data = _read(Job("load", progress), path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert data == path.read_bytes() and progress.seen[-1] == 30
+    assert peak < 1.2 * len(data)  # the file once, not the chunks and their join

@@ -169,3 +169,25 @@ def test_the_detail_shows_the_recorded_output_and_the_other_fields(window, open_
     qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.visualRect(view.model.index(row, 0)).center())
     c23 = session.entry("c23")
     assert view.output_tree.json_model._root.value == c23.output and view.detail_tabs.tabText(1) == "output"
+
+
+def test_opening_and_moving_the_cursor_do_not_index_every_entry(window, open_file, demo_path):
+    """Issue 18: what a cursor move does must not grow with the session; the shown entry keeps its place."""
+    session = open_file(window, demo_path)
+    view = window.views["inputs"]
+    assert view.shown_entry is session.entries[-1]  # nothing chosen: the newest entry is shown
+    stored = [b for b in session.bodies if session.state_at(b.id).store]
+    for body in (stored[-1], stored[len(stored) // 2], stored[0]):  # back: the shown entry leaves, the newest shows
+        window.context.set_cursor(body.id)
+        store = window.context.state.store
+        assert view.model.rowCount() == len(store)
+        assert view.shown_entry is store[-1] and view.table.currentIndex().row() == len(store) - 1
+    shown = view.shown_entry
+    window.context.set_cursor(stored[-1].id)  # on: the shown entry stays chosen in its row
+    assert view.shown_entry is shown and view.table.currentIndex().row() == len(session.state_at(stored[0].id).store) - 1
+    window.context.set_cursor(None)
+    assert window.context.index._positions is None  # no map of a million entries' positions was made
+    assert window.context.index._prefix is None  # store sizes come from the trim preview's arrays, not a list of sums
+    assert window.status.store_label.text().startswith("store 6")  # …and still say the size
+    window.context.choose_entry(session.entries[3])  # an entry from elsewhere: found in the map, made now
+    assert view.shown_entry is session.entries[3] and view.table.currentIndex().row() == 3

@@ -71,6 +71,9 @@ def _manifest(session: Session | None) -> Iterator[QAbstractItemModel]:
     model.set_query(index, count, FilterSpec(text="pack"))  # more of the same query: rows inserted
     model.set_query(index, count // 3, FilterSpec(descending=True))
     model.set_query(index, count, FilterSpec(descending=True))  # inserted at the start
+    model.set_query(index, count // 4, FilterSpec(descending=True))  # a cursor moved back: removed from the start
+    model.set_query(index, count // 2, FilterSpec(text="pack"))
+    model.set_query(index, count // 5, FilterSpec(text="pack"))  # removed from the end
     model.set_trim(None, None)
     model.set_query(ManifestIndex([]), 0, FilterSpec())
 
@@ -438,6 +441,49 @@ def test_the_resolver_highlight_repaints_the_old_and_new_rows_only(demo):
     model.set_highlighted(7)
     assert signals.names() == ["dataChanged", "dataChanged"]
     assert sorted(signals.rows_changed()) == [(3, 3), (7, 7)]
+
+
+MANIFEST_QUERIES = (FilterSpec(), FilterSpec(descending=True), FilterSpec(wanted="pack.corridorRuns"),
+                    FilterSpec(wanted="pack.corridorRuns", descending=True), FilterSpec(text="spine", descending=True))
+
+
+@pytest.mark.parametrize("spec", MANIFEST_QUERIES, ids=repr)
+def test_a_cursor_move_inserts_or_removes_manifest_rows_and_never_resets(demo, spec):
+    from gui.models.manifest import ManifestModel
+
+    index, whole = ManifestIndex(demo.entries), len(demo.entries)
+    model = ManifestModel()
+    model.set_query(index, whole // 2, spec)
+    before = len(index.rows(spec, whole // 2))
+    signals = Signals(model)
+    model.set_query(index, whole, spec)  # the cursor moves on: the newer entries' rows arrive
+    after = index.rows(spec, whole)
+    assert list(model.rows) == after and len(after) > before
+    added = (0, len(after) - before - 1) if spec.descending else (before, len(after) - 1)
+    assert signals.names() == ["rowsInserted"] and signals.seen[0][1][1:] == added
+    signals.clear()
+    model.set_query(index, whole // 3, spec)  # and back: the rows past the cursor leave
+    kept = index.rows(spec, whole // 3)
+    assert list(model.rows) == kept and len(kept) < len(after)
+    removed = (0, len(after) - len(kept) - 1) if spec.descending else (len(kept), len(after) - 1)
+    assert signals.names() == ["rowsRemoved"] and signals.seen[0][1][1:] == removed
+    signals.clear()
+    model.set_query(index, whole // 3, spec)  # the same query again (a refresh with nothing new): nothing to say
+    assert signals.names() == []
+
+
+@pytest.mark.parametrize("spec", [*MANIFEST_QUERIES, FilterSpec(sort_column="bytes", descending=True),
+                                  FilterSpec(wanted="pack.rooms", sort_column="id")], ids=repr)
+def test_the_manifest_finds_each_entrys_row_and_the_newest_entry_shown(demo, spec):
+    from gui.models.manifest import ManifestModel
+
+    index, count = ManifestIndex(demo.entries), len(demo.entries) - 3
+    model = ManifestModel()
+    model.set_query(index, count, spec)
+    shown = index.rows(spec, count)
+    assert [model.row_of(position) for position in shown] == list(range(len(shown)))
+    assert all(model.row_of(position) is None for position in range(len(demo.entries)) if position not in shown)
+    assert model.newest_position() == max(shown)
 
 
 def test_sorting_the_manifest_is_a_layout_change_that_keeps_the_selected_entry(demo):
