@@ -30,6 +30,7 @@ from core.model import NO_OUTPUT, Entry
 from core.resolve import Resolution, resolve, where_text
 from core.trim_preview import TrimPreview
 from gui.context import InspectorContext
+from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
 from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, monospace
 from gui.models.manifest import ManifestModel, trim_preview_of
@@ -37,6 +38,7 @@ from gui.quiet_label import QuietLabel
 from gui.theme import hex_of
 
 FILTER_DELAY_MS = 120
+BACKGROUND_QUERY = 20_000  # entries: a filter, search or sort over more runs off the GUI thread
 SEARCH_DELAY_MS = 250
 MATCH_LIMIT = 10_000  # matches marked in one input (matches_in's default bound)
 SHAPE_LEAST = 110  # px the shape column keeps when the calls want the room (its full text is in the tooltip)
@@ -103,6 +105,9 @@ class InputsView(QWidget):
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.filter_edit.setCompleter(completer)
+        self.jobs = Jobs(self)  # a filter or search over a big store (gui.jobs): a newer one drops the older's answer
+        self._querying = False  # a query job's rows are still to land
+        self._pending_step: bool | None = None
         self._filter_timer = _timer(self, FILTER_DELAY_MS, self.refresh)
         self._search_timer = _timer(self, SEARCH_DELAY_MS, self.refresh)
         self.filter_edit.textChanged.connect(lambda _: self._filter_timer.start())
@@ -198,6 +203,9 @@ class InputsView(QWidget):
         """The next (or previous) match of the search: in the shown input, then in the next entry that holds it."""
         if self._search_timer.isActive():
             self.refresh()  # typed and pressed Enter before the search ran
+        if self._querying:
+            self._pending_step = forward  # stepped once the search's rows land
+            return
         text = self.search_edit.text()
         if not text or not self.model.rowCount():
             return
@@ -239,7 +247,11 @@ class InputsView(QWidget):
         return FilterSpec(self.filter_edit.text().strip(), self.search_edit.text(), self.model.spec.sort_column, self.model.spec.descending)
 
     def refresh(self) -> None:
-        """Re-run the filter in core for the state at the cursor; keep the chosen entry if still shown."""
+        """Re-run the filter in core for the state at the cursor; keep the chosen entry if still shown.
+
+        A filter, search or sort over more than BACKGROUND_QUERY entries runs as a job: a value search's
+        first pass over 100,000 inputs takes seconds; the table keeps its rows until the answer lands.
+        """
         self._filter_timer.stop()
         self._search_timer.stop()
         count = len(self.context.state.store)
@@ -251,7 +263,30 @@ class InputsView(QWidget):
         self.trim = preview if preview is not None and preview.total_bytes > cap else None  # type: ignore[operator]
         self.model.set_trim(self.trim, cap)
         self.table.setColumnHidden(self.model.CAP_COLUMN, not self.model.fell)  # the column says something only when entries fall
-        self.model.set_query(self.context.index, count, self.spec())
+        index, spec = self.context.index, self.spec()
+        if count > BACKGROUND_QUERY and self.model.needs_query(index, count, spec):
+            self.count_label.setText(f"searching {count:,} entries …")  # no longer than the count it stands for
+            self._querying = True
+            self.jobs.start("query", lambda _job: index.rows(spec, count),
+                            on_done=lambda rows: self._query_done(index, count, spec, rows))
+            return
+        self.jobs.cancel("query")
+        self._querying = False
+        self.model.set_query(index, count, spec)
+        self._show_query(count)
+
+    def _query_done(self, index: Any, count: int, spec: FilterSpec, rows: Any) -> None:
+        if index is not self.context.index:  # another session since: its rows are not this one's
+            return
+        self._querying = False
+        self.model.set_query(index, count, spec, rows)
+        self._show_query(count)
+        if self._pending_step is not None:  # Enter was pressed while the search ran
+            forward, self._pending_step = self._pending_step, None
+            self.step_match(forward)
+
+    def _show_query(self, count: int) -> None:
+        """Everything that follows the table's rows: the count, the hint, the resolver, the shown entry."""
         shown, total = self.model.rowCount(), count
         self.count_label.setText(f"{shown:,} of {total:,} entries {self.context.cursor_text}")
         wanted = self.filter_edit.text().strip()

@@ -62,8 +62,17 @@ class ManifestModel(QAbstractTableModel):
         """True when the entry at that position falls at the cap."""
         return entry_index < self.fell
 
-    def set_query(self, index: ManifestIndex, count: int, spec: FilterSpec) -> None:
+    def needs_query(self, index: ManifestIndex, count: int, spec: FilterSpec) -> bool:
+        """Whether `set_query` would run the query over every entry in core (a filter, search or sort to
+        answer afresh), rather than show a range or add and remove rows at the end."""
+        if index is self.index_data and spec == self.spec and (count == self.count or spec.sort_column is None):
+            return False
+        return bool(spec.wanted.strip() or spec.text or spec.sort_column is not None)
+
+    def set_query(self, index: ManifestIndex, count: int, spec: FilterSpec, rows: Sequence[int] | None = None) -> None:
         """Show the first `count` entries of `index` that `spec` keeps, in its order.
+
+        `rows`: `index.rows(spec, count)` already computed (off the GUI thread, gui.inputs_view).
 
         The same query at another count in timeline order (a cursor move, a followed file that grew)
         inserts or removes the rows at the end (the start, descending) rather than resetting the view;
@@ -77,7 +86,7 @@ class ManifestModel(QAbstractTableModel):
                 return
         self.beginResetModel()
         self.index_data, self.count, self.spec = index, count, spec
-        self.rows = self._query_rows(0, count)
+        self.rows = rows if rows is not None else self._query_rows(0, count)
         self._row_by_entry = None
         self.endResetModel()
 

@@ -77,3 +77,33 @@ def test_moving_the_cursor_before_the_shown_entry_shows_one_of_the_store_there(q
     assert inputs.shown_entry.id == "c33"  # the newest, at the end of the session
     window.timeline.choose_cursor("b5")
     assert inputs.shown_entry is not None and any(e is inputs.shown_entry for e in window.context.state.store)
+
+
+def test_a_search_over_a_big_store_runs_off_the_gui_thread_and_enter_waits_for_it(qtbot, window, open_file, tmp_path, monkeypatch):
+    import threading
+
+    import gui.inputs_view
+
+    monkeypatch.setattr(gui.inputs_view, "BACKGROUND_QUERY", 0)  # every store counts as big here
+    open_file(window, write_session(tmp_path / "deep.json"))
+    window.show_tab("inputs")
+    inputs = window.views["inputs"]
+    threads, rows = [], inputs.context.index.rows
+
+    def rows_seen(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return rows(*args, **kwargs)
+
+    monkeypatch.setattr(inputs.context.index, "rows", rows_seen)
+    rect = inputs.table.visualRect(inputs.model.index(2, 0))  # c3: an entry without the text
+    qtbot.mouseClick(inputs.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    inputs.search_edit.setText("north")
+    inputs.refresh()  # what the typing delay does
+    assert inputs.count_label.text().startswith("searching")
+    inputs.step_match(True)  # Enter before the rows landed: done once they do
+    qtbot.waitUntil(lambda: inputs.model.rowCount() == 2, timeout=5000)
+    assert threads and threading.main_thread() not in threads
+    qtbot.waitUntil(lambda: inputs.match_label.text().startswith("match"), timeout=3000)
+    assert inputs.count_label.text().startswith("2 of 4 entries")
+    assert inputs.shown_entry.id == "c2" and current_pointer(inputs) == "/site/wing/level/room/tag"  # the step: match 2
+    assert inputs.match_label.text() == "match 2 of 2"
