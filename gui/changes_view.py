@@ -12,7 +12,6 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -29,7 +28,7 @@ from core.sizes import format_size
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
-from gui.look import MUTED, PERSON, RIGHT, fit_column, monospace
+from gui.look import MUTED, PERSON, RIGHT, fit_column, monospace, row_table
 from gui.models.rows import RowsModel
 
 DISPLAY, TOOLTIP, FONT, ALIGN, FOREGROUND = (
@@ -266,17 +265,11 @@ def summary_words(document: dict[str, Any]) -> str:
 
 
 def _table(model: RowsModel, name: str) -> QTableView:
-    table = QTableView()
-    table.setObjectName(name)
-    table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.verticalHeader().hide()
+    table = row_table(model, name, alternating=False)
     table.setWordWrap(False)
     # No column sizes itself to its contents: that re-measures a thousand rows on every resize, and
     # the store table can list 100,000. Ids and calls are sized by fit_column; one column stretches.
     header = table.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     header.setStretchLastSection(False)
     header.setSectionResizeMode(model.columnCount() - (2 if model.columnCount() > 3 else 1), QHeaderView.ResizeMode.Stretch)
     table.setColumnWidth(0, 28)  # the + / − / ~ sign

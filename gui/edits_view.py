@@ -20,10 +20,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -43,7 +41,7 @@ from gui.edits_models import ChangesModel, EditsModel
 from gui.geometry_plot import GeometryPlot
 from gui.jobs import Job, Jobs
 from gui.json_tree import JsonTreeView
-from gui.look import PERSON_BACKGROUND
+from gui.look import PERSON_BACKGROUND, row_table
 from gui.theme import colour, hex_of
 
 MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # gui.theme: light or dark
@@ -487,14 +485,6 @@ def _titled(label: QLabel, widget: QWidget) -> QWidget:
 
 
 def _table(model: QAbstractTableModel, name: str) -> QTableView:
-    table = QTableView()
-    table.setObjectName(name)
-    table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setAlternatingRowColors(True)
-    table.verticalHeader().setVisible(False)
+    table = row_table(model, name)
     table.verticalHeader().setDefaultSectionSize(22)
-    table.horizontalHeader().setStretchLastSection(True)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     return table

@@ -5,10 +5,11 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
+from gui.look import row_table
 from gui.models.kept import KeptModel, RefusedModel
 
 
@@ -22,7 +23,7 @@ class KeptView(QWidget):
         self.refused_model = RefusedModel(self)
         self.summary = QLabel(self)
         self.summary.setObjectName("keptSummary")
-        self.table = _table(self.model, "keptTable")
+        self.table = row_table(self.model, "keptTable")
         self.table.setColumnWidth(0, 140)
         self.table.setColumnWidth(2, 70)
         self.table.horizontalHeader().setStretchLastSection(False)
@@ -34,7 +35,7 @@ class KeptView(QWidget):
         self.tree.setObjectName("keptJson")
         self.refused_label = QLabel(self)
         self.refused_label.setObjectName("refusedTitle")
-        self.refused_table = _table(self.refused_model, "refusedTable")
+        self.refused_table = row_table(self.refused_model, "refusedTable")
         self.refused_table.setColumnWidth(0, 80)
         self.refused_table.setWordWrap(True)
         self.refused_table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -118,15 +119,3 @@ class KeptView(QWidget):
             body = self.context.session.body(self.refused_model.rows[index.row()].body)
             if body is not None:
                 self.context.choose_body(body)
-
-
-def _table(model: object, name: str) -> QTableView:
-    table = QTableView()
-    table.setObjectName(name)
-    table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setAlternatingRowColors(True)
-    table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setStretchLastSection(True)
-    return table

@@ -11,7 +11,8 @@ from functools import cache
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QIcon, QPainter, QPixmap
-from PySide6.QtWidgets import QAbstractItemView, QTableView
+from PySide6.QtCore import QAbstractItemModel
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from gui.theme import colour
 
@@ -100,3 +101,18 @@ def fit_column(view: QAbstractItemView, column: int, texts: Iterable[str], least
 def size_tooltip(n: int) -> str:
     """Exact bytes, for the tooltip of a size shown in KiB/MiB."""
     return f"{n:,} bytes"
+
+
+def row_table(model: QAbstractItemModel, name: str, alternating: bool = True) -> QTableView:
+    """A table that selects one whole row, no row numbers, the last column stretched: where every tab's table starts."""
+    table = QTableView()
+    table.setObjectName(name)
+    table.setModel(model)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setAlternatingRowColors(alternating)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table

@@ -10,10 +10,10 @@ import html
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QTableView, QVBoxLayout, QWidget
 
 from core.runner.replay import replay_badge
-from gui.look import fit_column, monospace
+from gui.look import fit_column, monospace, row_table
 from gui.models.rows import RowsModel
 from gui.run_models import ReplayModel
 
@@ -91,13 +91,6 @@ class ReplayPage(QWidget):
 
 def result_table(model: RowsModel, name: str) -> QTableView:
     """A read-only table of whole rows in the monospace font, the Run tab's way."""
-    table = QTableView()
-    table.setObjectName(name)
-    table.setModel(model)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setStretchLastSection(True)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    table = row_table(model, name, alternating=False)
     table.setFont(monospace())
     return table
