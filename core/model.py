@@ -5,8 +5,10 @@ their inputs are large, so they are checked by hand in `core.records` (the bound
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from itertools import islice
+from typing import Any, Literal, overload
 
 from core.place import NOWHERE, Place
 from core.reading import parse_json
@@ -209,8 +211,53 @@ class State:
     file's final `kept`); `refused` lists the refused keeps seen before this point.
     """
 
-    store: list[Entry]
+    store: Sequence[Entry]  # a list, or a StorePrefix of the session's entries
     kept: dict[str, Any]
     kept_by: dict[str, Id] = field(default_factory=dict)
     refused: list[KeepRefusal] = field(default_factory=list)
     at_body: Id | None = None  # None: the end of the session
+
+
+class StorePrefix(Sequence[Entry]):
+    """The first `count` of a session's entries, read in place: a state's store without copying it.
+
+    A cursor move on a million-entry session would otherwise copy a million pointers into a new list
+    (and free the last one's): tens of milliseconds on the GUI thread for a store nobody walks whole.
+    """
+
+    __slots__ = ("_entries", "_count")
+
+    def __init__(self, entries: list[Entry], count: int):
+        self._entries, self._count = entries, count
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Entry]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | list[Entry]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._count)
+            if step == 1:
+                return self._entries[start:max(start, stop)]
+            return [self._entries[n] for n in range(start, stop, step)]
+        position = index + self._count if index < 0 else index
+        if not 0 <= position < self._count:
+            raise IndexError("store index out of range")
+        return self._entries[position]
+
+    def __iter__(self) -> Iterator[Entry]:
+        return islice(self._entries, self._count)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and len(other) == self._count and all(a is b or a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __repr__(self) -> str:
+        return f"StorePrefix({self._count} of {len(self._entries)} entries)"
+

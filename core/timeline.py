@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
-from core.model import Body, Entry, Id, KeepRefusal, KeptSnapshot, Problem, State, TimelineItem
+from core.model import Body, Entry, Id, KeepRefusal, KeptSnapshot, Problem, State, StorePrefix, TimelineItem
 from core.place import Place
 
 
@@ -98,8 +98,8 @@ class StatePoint:
         self.count, self.kept, self.kept_by, self.refused, self.body_id = count, kept, kept_by, refused, body_id
 
     def state(self, entries: list[Entry]) -> State:
-        """The State over the session's entries (a prefix of them; the store is sliced only now)."""
-        store = entries if self.count == len(entries) else entries[: self.count]
+        """The State over the session's entries (a prefix of them, read in place)."""
+        store = entries if self.count == len(entries) else StorePrefix(entries, self.count)
         return State(store, dict(self.kept), dict(self.kept_by), list(self.refused), self.body_id)
 
 

@@ -14,6 +14,7 @@ import time
 import weakref
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -86,7 +87,7 @@ class _InputText(msgspec.Struct):
     input: msgspec.Raw
 
 
-def store_json(store: list[Entry]) -> bytes:
+def store_json(store: Sequence[Entry]) -> bytes:
     """The store as the editor injects it (`Entry.editor_shape`), as JSON text.
 
     A loaded entry's input goes in as its own text from the file, cut out by msgspec: parsing
