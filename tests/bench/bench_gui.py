@@ -69,10 +69,17 @@ def child(path: str, tabs: str) -> None:
         QApplication.processEvents()  # the views lay out and paint what changed, once
         return (time.perf_counter() - began) * 1000
 
+    def answered(action) -> None:
+        """Do `action` and wait for its rows: a filter or search over a big store runs as a job."""
+        action()
+        while inputs._querying:
+            QApplication.processEvents()
+            time.sleep(0.001)
+
     filters = []
     for wanted in ("pack.corridorRuns", "mep.risers.risers", ""):
         inputs.filter_edit.setText(wanted)
-        filters.append(timed(inputs.refresh))
+        filters.append(timed(lambda: answered(inputs.refresh)))  # until its rows are shown, not just asked for
     figures["filter_ms"] = max(filters[:2])
     figures["filter_rows"] = inputs.model.rowCount()
     middle = session.bodies[len(session.bodies) // 2].id
@@ -104,7 +111,7 @@ def child(path: str, tabs: str) -> None:
     figures["refresh_ms_by_view"] = spent
     began = time.perf_counter()
     inputs.search_edit.setText("ward 3")
-    inputs.refresh()
+    answered(inputs.refresh)
     figures["search_ms"] = (time.perf_counter() - began) * 1000
     print(json.dumps(figures), flush=True)
     os._exit(0)  # skip freeing 100,000 entries one by one, as `wsi` does
