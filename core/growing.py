@@ -94,9 +94,8 @@ class Growth:
             self.offset = newline + 1
         else:
             self._unended = False
-        self.checker = RecordChecker(session.problems)
-        self.checker.entry_ids = {e.key for e in session.entries}
-        self.checker.body_ids = {b.key for b in session.bodies}
+        # The loader's own checker, with every id it saw: appended lines are checked as if read with the rest.
+        self.checker = session.line_reader.checker if session.line_reader is not None else _checker_of(session)
         self.ordered_by_seq = any(getattr(i, "seq", None) is not None for i in session.timeline)
         self._entry_bytes = sum(map(entry_bytes, session.entries))  # the store's size, kept up to date
         end = session._points[None]
@@ -192,6 +191,14 @@ class Growth:
         if old is not None:
             del problems[old]
         session.check_store_size(2 + self._entry_bytes + max(count - 1, 0))  # store_bytes, kept as the store grows
+
+
+def _checker_of(session: Session) -> RecordChecker:
+    """A record checker that knows the ids of a session loaded without a line reader."""
+    checker = RecordChecker(session.problems)
+    checker.entry_ids = {e.key for e in session.entries}
+    checker.body_ids = {b.key for b in session.bodies}
+    return checker
 
 
 def _drop_incomplete(problems: list[Problem]) -> bool:

@@ -33,6 +33,20 @@ def unreadable(session: Session, problem: Problem) -> None:
     session.unreadable = problem
 
 
+_UNREADABLE = object()  # a record that does not parse on its own (its problem is listed)
+
+
+def _record(session: Session, text: Any, raw: Any, pointer: str, what: str) -> Any:
+    """A store or bodies record: parsed when msgspec left it as its text; _UNREADABLE when that does not parse."""
+    if not isinstance(raw, msgspec.Raw):
+        return raw
+    try:
+        return parse_json(memoryview(raw))
+    except JsonSyntaxError as exc:
+        _record_error(session, text, raw, pointer, exc, what)
+        return _UNREADABLE
+
+
 def _record_error(session: Session, text: Any, raw: Any, pointer: str, exc: JsonSyntaxError, what: str) -> None:
     """A part of the JSON form that does not parse on its own: placed in the file, the rest still loads."""
     start = _offset_of(text, raw)
@@ -76,27 +90,16 @@ def read_json(session: Session, text: bytes) -> None:
         session.problems.append(Problem("error", "/store", "store must be an array of entries, oldest first"))
     else:
         for index, raw in enumerate(store):
-            if isinstance(raw, msgspec.Raw):
-                try:
-                    record = parse_json(memoryview(raw))
-                except JsonSyntaxError as exc:
-                    _record_error(session, text, raw, f"/store/{index}", exc, "this entry")
-                    continue
-                add_entry(session, checker.entry(record, f"/store/{index}"), raw)
-            else:
-                add_entry(session, checker.entry(raw, f"/store/{index}"))
+            record = _record(session, text, raw, f"/store/{index}", "this entry")
+            if record is not _UNREADABLE:
+                add_entry(session, checker.entry(record, f"/store/{index}"), raw if isinstance(raw, msgspec.Raw) else None)
     bodies = document.get("bodies", [])
     if not isinstance(bodies, list):
         session.problems.append(Problem("error", "/bodies", "bodies must be an array"))
         bodies = []
     for index, raw in enumerate(bodies):
-        if isinstance(raw, msgspec.Raw):
-            try:
-                raw = parse_json(memoryview(raw))
-            except JsonSyntaxError as exc:
-                _record_error(session, text, raw, f"/bodies/{index}", exc, "this body")
-                continue
-        body = checker.body(raw, f"/bodies/{index}")
+        record = _record(session, text, raw, f"/bodies/{index}", "this body")
+        body = checker.body(record, f"/bodies/{index}") if record is not _UNREADABLE else None
         if body is not None:
             session.timeline.append(body)
     kept = document.get("kept")
