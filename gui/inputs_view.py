@@ -262,7 +262,10 @@ class InputsView(QWidget):
         preview = trim_preview_of(self.context.index, count) if cap is not None else None
         self.trim = preview if preview is not None and preview.total_bytes > cap else None  # type: ignore[operator]
         self.model.set_trim(self.trim, cap)
-        self.table.setColumnHidden(self.model.CAP_COLUMN, not self.model.fell)  # the column says something only when entries fall
+        hidden = not self.model.fell  # the column says something only when entries fall
+        if hidden != self.table.isColumnHidden(self.model.CAP_COLUMN):
+            self.table.setColumnHidden(self.model.CAP_COLUMN, hidden)
+            self.share_width()  # the call column gives the shape column back the room the cap column takes
         index, spec = self.context.index, self.spec()
         if count > BACKGROUND_QUERY and self.model.needs_query(index, count, spec):
             self.count_label.setText(f"searching {count:,} entries …")  # no longer than the count it stands for

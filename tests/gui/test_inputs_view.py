@@ -191,3 +191,20 @@ def test_opening_and_moving_the_cursor_do_not_index_every_entry(window, open_fil
     assert window.status.store_label.text().startswith("store 6")  # …and still say the size
     window.context.choose_entry(session.entries[3])  # an entry from elsewhere: found in the map, made now
     assert view.shown_entry is session.entries[3] and view.table.currentIndex().row() == 3
+
+
+def test_the_shape_column_keeps_its_room_when_the_at_cap_column_appears(window, open_file, demo_path, qtbot):
+    from gui.inputs_view import SHAPE_LEAST
+
+    window.resize(1400, 900)
+    window.show()
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    window.context.set_cursor("b5")  # nothing falls here: no "at cap" column
+    qtbot.wait(50)
+    assert view.table.isColumnHidden(view.model.CAP_COLUMN)
+    window.context.set_cursor(None)  # the end: three entries fall, the column shows
+    qtbot.wait(50)
+    assert not view.table.isColumnHidden(view.model.CAP_COLUMN)
+    assert view.table.columnWidth(4) >= SHAPE_LEAST * 3 // 4  # not squeezed to "…" by the column that appeared
