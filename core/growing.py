@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from core.formats.worker_session_1.json_lines import INCOMPLETE, read_record
+from core.reading import BOM
 from core.model import Body, Entry, KeepRefusal, KeptSnapshot, Problem, TimelineItem
 from core.place import NOWHERE, Place
 from core.records import RecordChecker
@@ -84,16 +85,20 @@ class Growth:
     def __init__(self, session: Session, data: Buffer):
         """Continue `session`, loaded from the start of `data` (the file's bytes now, or a map of them)."""
         self.session = session
-        self.line = max(last_line(session), _header_line(data))
-        self.offset = 0
-        for _ in range(self.line):  # once per follow: the file's line ends up to the last line read
+        reader = session.line_reader
+        read = max(last_line(session), _header_line(data))
+        if reader is None:  # a session not read line by line: walk the file's line ends up to the last line read
+            self.line, self.offset = 0, 0
+        else:  # the loader saw where its whole lines end; lines after the last one read are blank
+            self.line, self.offset = reader.whole_lines, reader.whole_end + (len(BOM) if data[:3] == BOM else 0)
+        self._unended = False
+        while self.line < read:
             newline = data.find(b"\n", self.offset)
             if newline < 0:  # the last line read has no newline yet: the next byte ends it
                 self.offset, self._unended = len(data), True
                 break
-            self.offset = newline + 1
-        else:
-            self._unended = False
+            self.line, self.offset = self.line + 1, newline + 1
+        self.line = max(self.line, read)
         # The loader's own checker, with every id it saw: appended lines are checked as if read with the rest.
         self.checker = session.line_reader.checker if session.line_reader is not None else _checker_of(session)
         self.ordered_by_seq = any(getattr(i, "seq", None) is not None for i in session.timeline)

@@ -310,11 +310,9 @@ def looks_like_json_lines(name: str, text: bytes) -> bool:
         return False
 
 
-def iter_lines(text: bytes) -> Iterator[tuple[int, bytes, bool]]:
-    """(line number, line, is the last line without a newline) for each non-blank line."""
-    lines = text.split(b"\n")
-    ends_open = not text.endswith(b"\n")
-    last = len(lines)
+def iter_lines(lines: list[bytes]) -> Iterator[tuple[int, bytes, bool]]:
+    """(line number, line, is the last line without a newline) for each non-blank line of `text.split(b"\\n")`."""
+    last = len(lines)  # the piece after the last newline: empty when the text ends with one
     for number, line in enumerate(lines, start=1):
         if line.strip():
-            yield number, line.rstrip(b"\r"), ends_open and number == last
+            yield number, line.rstrip(b"\r"), number == last

@@ -7,8 +7,8 @@ new body) and waits until the window has shown it before the next; a record coun
 the Inputs table has inserted its row and the window has painted after that (the first paint
 event after the insert, then one turn of the event loop: Qt paints every changed widget of a
 window in one pass). Baseline, measured in the same run: the window opening the whole file (what following
-cost before: every change re-read it). The first append also finds where the loaded lines end in
-the file (once per followed session); it is reported apart.
+cost before: every change re-read it). The first append also starts the following (where the
+loader's whole lines end, the store's size and state; once per followed session); it is reported apart.
 """
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ def main() -> None:
     first, rest = delays[0], delays[1:]
     print(f"{entries:,}-entry JSON Lines session ({live.stat().st_size / 1e6:.1f} MB); machine shared with other jobs")
     print(f"baseline: opening the whole file in the window   {open_s * 1000:9.0f} ms")
-    print(f"first append (finds where the loaded lines end)   {first:9.1f} ms")
+    print(f"first append (starts following the session)       {first:9.1f} ms")
     print(f"appends shown: {len(delays):,} of {appends:,}; median {statistics.median(rest):.1f} ms, "
           f"90th {sorted(rest)[int(len(rest) * 0.9)]:.1f} ms, worst {max(rest):.1f} ms "
           f"(median {statistics.median(rest) / (open_s * 1000):.3f}x the baseline)")

@@ -181,3 +181,29 @@ def test_a_trim_index_built_before_the_file_grew_catches_up():
         assert [f.entry.key for f in grown.fallen_edits(cap)] == [f.entry.key for f in fresh.fallen_edits(cap)]
     assert store_index.running == whole.running and store_index.edits == whole.edits and store_index.modules == whole.modules
     assert {k: list(v) for k, v in store_index.by_call.items()} == {k: list(v) for k, v in whole.by_call.items()}
+
+
+class _CountingBuffer(bytes):
+    """The file's bytes, counting the line ends looked for in them."""
+
+    finds = 0
+
+    def find(self, *args):
+        type(self).finds += 1
+        return super().find(*args)
+
+
+@pytest.mark.parametrize("cut_inside_a_line", [False, True])
+def test_following_starts_where_the_loader_saw_its_whole_lines_end_bom_and_blank_lines_too(cut_inside_a_line):
+    from core.reading import BOM
+
+    text = BOM + _text(_records(300, 5)).replace(b"\n", b"\n\n", 3)  # blank lines among the first ones
+    cut = text.index(b"\n", len(text) // 2) + 1 + (17 if cut_inside_a_line else 0)
+    session = load_bytes(text[:cut], "live.jsonl")
+    timeline_rows(session)
+    _CountingBuffer.finds = 0
+    growth = Growth(session, _CountingBuffer(text[:cut]))
+    assert _CountingBuffer.finds <= 1  # not a walk over every line end of the file
+    assert text[growth.offset - 1:growth.offset] == b"\n"
+    assert growth.feed(text[growth.offset:]) is not None
+    assert _answers(session) == _answers(load_bytes(text, "live.jsonl"))

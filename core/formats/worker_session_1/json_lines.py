@@ -26,9 +26,13 @@ def read_json_lines(session: Session, text: bytes) -> None:
     """Read every line of a JSON Lines session; the reader stays on the session for lines added later."""
     reader = LineReader(session)
     session.line_reader = reader
-    for number, line, open_end in iter_lines(text):
+    lines = text.split(b"\n")
+    for number, line, open_end in iter_lines(lines):
         reader.read_line(number, line, open_end)
     reader.finish()
+    # Where the whole lines end, for following the file (core.growing): found here from the split,
+    # where finding it later meant walking every line end of the file again.
+    reader.whole_lines, reader.whole_end = len(lines) - 1, len(text) - len(lines[-1])
 
 
 class LineReader:
@@ -38,6 +42,8 @@ class LineReader:
         self.session = session
         self.checker = RecordChecker(session.problems)
         self.header_seen = False
+        self.whole_lines = 0  # once all is read: how many lines ended with a newline,
+        self.whole_end = 0  # and the byte (of the text, after any BOM) just past the last of them
 
     def read_line(self, number: int, line: bytes, open_end: bool = False) -> None:
         """Read line `number` (its bytes, without the newline) into the session; `open_end`: no newline yet."""
