@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.changes import changes_between
+from core.growing import Appended
 from core.manifest import shape_text
 from core.sizes import format_size
 from gui.context import InspectorContext
@@ -131,6 +132,7 @@ class ChangesView(QWidget):
         self.kept_table.selectionModel().currentRowChanged.connect(self._kept_row_changed)
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
+        context.session_grew.connect(self._grew)
         context.state_grew.connect(self._cursor_changed)
         self._session_changed()
 
@@ -167,6 +169,12 @@ class ChangesView(QWidget):
                     box.addItem(f"body {body.id}", body.key)
                 box.addItem("the end of the session", END)
         self._cursor_changed()
+
+    def _grew(self, appended: Appended) -> None:
+        """A followed file appended bodies: each becomes a point, before the end of the session."""
+        for box in (self.from_box, self.to_box):
+            for body in appended.bodies:
+                box.insertItem(box.count() - 1, f"body {body.id}", body.key)
 
     def _cursor_changed(self) -> None:
         session = self.context.session

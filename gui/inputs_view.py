@@ -122,6 +122,7 @@ class InputsView(QWidget):
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self.refresh)
         context.state_grew.connect(self.refresh)  # a followed file grew: new rows inserted (ManifestModel)
+        context.session_grew.connect(lambda _appended: self._suggest_calls())  # it may hold new calls
         context.entry_chosen.connect(self.show_entry)
         self._session_changed()
 
@@ -160,12 +161,18 @@ class InputsView(QWidget):
         layout.addWidget(self.resolver_label)
         layout.addWidget(self.splitter, 1)
 
+    def _suggest_calls(self) -> list[str]:
+        """The filter suggests every module and call of the session; returns the calls."""
+        calls = self.context.index.distinct_calls()
+        modules = sorted({c.rsplit(".", 1)[0] for c in calls})
+        if self.completer_model.stringList() != modules + calls:
+            self.completer_model.setStringList(modules + calls)
+        return calls
+
     # --- following the context --------------------------------------------------------------------
     def _session_changed(self) -> None:
         session = self.context.session
-        calls = self.context.index.distinct_calls()
-        modules = sorted({c.rsplit(".", 1)[0] for c in calls})
-        self.completer_model.setStringList(modules + calls)
+        calls = self._suggest_calls()
         # Ids whole; calls whole as far as the table is wide, else elided in the middle (share_width).
         # The longest id only (max runs in C; a million ids through a Python key would take seconds on open):
         # ids are monospace, so the most characters is the widest.

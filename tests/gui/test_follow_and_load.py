@@ -246,3 +246,23 @@ def test_the_loader_holds_the_file_once_while_reading_it(tmp_path):
         tracemalloc.stop()
     assert data == path.read_bytes() and progress.seen[-1] == 30
     assert peak < 1.2 * len(data)  # the file once, not the chunks and their join
+
+
+def test_a_followed_file_s_new_bodies_and_calls_reach_the_changes_points_and_the_filter_suggestions(
+        window, open_file, tmp_path, qtbot):
+    path = _live_session(tmp_path, 3)
+    session = open_file(window, path)
+    changes, inputs = window.views["changes"], window.views["inputs"]
+    window.follower._poll.setInterval(50)
+    window.set_follow(True)
+    with path.open("ab") as handle:
+        handle.write(_line({"kind": "body", "id": "b2", "code": "return 2"})
+                     + _line({"kind": "entry", "id": "z1", "call": "dept.zones.zones", "input": {}, "body": "b2"}))
+    qtbot.waitUntil(lambda: len(session.entries) == 4, timeout=10_000)
+    qtbot.wait(50)
+    for box in (changes.from_box, changes.to_box):
+        assert [box.itemText(i) for i in range(box.count())] == ["body b1", "body b2", "the end of the session"]
+    assert changes.to_box.currentText() == "the end of the session"  # the cursor is at the end
+    assert changes.from_box.currentText() == "body b2"  # what the last body did, as on a cursor move
+    suggestions = inputs.completer_model.stringList()
+    assert "dept.zones" in suggestions and "dept.zones.zones" in suggestions
