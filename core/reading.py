@@ -190,7 +190,12 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
         raise JsonSyntaxError(f"not UTF-8 text (byte 0x{text[exc.start]:02x}); save the session as UTF-8",
                               line, column, exc.start) from None
     except json.JSONDecodeError as exc:
-        raise JsonSyntaxError(_reword(exc.msg), exc.lineno, exc.colno, _offset(text, exc.pos)) from None
+        offset = _offset(text, exc.pos)
+        message = ENDS_EARLY if not text[offset:].strip() else _reword(exc.msg)  # nothing after it: cut short
+        raise JsonSyntaxError(message, exc.lineno, exc.colno, offset) from None
+
+
+ENDS_EARLY = "the JSON document ends early (a value or a closing bracket is missing); the file may be truncated"
 
 
 def locate_failure(text: bytes | bytearray) -> JsonSyntaxError | None:
@@ -206,7 +211,7 @@ def locate_failure(text: bytes | bytearray) -> JsonSyntaxError | None:
         found = re.search(r"\(byte (\d+)\)", reason)
         offset = int(found.group(1)) if found else _end_of_content(text)
         if "truncated" in reason:
-            message = "the JSON document ends early (a value or a closing bracket is missing); the file may be truncated"
+            message = ENDS_EARLY
         else:
             message = "not JSON here: " + re.sub(r"^JSON is malformed: | \(byte \d+\)$", "", reason)
         line, column = _position(text, offset)

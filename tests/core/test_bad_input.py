@@ -258,3 +258,24 @@ def test_a_big_truncated_file_is_placed_without_building_it():
         tracemalloc.stop()
     assert peak < 3 * len(text), (peak, len(text))
     assert session.unreadable.where == "1:%d" % (len(text) + 1) and "truncated" in session.unreadable.message
+
+
+@pytest.mark.parametrize("cut", [3000, 5000, 8000])
+def test_a_json_file_cut_short_says_it_ends_early_at_its_end_not_which_delimiter_was_next(demo_path, cut):
+    text = demo_path.read_bytes()[:cut]
+    session = load_bytes(text, "cut.json")
+    problem = session.unreadable
+    assert problem is not None and "the file may be truncated" in problem.message, problem
+    assert "delimiter" not in problem.message
+    lines = text.split(b"\n")
+    assert problem.where.startswith(f"{len(lines)}:")  # on the file's last line
+
+
+def test_a_json_lines_record_cut_short_inside_the_file_says_so_of_its_line():
+    text = (b'{"format":"worker-session/1","session":{"id":"x"}}\n'
+            b'{"kind":"entry","id":"c1","call":"a.b.c","input":{"a":1\n'
+            b'{"kind":"entry","id":"c2","call":"a.b.c","input":1}\n')
+    session = load_bytes(text, "cut.jsonl")
+    [problem] = session.errors
+    assert problem.where == "2:56" and problem.message.startswith("this line ends before its JSON does")
+    assert [e.key for e in session.entries] == ["c2"]

@@ -12,7 +12,7 @@ from core.formats.worker_session_1.header import HEADER_PARTS, read_header
 from core.formats.worker_session_1.json_form import held_entry
 from core.model import KeptSnapshot, Problem, TimelineItem
 from core.place import Place
-from core.reading import JsonSyntaxError, iter_lines, parse_json
+from core.reading import ENDS_EARLY, JsonSyntaxError, iter_lines, parse_json
 from core.records import RecordChecker
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class LineReader:
                 if open_end:
                     session.problems.append(Problem("warning", where, INCOMPLETE))
                 else:
-                    session.problems.append(Problem("error", Place.spot(number, exc.column), str(exc)))
+                    session.problems.append(_line_error(number, exc))
                 return
         if not self.header_seen and isinstance(record, dict):
             self.header_seen = True
@@ -89,7 +89,7 @@ def read_record(session: Session, checker: RecordChecker, number: int, line: byt
         try:
             record = parse_json(line)
         except JsonSyntaxError as exc:
-            session.problems.append(Problem("error", Place.spot(number, exc.column), str(exc)))
+            session.problems.append(_line_error(number, exc))
             return None
     if not isinstance(record, dict):
         session.problems.append(Problem("error", where, "each line must be a JSON object"))
@@ -113,3 +113,11 @@ def read_record(session: Session, checker: RecordChecker, number: int, line: byt
             "error", where.field("kind"), f"kind {kind!r} is not entry, body or kept"))
         item = None
     return item
+
+
+LINE_ENDS_EARLY = "this line ends before its JSON does (a value or a closing bracket is missing); each record is one whole line"
+
+
+def _line_error(number: int, exc: JsonSyntaxError) -> Problem:
+    """A line that is not JSON, placed at its spot; one cut short says so of the line, not of the file."""
+    return Problem("error", Place.spot(number, exc.column), LINE_ENDS_EARLY if str(exc) == ENDS_EARLY else str(exc))
