@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QEvent, QModelIndex, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -29,13 +29,14 @@ from core.sizes import format_size
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
-from gui.look import MUTED, PERSON, RIGHT, fit_column, monospace, row_table
+from gui.look import MUTED, PERSON, RIGHT, fit_column, monospace, row_table, share_width
 from gui.models.rows import RowsModel
 
 DISPLAY, TOOLTIP, FONT, ALIGN, FOREGROUND = (
     Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
     Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ForegroundRole,
 )
+SHAPE_LEAST = 130  # px the shape column keeps when the calls want the room (its full text is in the tooltip)
 END = "__end__"  # the combo's data for the end of the session
 
 
@@ -122,6 +123,8 @@ class ChangesView(QWidget):
         self.store_model = StoreChangesModel(self)
         self.kept_model = KeptChangesModel(self)
         self.store_table = _table(self.store_model, "changesStore")
+        self.store_table.installEventFilter(self)  # a resized table shares its width again (_share_width)
+        self._call_width = 280
         self.kept_table = _table(self.kept_model, "changesKept")
         self.detail_title = QLabel("Choose a kept name to see what changed in it.", self)
         self.detail = JsonTreeView(self)
@@ -230,11 +233,20 @@ class ChangesView(QWidget):
         self.store_model.set_document(document)
         self.kept_model.set_document(document)
         lines = [line for _sign, line in self.store_model.rows]
-        fit_column(self.store_table, 1, (str(line["id"]) for line in lines), most=160)  # ids and calls whole; shape gets the rest
-        fit_column(self.store_table, 2, {line["call"] for line in lines}, most=280)
+        fit_column(self.store_table, 1, (str(line["id"]) for line in lines), most=160)  # ids whole
+        self._call_width = fit_column(self.store_table, 2, {line["call"] for line in lines}, most=280)
+        self._share_width()
         self.summary.setText(summary_words(document))
         if self.kept_model.rows:
             self.kept_table.selectRow(0)
+
+    def _share_width(self) -> None:
+        share_width(self.store_table, 2, self._call_width, SHAPE_LEAST)  # calls whole if there is room, shape readable
+
+    def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
+        if watched is self.store_table and event.type() == QEvent.Type.Resize:
+            self._share_width()
+        return super().eventFilter(watched, event)
 
     def _failed(self, exc: BaseException) -> None:
         self.summary.setText(f"Could not compare these points: {type(exc).__name__}: {exc}")

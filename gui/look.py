@@ -98,6 +98,17 @@ def fit_column(view: QAbstractItemView, column: int, texts: Iterable[str], least
     return width
 
 
+def share_width(table: QTableView, column: int, wanted: int, leave: int, least: int = 170) -> None:
+    """Give `column` its `wanted` width when the table has room, else what leaves `leave` px to the
+    stretched column (never under `least`): long calls are cut in the middle, the shape stays readable."""
+    header = table.horizontalHeader()
+    stretch = QHeaderView.ResizeMode.Stretch
+    others = sum(header.sectionSize(c) for c in range(header.count())
+                 if c != column and not table.isColumnHidden(c) and header.sectionResizeMode(c) != stretch)
+    room = table.viewport().width() - others
+    header.resizeSection(column, min(wanted, max(least, room - leave)))
+
+
 def size_tooltip(n: int) -> str:
     """Exact bytes, for the tooltip of a size shown in KiB/MiB."""
     return f"{n:,} bytes"

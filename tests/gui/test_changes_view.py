@@ -66,3 +66,19 @@ def test_a_hidden_changes_tab_compares_nothing_until_it_is_shown(window, open_fi
     window.show_tab("changes")
     document = wait_compared(qtbot, view)
     assert document["from"] == "b4" and document["to"] == "b5"
+
+
+def test_the_shape_column_keeps_room_to_be_read_when_calls_are_long(window, open_file, demo_path, qtbot):
+    window.resize(1280, 800)
+    window.show()
+    open_file(window, demo_path)
+    view = window.views["changes"]
+    window.tabs.setCurrentWidget(view)
+    window.context.set_cursor("b5")
+    wait_compared(qtbot, view)
+    qtbot.wait(20)
+    table = view.store_table
+    assert table.columnWidth(3) >= 110, [table.columnWidth(c) for c in range(5)]  # was 65 px: "{de…le}"
+    assert table.textElideMode() == Qt.TextElideMode.ElideMiddle  # a call cut short keeps both ends
+    header = table.horizontalHeader()
+    assert header.sectionViewportPosition(4) + header.sectionSize(4) <= table.viewport().width()  # bytes in view
