@@ -12,9 +12,10 @@ found as given with `bytes.find` (one per record that holds it; past _MANY_HITS 
 once from the needle's rarest byte with numpy), and a hit that only a lowered text holds must cover
 one of the block's ASCII capitals, which the block keeps from its first search (few in real
 sessions; a block with too many is lowered per search instead). A block lacking a byte of the needle
-is not searched. Which hits lie in their input is checked for all at once against each input's span
-(`_input_span`, read when a search first hits the entry, kept); an input is parsed only where its
-text may differ from its JSON. Kept: some 50 bytes an entry (texts list, owners, starts, spans, capitals).
+is not searched. The loader notes where each record spells its input exactly as orjson writes it
+(`Entry.input_span`): a hit there is a hit in the input, checked for all hits at once. An input is
+parsed only where its record spells it otherwise (spaces, `1e2`, `\u00e9`) or it has no record.
+Kept: some 50 bytes an entry (texts list, owners, starts, spans, capitals).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import json
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain
 from typing import Any
@@ -41,14 +42,14 @@ _NUMBER_CHARACTERS = re.compile(rb"[0-9eE+\-.]*").fullmatch
 
 
 def _screenable(needle: bytes) -> bool:
-    """Whether a record's text can stand for its input's compact JSON when searching for `needle`.
+    """Whether a record's text that lacks `needle` (and a backslash) shows its input's compact JSON lacks it too.
 
-    Parsing every input to search it is most of a search's time. A needle that can only lie inside
-    one token (no JSON punctuation; compact JSON has spaces only inside strings, and the needle's
-    other whitespace is escaped) and cannot be part of a number or of `null` (which the record may
-    spell differently: `1e2` is `100.0`, `1e999` is `null`) is found in the input's text exactly
-    where it is in the compact JSON, wherever that text spells the input token for token
-    (`_input_span`). Other needles parse every input.
+    Needed only for records that spell their input otherwise than orjson (no `input_span`), so as not
+    to parse all of them. A needle that can only lie inside one token (no JSON punctuation; compact
+    JSON has spaces only inside strings, and the needle's other whitespace is escaped) and cannot be
+    part of a number or of `null` (which the record may spell differently: `1e2` is `100.0`, `1e999`
+    is `null`) is in the compact JSON only if it is in the record's text. Other needles parse every
+    such input.
     """
     return not (not needle or _NOT_WITHIN_ONE_TOKEN(needle) or _NUMBER_CHARACTERS(needle) or needle in b"null")
 
@@ -59,19 +60,19 @@ _CAPITALS_KEPT = 64  # a block with more than one ASCII capital in 64 bytes is l
 _MANY_HITS = 256  # records of a block found holding a needle one by one before all are found at once
 _HIT_BYTES = 8  # a needle's rarest byte met more than once in 8 bytes of a block: found with bytes.find instead
 _COUNTED_AT_ONCE = 1 << 16  # bytes of a block counted by value at once (numpy makes 8 bytes of each)
-_UNREAD, _PARSED = -1, -2  # an entry's input span not read yet; its input must be parsed to be searched
 
 
 @dataclass(slots=True)
 class _Block:
-    """What the searches of one block of entries keep: some 24 bytes an entry, never a copy of its text."""
+    """What the searches of one block of entries keep: some 40 bytes an entry, never a copy of its text."""
 
     size: int  # entries it was read over (the last block grows as a followed file does)
-    made: list[int]  # entries made in memory, without a record text: parsed to be searched
-    escaped: frozenset[int]  # entries whose record holds a backslash: parsed to be searched
-    texts: list[Any]  # the other entries' record texts (the entries' own objects), joined to be searched
+    parsed: list[int]  # entries without a record text, or whose record spells its input otherwise and holds a backslash
+    loose: frozenset[int]  # entries whose record spells its input otherwise, without a backslash (see _screenable)
+    texts: list[Any]  # the entries' record texts (the entries' own objects), joined to be searched
     owners: Any  # the entry of each text (a numpy array)
     starts: array[int]  # where each text starts once joined by newlines, then the end plus one
+    inputs: Any  # where each text's input_span starts and ends once joined (numpy arrays; -1 when it has none)
     capitals: Any  # where the joined texts hold an ASCII capital (a numpy array); None: too many
     counts: Any  # how many of each byte the joined texts hold (a numpy array of 256)
 
@@ -79,18 +80,6 @@ class _Block:
         """Whether a text of the block may hold `needle` (lowercase) in some case: it has every byte of it."""
         counts = self.counts
         return all(counts[byte] or (97 <= byte <= 122 and counts[byte - 32]) for byte in set(needle))
-
-
-def _first_hits(haystack: bytes, needle: bytes, starts: Sequence[int]) -> Iterator[tuple[int, int]]:
-    """(record number, first hit) for each record (starting at `starts` in `haystack`) that holds `needle`."""
-    hit = haystack.find(needle)
-    last = len(starts) - 2  # starts ends with the end of the last record plus one
-    while hit >= 0:
-        k = bisect_right(starts, hit) - 1
-        yield k, hit
-        if k >= last:
-            return
-        hit = haystack.find(needle, starts[k + 1])
 
 
 def _capitals(haystack: bytes) -> tuple[Any, Any]:
@@ -163,61 +152,13 @@ def _lower_table() -> Any:
     return _LOWER[0]
 
 
-# A trailing scalar member of an entry record (`,"unit":"mm"`), read back from the record's end.
-_TRAILING_MEMBER = re.compile(
-    rb',\s*"(?:id|call|unit|applied|editOf|body|seq|at|kind)"\s*:\s*(?:"[^"\\]*"|true|false|null|-?[0-9]+)\s*').fullmatch
-_INPUT_KEY = b'"input":'
+def _screened(needle: bytes) -> bool:
+    """Whether a loose record (no input_span, no backslash) need be parsed only when its text holds `needle`.
 
-
-def _input_span(entry: Entry) -> tuple[int, int, bool]:
-    """Where the entry's input lies in its record text, and whether that text is its JSON token for token.
-
-    Only for a record without a backslash: its one `"input":` is then the record's own member (a
-    quote inside a string is escaped), and the input runs to the first of the scalar members that
-    end the record (read back from its end; an input value cannot end like one, as it would need a
-    quote inside a string). The text is token for token when it has no exponent and, its `N.0`
-    numbers counted as JavaScript writes them (`N`), is exactly `input_bytes` long: the JS text of
-    the parsed input (what `input_bytes` measures) is then the same length, and every other change a
-    parse can make (whitespace, a duplicate key dropped, a number written shorter, another member
-    such as `output` caught in the span) only shortens it. orjson's text differs from JavaScript's
-    only in numbers, where a screened needle never lies, so a screened needle is in the text exactly
-    when it is in the input's orjson text. (0, 0, False): no such span; the input is parsed.
+    A needle with a backslash (an escaped quote, backslash or control character) is only in the JSON of
+    a string that had to be escaped, so only in a record with a backslash: screened too.
     """
-    text = bytes(entry.text)
-    at = text.find(_INPUT_KEY)
-    if at < 0 or text.find(_INPUT_KEY, at + 1) >= 0 or b"\\" in text:
-        return 0, 0, False
-    start = at + len(_INPUT_KEY)
-    end = text.rstrip().rfind(b"}")
-    while True:
-        comma = text.rfind(b",", start, end)
-        if comma < 0 or _TRAILING_MEMBER(text, comma, end) is None:
-            break
-        end = comma
-    span = text[start:end].rstrip()
-    start += len(span) - len(span.lstrip())
-    span = span.lstrip()
-    outside = b"".join(span.split(b'"')[::2]).translate(_TOKEN_FORMS)
-    if b"1e" in outside or b"0e" in outside:  # an exponent (a digit then e): JavaScript may write it longer
-        return start, start + len(span), False
-    return start, start + len(span), len(span) - (_js_saves(outside) if b".0" in outside else 0) == entry.input_bytes
-
-
-# The record's text outside strings, with every token end written `,`, every digit but 0 written
-# `1` and `E` written `e`: one count then finds `N.0` before any end, and `1e`/`0e` an exponent
-# (outside strings an `e` follows a digit only in one; in `true` and `false` it follows a letter).
-_TOKEN_FORMS = bytes.maketrans(b"]}123456789E", b",,111111111e")
-
-
-def _js_saves(outside: bytes) -> int:
-    """Bytes JavaScript writes fewer than `outside` (a JSON text without its strings or exponents, as _TOKEN_FORMS writes it) spells.
-
-    As jsonsize's `_number_corrections` counts them, by plain counts: `N.0` is `N` (2 fewer) and a
-    whole `-0.0` is `0` (one more); a token ends at `,` (which stands for `]` and `}` too) or the end of the text.
-    """
-    integral = outside.count(b".0,") + outside.endswith(b".0")
-    negative_zero = outside.count(b"-0.0,") + outside.endswith(b"-0.0") if b"-0.0" in outside else 0
-    return 2 * integral + negative_zero
+    return _screenable(needle) or b"\\" in needle
 
 
 def _holds(entry: Entry, needle: bytes) -> bool:
@@ -302,11 +243,6 @@ class ManifestIndex:
         self._prefix: list[int] | None = None  # running sums of sizes, built on first use
         self._positions: dict[int, int] | None = None
         self._by_call: dict[str, list[int]] = {}  # each call's entry indices, ascending
-        # Where each entry's input lies in its record (_input_span), read when a search first hits it and
-        # kept: a start (or _UNREAD, _PARSED) and an end per entry in numpy arrays made by the first
-        # search, 16 bytes an entry rather than a tuple's 100, and checked for every hit at once.
-        self._span_starts: Any = None
-        self._span_ends: Any = None
         self._blocks: dict[int, _Block] = {}  # what each block's searches keep (see _scan)
         for position, call in enumerate(self.calls):
             self._by_call.setdefault(call, []).append(position)
@@ -365,11 +301,8 @@ class ManifestIndex:
         if not text:
             return list(indices)
         needle = search_needle(text)
-        if not _screenable(needle) and b"\\" not in needle:
-            return [i for i in indices if _holds(self.entries[i], needle)]
         import numpy
 
-        self._size_spans()
         if isinstance(indices, range) and indices.step == 1:
             rows = numpy.arange(indices.start, indices.stop, dtype=numpy.int64)
         else:
@@ -391,40 +324,15 @@ class ManifestIndex:
     def _record_holds(self, i: int, needle: bytes) -> bool:
         """Whether entry `i` holds `needle`, read alone: the meaning `_scan` answers for a block at once."""
         entry = self.entries[i]
+        span = entry.input_span
+        if span is not None:
+            return bytes(entry.text).lower().find(needle, *span) >= 0
         if entry.text is None:
             return _holds(entry, needle)
         record = bytes(entry.text)
-        if b"\\" in record:
+        if b"\\" in record or not _screened(needle):
             return _holds(entry, needle)
-        if b"\\" in needle:  # only in the JSON of a string that had to be escaped
-            return False
-        lowered = record.lower()
-        if needle not in lowered:
-            return False
-        span = self._span(i)
-        return _holds(entry, needle) if span is None else lowered.find(needle, span[0], span[1]) >= 0
-
-    def _size_spans(self) -> None:
-        """Make the input span arrays as long as the entries (on the first search, and after the session grew)."""
-        import numpy
-
-        have = 0 if self._span_starts is None else len(self._span_starts)
-        more = len(self.entries) - have
-        if more > 0 or self._span_starts is None:
-            unread = numpy.full(max(more, 0), _UNREAD, numpy.int64)
-            self._span_starts = unread if not have else numpy.concatenate([self._span_starts, unread])
-            self._span_ends = numpy.zeros_like(unread) if not have else numpy.concatenate([self._span_ends, numpy.zeros_like(unread)])
-
-    def _span(self, i: int) -> tuple[int, int] | None:
-        """Entry `i`'s `_input_span` when its text spells its JSON token for token, else None; read once, kept."""
-        starts, ends = self._span_starts, self._span_ends  # sized for every entry by `containing`
-        start = starts[i]
-        if start == _UNREAD:
-            start, ends[i], exact = _input_span(self.entries[i])
-            if not exact:
-                start = _PARSED
-            starts[i] = start
-        return None if start == _PARSED else (int(start), int(ends[i]))
+        return needle in record.lower() and _holds(entry, needle)
 
     def _kept_block(self, number: int) -> _Block | None:
         """What block `number`'s searches kept, if it still holds as many entries."""
@@ -439,18 +347,26 @@ class ManifestIndex:
         import numpy
 
         first = number * _BATCH
-        texts = [e.text for e in self.entries[first:first + _BATCH]]
-        owners = list(range(first, first + len(texts)))
-        made = [i for i, t in zip(owners, texts) if t is None]
-        if made:
-            owners = [i for i, t in zip(owners, texts) if t is not None]
-            texts = [t for t in texts if t is not None]
+        entries = self.entries[first:first + _BATCH]
+        held = [(i, e) for i, e in enumerate(entries, first) if e.text is not None]
+        parsed = [i for i, e in enumerate(entries, first) if e.text is None]
+        loose: list[int] = []
+        for i, e in held:
+            if e.input_span is None:  # spelled otherwise: parsed, or screened by its text (see _screened)
+                (parsed if b"\\" in bytes(e.text) else loose).append(i)
+        texts = [e.text for _, e in held]
         # The newline joining records cannot be in a needle: search_needle escapes control characters.
         haystack = b"\n".join(texts)
         starts = array("q", accumulate(map((1).__add__, map(len, texts)), initial=0))
-        escaped = frozenset(owners[k] for k, _ in _first_hits(haystack, b"\\", starts))
-        block = self._blocks[number] = _Block(len(made) + len(owners), made, escaped, texts,
-                                              numpy.array(owners, numpy.int64), starts, *_capitals(haystack))
+        spans = [e.input_span or (-1, -1) for _, e in held]
+        base = numpy.frombuffer(starts, numpy.int64)[:-1]
+        inputs = numpy.array(spans, numpy.int64).reshape(-1, 2).T + base
+        inputs[:, inputs[0] < base] = -1
+        if len(haystack) < 2**31:  # half the bytes kept
+            inputs = inputs.astype(numpy.int32)
+        block = self._blocks[number] = _Block(len(entries), parsed, frozenset(loose), texts,
+                                              numpy.array([i for i, _ in held], numpy.int64), starts, inputs,
+                                              *_capitals(haystack))
         return block, haystack
 
     def _scan(self, number: int, needle: bytes, keep: Any) -> list[int]:
@@ -459,22 +375,23 @@ class ManifestIndex:
         The block's records are joined and searched for the needle as given (lowercase) with one
         `bytes.find` per record that holds it; a hit with capital letters must cover one of the
         block's few capitals, kept from its first search, and is found from them (`_capital_hits`).
-        A record without a backslash that does not hold the needle cannot have it in its input (the
-        old screen); one that holds it has it in its input exactly when `_input_span` says the input's
-        text is its JSON token for token and a hit lies in it (checked for every hit at once); any
-        other record is parsed and searched. Python work grows with hits and escaped records, not bytes.
+        A record with an `input_span` holds the needle in its input exactly when a hit lies in that
+        span (checked for every hit at once). A record that spells its input otherwise is parsed
+        and searched: every one when the needle cannot be screened (`_screenable`), else those with a
+        backslash and those holding the needle somewhere. Python work grows with hits and parsed
+        records, not bytes.
         """
         import numpy
 
         entries = self.entries
         kept = self._kept_block(number)
-        # The texts need no search for a needle with a backslash (an escaped quote, backslash or control
-        # character: only in the JSON of a string that had to be escaped, so only in a record with a
-        # backslash) or with a byte none of them holds: then only the made and escaped entries are searched.
-        texts_hold = b"\\" not in needle and (kept is None or kept.may_hold(needle))
+        # The texts need no search for a needle with a byte none of them holds: then only the parsed entries are.
+        texts_hold = kept is None or kept.may_hold(needle)
         block, haystack = self._block(number) if texts_hold or kept is None else (kept, b"")
-        wanted = None if keep is None else set(keep.tolist()) if block.made or block.escaped else ()
-        found = [i for i in chain(block.made, block.escaped) if (wanted is None or i in wanted) and _holds(entries[i], needle)]
+        screened = _screened(needle)
+        wanted = None if keep is None else set(keep.tolist()) if block.parsed or block.loose else ()
+        always = block.parsed if screened else chain(block.parsed, block.loose)
+        found = [i for i in always if (wanted is None or i in wanted) and _holds(entries[i], needle)]
         if not texts_hold or not block.texts or not block.may_hold(needle):
             return found
         starts = block.starts
@@ -518,18 +435,8 @@ class ManifestIndex:
             asked = numpy.isin(ids, keep)
             ids, places, records = ids[asked], places[asked], records[asked]
             firsts = int(numpy.count_nonzero(asked[:firsts]))
-        span_starts, span_ends = self._span_starts, self._span_ends
-        starts_of = span_starts[ids]
-        unread = ids[starts_of == _UNREAD]
-        if len(unread):  # a first hit on these entries: where their inputs lie is read once
-            for i in numpy.unique(unread).tolist():
-                span = self._span(i)
-                # Into these arrays too: a search on another thread may have grown the index's meanwhile.
-                span_starts[i], span_ends[i] = (_PARSED, 0) if span is None else span
-            starts_of = span_starts[ids]
-        base = numpy.frombuffer(starts, numpy.int64)[records]
-        low, high = base + starts_of, base + span_ends[ids]
-        spelled = starts_of >= 0
+        low, high = block.inputs[0][records], block.inputs[1][records]
+        spelled = low >= 0
         inside = spelled & (places >= low) & (places <= high - len(needle))
         hits = set(ids[inside].tolist())
         # A record's first hit before its input (in its id or call): the input may hold one further on.
@@ -537,10 +444,9 @@ class ManifestIndex:
         for i, start, end in zip(ids[before].tolist(), low[before].tolist(), high[before].tolist()):
             if i not in hits and find(needle, start, end) >= 0:
                 hits.add(i)
-        escaped = block.escaped
-        for i in numpy.unique(ids[starts_of == _PARSED]).tolist():
-            if i not in escaped and _holds(entries[i], needle):
-                hits.add(i)
+        if screened:  # a loose record holding the needle somewhere: parsed (the others were, above)
+            loose = block.loose
+            hits.update(i for i in numpy.unique(ids[~spelled]).tolist() if i in loose and _holds(entries[i], needle))
         return found + list(hits)
 
     def sort_key(self, column: str) -> list[Any]:

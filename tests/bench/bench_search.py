@@ -26,7 +26,8 @@ from tests.bench.measure import big_session  # noqa: E402
 
 SEARCHES = {"every entry (ward)": "ward", "every entry, a key (bandDepth)": "bandDepth",
             "one entry (run 5000 )": "run 5000 ", "no entry (zqxj)": "zqxj", "no entry (wards)": "wards",
-            "punctuation (\"level\":3)": '"level":3'}
+            "punctuation (\"level\":3)": '"level":3', "every entry, a number (2400)": "2400",
+            "one entry, a number (38.61031)": "38.61031"}
 
 
 def _best(action, runs: int = 3) -> tuple[float, float, object]:
@@ -48,10 +49,11 @@ def _baseline(path: Path) -> tuple[float, float]:
 
 
 def _kept_bytes(index: ManifestIndex) -> int:
-    """What the index keeps for searching: input spans, and each block's texts list, owners, starts and capitals."""
-    kept = index._span_starts.nbytes + index._span_ends.nbytes
+    """What searching keeps: each entry's input span (two slots), each block's texts list, owners, starts, spans and capitals."""
+    kept = 2 * 8 * len(index.entries)
     for block in index._blocks.values():
         kept += sys.getsizeof(block.texts) + block.owners.nbytes + len(block.starts) * block.starts.itemsize
+        kept += block.inputs.nbytes
         kept += 0 if block.capitals is None else block.capitals.nbytes
     return kept
 

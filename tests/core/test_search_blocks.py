@@ -131,3 +131,31 @@ def test_a_needle_with_a_byte_no_record_holds_still_finds_made_entries():
     index, entries = _index("json")
     assert index.containing(range(len(entries)), "jjj") == [5]  # only the in-memory entry has a "j"
     assert index.containing(range(len(entries)), "QUIET") == [i for i in range(len(entries)) if _holds(entries[i], b"quiet")]
+
+
+def test_the_first_search_parses_no_input_its_record_spells_as_orjson(monkeypatch):
+    """Issue 18.3: the first search of a session read every hit record's input span again (seconds on
+    100,000 entries), and a number or `null` parsed every input. The loader now notes each span, so a
+    compactly written session is searched, for any needle, from its texts alone."""
+    rng = random.Random(5)
+    records = [orjson.dumps({"id": f"c{n}", "call": "a.b.c", "input": _input(rng, n), "unit": "mm"}) for n in range(60)]
+    session = load_bytes(b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(records) + b"]}", "t.json")
+    assert all(e.input_span is not None for e in session.entries)
+    expected = {n: [i for i, e in enumerate(session.entries) if _holds(e, search_needle(n))] for n in NEEDLES}
+    parsed = []
+    monkeypatch.setattr(core.filtering, "_holds", lambda entry, needle: parsed.append(entry) or True)
+    index = ManifestIndex(session.entries)
+    assert {n: index.containing(range(len(session.entries)), n) for n in NEEDLES} == expected
+    assert parsed == []
+
+
+def test_an_input_span_is_where_the_record_spells_the_input_as_orjson_does():
+    records = [b'{"id":"a","call":"a.b.c","input":{"w":"Ward","n":[1,2.5]},"unit":"mm"}',
+               b'{"id":"b","call":"a.b.c","input" : {"w":"ward"}}',  # spaced: spelled otherwise
+               b'{"id":"c","call":"a.b.c","input":{"n":1e2}}',  # orjson writes 100.0
+               b'{"id":"d","call":"a.b.c","input":"caf\\u00e9"}',  # orjson writes the letter
+               b'{"id":"e","call":"a.b.c","input":"a \\"quote\\""}',  # escaped as orjson escapes it
+               b'{"id":"f","call":"a.b.c","output":{"input":1},"input":2}']  # the first "input": is the output's
+    session = load_bytes(b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(records) + b"]}", "t.json")
+    spelled = {e.id: None if e.input_span is None else bytes(e.text)[slice(*e.input_span)] for e in session.entries}
+    assert spelled == {"a": b'{"w":"Ward","n":[1,2.5]}', "b": None, "c": None, "d": None, "e": b'"a \\"quote\\""', "f": None}
