@@ -15,7 +15,7 @@ sessions; a block with too many is lowered per search instead). A block lacking 
 is not searched. The loader notes where each record spells its input exactly as orjson writes it
 (`Entry.input_span`): a hit there is a hit in the input, checked for all hits at once. An input is
 parsed only where its record spells it otherwise (spaces, `1e2`, `\u00e9`) or it has no record.
-Kept: some 50 bytes an entry (texts list, owners, starts, spans, capitals).
+Kept: some 50 bytes an entry (its input span; texts list, starts, spans in them, capitals, run signatures).
 """
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ import json
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain
+from itertools import accumulate, chain, islice
 from typing import Any
 
 import orjson
@@ -34,6 +34,7 @@ from core.jsonsize import js_keys
 from core.manifest import shape_text
 from core.model import Entry
 from core.run_inputs import call_matches, entry_bytes, input_bytes, input_shape
+from core.trigram_filter import records_read, runs_holding, signatures
 
 COLUMNS = ("id", "call", "unit", "applied", "shape", "bytes")
 _DIGITS = re.compile(r"(\d+)")
@@ -58,44 +59,72 @@ _BATCH = 4096  # records joined and searched together (a block): a few MB at a t
 _FEW_OF_A_BLOCK = 16  # rows wanted from a block below 1/16 of it are searched one by one, not joined
 _CAPITALS_KEPT = 64  # a block with more than one ASCII capital in 64 bytes is lowered at each search instead
 _MANY_HITS = 256  # records of a block found holding a needle one by one before all are found at once
-_HIT_BYTES = 8  # a needle's rarest byte met more than once in 8 bytes of a block: found with bytes.find instead
-_COUNTED_AT_ONCE = 1 << 16  # bytes of a block counted by value at once (numpy makes 8 bytes of each)
+_HIT_BYTES = 32  # a needle's rarest byte met more than once in 32 bytes of a block: found with bytes.find instead (a digit: 1 in 13)
+_SAMPLED = 16  # a block's bytes are counted in 1 of 16 (counts only choose how to search: see _exact_hits)
 
 
 @dataclass(slots=True)
 class _Block:
-    """What the searches of one block of entries keep: some 40 bytes an entry, never a copy of its text."""
+    """What the searches of one block of entries keep: some 32 bytes an entry, never a copy of its text."""
 
     size: int  # entries it was read over (the last block grows as a followed file does)
     parsed: list[int]  # entries without a record text, or whose record spells its input otherwise and holds a backslash
     loose: frozenset[int]  # entries whose record spells its input otherwise, without a backslash (see _screenable)
     texts: list[Any]  # the entries' record texts (the entries' own objects), joined to be searched
-    owners: Any  # the entry of each text (a numpy array)
+    owners: Any  # the entry of each text (a numpy array), or the first one's when they follow each other (an int)
     starts: array[int]  # where each text starts once joined by newlines, then the end plus one
     inputs: Any  # where each text's input_span starts and ends once joined (numpy arrays; -1 when it has none)
     capitals: Any  # where the joined texts hold an ASCII capital (a numpy array); None: too many
-    counts: Any  # how many of each byte the joined texts hold (a numpy array of 256)
-
-    def may_hold(self, needle: bytes) -> bool:
-        """Whether a text of the block may hold `needle` (lowercase) in some case: it has every byte of it."""
-        counts = self.counts
-        return all(counts[byte] or (97 <= byte <= 122 and counts[byte - 32]) for byte in set(needle))
+    counts: Any  # about how many of each byte the joined texts hold (a numpy array of 256; see _facts)
+    runs: Any  # each run of records' trigram signature (core.trigram_filter), to read only runs that may hold a needle
 
 
-def _capitals(haystack: bytes) -> tuple[Any, Any]:
-    """Where `haystack` holds an ASCII capital (None when over 1 in _CAPITALS_KEPT), and how many of each byte it holds."""
+def _first_hits(pieces: list[tuple[bytes, int]], needle: bytes, starts: array[int]) -> Iterator[int]:
+    """The first place of `needle` in each record that holds it: records start at `starts`, and `pieces`
+    are runs of them joined (each with where it starts among all), in order. No hit spans two records."""
+    last = len(starts) - 2  # starts ends with the end of the last record plus one
+    for piece, at in pieces:
+        find = piece.find
+        hit = find(needle)
+        while hit >= 0:
+            yield hit + at
+            k = bisect_right(starts, hit + at) - 1
+            if k >= last:
+                return
+            hit = find(needle, starts[k + 1] - at)
+
+
+def _places(pieces: list[tuple[bytes, int]], needle: bytes, starts: array[int], counts: Any, lowered: bool) -> tuple[Any, int]:
+    """Where `needle` is in `pieces` as given (numpy array), and how many of those places come first, one per record.
+
+    The first hit in each record that holds it, then the next record; past _MANY_HITS records, every
+    hit at once instead (one more pass, no Python work per hit): none of them is then a record's first.
+    """
     import numpy
 
-    codes = numpy.frombuffer(haystack, numpy.uint8)
-    counts = numpy.zeros(256, numpy.int64)
-    for at in range(0, len(codes), _COUNTED_AT_ONCE):  # bincount widens each byte to 8: a slice at a time
-        counts += numpy.bincount(codes[at:at + _COUNTED_AT_ONCE], minlength=256)
-    if counts[65:91].sum() * _CAPITALS_KEPT > len(haystack):
-        return None, counts
-    kind = numpy.int32 if len(haystack) < 2**31 else numpy.int64
-    where = [(numpy.flatnonzero((codes[at:at + _COUNTED_AT_ONCE] - numpy.uint8(65)) < 26) + at).astype(kind)
-             for at in range(0, len(codes), _COUNTED_AT_ONCE)]  # A-Z (the subtraction wraps below A), a slice at a time
-    return (numpy.concatenate(where) if where else numpy.zeros(0, kind)), counts
+    hits_in_turn = _first_hits(pieces, needle, starts)
+    first_places = list(islice(hits_in_turn, _MANY_HITS))
+    if len(first_places) == _MANY_HITS:
+        if lowered:
+            counts = counts.copy()
+            counts[97:123] += counts[65:91]
+        every = [_exact_hits(piece, needle, counts) for piece, _ in pieces]
+        if all(places is not None for places in every):
+            return numpy.concatenate([places + at for places, (_, at) in zip(every, pieces)]), 0
+    first_places += hits_in_turn  # too many places to check at once: go on
+    return numpy.array(first_places, numpy.int64), len(first_places)
+
+
+def _facts(haystack: bytes, starts: array[int]) -> tuple[Any, Any, Any]:
+    """Where `haystack` holds an ASCII capital (None when over 1 in _CAPITALS_KEPT), about how many of each
+    byte it holds (counted in 1 of _SAMPLED bytes: only to choose how to search), and its runs' signatures."""
+    import numpy
+
+    runs, capitals = signatures(haystack, starts)
+    counts = numpy.bincount(numpy.frombuffer(haystack, numpy.uint8)[::_SAMPLED], minlength=256) * _SAMPLED
+    if len(capitals) * _CAPITALS_KEPT > len(haystack):
+        return None, counts, runs
+    return capitals.astype(numpy.int32) if len(haystack) < 2**31 else capitals, counts, runs  # int32: half the bytes kept
 
 
 def _exact_hits(haystack: bytes, needle: bytes, counts: Any) -> Any:
@@ -118,8 +147,10 @@ def _exact_hits(haystack: bytes, needle: bytes, counts: Any) -> Any:
     return places
 
 
-def _capital_hits(haystack: bytes, capitals: Any, needle: bytes) -> Any:
-    """Where `needle` (lowercase) is in `haystack` only once it is lowered (a numpy array).
+def _capital_hits(haystack: bytes, capitals: Any, at: int, needle: bytes) -> Any:
+    """Where `needle` (lowercase) is in `haystack` (a piece of the block starting at `at`) only once it is lowered.
+
+    A numpy array of places in the block; `capitals` are the block's.
 
     Such a hit covers a capital that lowers to one of the needle's letters: each capital and letter
     gives one place to check, and all are checked at once, byte by byte, never lowering the text. A
@@ -128,6 +159,8 @@ def _capital_hits(haystack: bytes, capitals: Any, needle: bytes) -> Any:
     import numpy
 
     codes = numpy.frombuffer(haystack, numpy.uint8)
+    if at or len(haystack) <= capitals[-1]:  # a piece: its own capitals, placed in it
+        capitals = capitals[numpy.searchsorted(capitals, at):numpy.searchsorted(capitals, at + len(haystack))] - at
     lower = _lower_table()
     lowered = lower[codes[capitals]]
     places = numpy.concatenate([capitals[lowered == letter].astype(numpy.int64) - offset
@@ -135,7 +168,7 @@ def _capital_hits(haystack: bytes, capitals: Any, needle: bytes) -> Any:
     places = places[(places >= 0) & (places <= len(haystack) - len(needle))]
     for offset, byte in enumerate(needle):
         places = places[lower[codes[places + offset]] == byte]
-    return places
+    return places + at
 
 
 _LOWER: list[Any] = []
@@ -339,40 +372,47 @@ class ManifestIndex:
         block = self._blocks.get(number)
         return block if block is not None and block.size == min(_BATCH, len(self.entries) - number * _BATCH) else None
 
-    def _block(self, number: int) -> tuple[_Block, bytes]:
-        """Block `number`'s kept facts (read on its first search) and its records' texts joined by newlines."""
+    def _block(self, number: int) -> tuple[_Block, bytes | None]:
+        """Block `number`'s kept facts, and its records' texts joined by newlines when they were read for them (its first search)."""
         block = self._kept_block(number)
         if block is not None:
-            return block, b"\n".join(block.texts)
+            return block, None
         import numpy
 
         first = number * _BATCH
         entries = self.entries[first:first + _BATCH]
-        held = [(i, e) for i, e in enumerate(entries, first) if e.text is not None]
-        parsed = [i for i, e in enumerate(entries, first) if e.text is None]
+        texts = [e.text for e in entries]
+        spans = [e.input_span for e in entries]
+        owners: Any = range(first, first + len(entries))
+        parsed: list[int] = []
         loose: list[int] = []
-        for i, e in held:
-            if e.input_span is None:  # spelled otherwise: parsed, or screened by its text (see _screened)
-                (parsed if b"\\" in bytes(e.text) else loose).append(i)
-        texts = [e.text for _, e in held]
+        if None in texts or None in spans:  # not every record spells its input as orjson does (rare)
+            for i, text, span in zip(owners, texts, spans):
+                if text is None:
+                    parsed.append(i)
+                elif span is None:  # parsed, or screened by its text (see _screened)
+                    (parsed if b"\\" in bytes(text) else loose).append(i)
+            owners = [i for i, text in zip(owners, texts) if text is not None]
+            spans = [span or (-1, -1) for text, span in zip(texts, spans) if text is not None]
+            texts = [text for text in texts if text is not None]
         # The newline joining records cannot be in a needle: search_needle escapes control characters.
         haystack = b"\n".join(texts)
         starts = array("q", accumulate(map((1).__add__, map(len, texts)), initial=0))
-        spans = [e.input_span or (-1, -1) for _, e in held]
         base = numpy.frombuffer(starts, numpy.int64)[:-1]
         inputs = numpy.array(spans, numpy.int64).reshape(-1, 2).T + base
         inputs[:, inputs[0] < base] = -1
         if len(haystack) < 2**31:  # half the bytes kept
             inputs = inputs.astype(numpy.int32)
-        block = self._blocks[number] = _Block(len(entries), parsed, frozenset(loose), texts,
-                                              numpy.array([i for i, _ in held], numpy.int64), starts, inputs,
-                                              *_capitals(haystack))
+        owners = first if type(owners) is range else numpy.array(owners, numpy.int64)
+        block = self._blocks[number] = _Block(len(entries), parsed, frozenset(loose), texts, owners, starts, inputs,
+                                              *_facts(haystack, starts))
         return block, haystack
 
     def _scan(self, number: int, needle: bytes, keep: Any) -> list[int]:
         """The entries of block `number` (those in `keep`, a numpy array; all when None) holding `needle`.
 
-        The block's records are joined and searched for the needle as given (lowercase) with one
+        The block's records that may hold the needle (their run's trigram signature has it, see
+        core.trigram_filter) are joined and searched for the needle as given (lowercase) with one
         `bytes.find` per record that holds it; a hit with capital letters must cover one of the
         block's few capitals, kept from its first search, and is found from them (`_capital_hits`).
         A record with an `input_span` holds the needle in its input exactly when a hit lies in that
@@ -384,53 +424,33 @@ class ManifestIndex:
         import numpy
 
         entries = self.entries
-        kept = self._kept_block(number)
-        # The texts need no search for a needle with a byte none of them holds: then only the parsed entries are.
-        texts_hold = kept is None or kept.may_hold(needle)
-        block, haystack = self._block(number) if texts_hold or kept is None else (kept, b"")
+        block, haystack = self._block(number)
         screened = _screened(needle)
         wanted = None if keep is None else set(keep.tolist()) if block.parsed or block.loose else ()
         always = block.parsed if screened else chain(block.parsed, block.loose)
         found = [i for i in always if (wanted is None or i in wanted) and _holds(entries[i], needle)]
-        if not texts_hold or not block.texts or not block.may_hold(needle):
-            return found
-        starts = block.starts
+        held = runs_holding(block.runs, needle)
+        if not block.texts or (held is not None and not held.any()):
+            return found  # no run of texts has every trigram of the needle, in any case
+        starts, texts = block.starts, block.texts
+        runs = [(0, len(texts))] if held is None else records_read(held, len(texts))
+        if haystack is not None:
+            pieces = [(haystack[starts[a]:starts[b] - 1] if len(runs) > 1 or b - a < len(texts) else haystack, starts[a])
+                      for a, b in runs]
+        else:  # joined again, but only the runs that may hold the needle
+            pieces = [(b"\n".join(texts[a:b]), starts[a]) for a, b in runs]
         capitals = block.capitals
         letters = needle.upper() != needle
-        counts = block.counts
-        if capitals is None and letters:  # too many capitals to keep: lowered instead
-            haystack = haystack.lower()
-            counts = counts.copy()
-            counts[97:123] += counts[65:91]
-        # The first hit in each record that holds the needle as given, then the next record; past
-        # _MANY_HITS records, every hit at once instead (one more pass, no Python work per hit).
-        find = haystack.find
-        first_places: list[int] = []
-        last = len(starts) - 2  # starts ends with the end of the last record plus one
-        hit = find(needle)
-        while hit >= 0 and len(first_places) < _MANY_HITS:
-            k = bisect_right(starts, hit) - 1
-            first_places.append(hit)
-            if k >= last:
-                break
-            hit = find(needle, starts[k + 1])
-        places = _exact_hits(haystack, needle, counts) if len(first_places) == _MANY_HITS else None
-        if places is not None:
-            firsts = 0
-        else:
-            while hit >= 0 and len(first_places) >= _MANY_HITS:  # too many places to check at once: go on
-                k = bisect_right(starts, hit) - 1
-                first_places.append(hit)
-                if k >= last:
-                    break
-                hit = find(needle, starts[k + 1])
-            places, firsts = numpy.array(first_places, numpy.int64), len(first_places)
+        lowered = capitals is None and letters  # too many capitals to keep: lowered instead
+        if lowered:
+            pieces = [(piece.lower(), at) for piece, at in pieces]
+        places, firsts = _places(pieces, needle, starts, block.counts, lowered)
         if capitals is not None and len(capitals) and letters:
-            places = numpy.concatenate([places, _capital_hits(haystack, capitals, needle)])
+            places = numpy.concatenate([places, *(_capital_hits(piece, capitals, at, needle) for piece, at in pieces)])
         records = numpy.searchsorted(numpy.frombuffer(starts, numpy.int64), places, side="right") - 1
         if not len(records):
             return found
-        ids = block.owners[records]
+        ids = records + block.owners if type(block.owners) is int else block.owners[records]
         if keep is not None:
             asked = numpy.isin(ids, keep)
             ids, places, records = ids[asked], places[asked], records[asked]
@@ -441,8 +461,9 @@ class ManifestIndex:
         hits = set(ids[inside].tolist())
         # A record's first hit before its input (in its id or call): the input may hold one further on.
         before = numpy.flatnonzero(spelled[:firsts] & (places[:firsts] < low[:firsts]))
-        for i, start, end in zip(ids[before].tolist(), low[before].tolist(), high[before].tolist()):
-            if i not in hits and find(needle, start, end) >= 0:
+        for i, k in zip(ids[before].tolist(), records[before].tolist()):
+            record = bytes(texts[k])
+            if i not in hits and (record.lower() if lowered else record).find(needle, *entries[i].input_span) >= 0:
                 hits.add(i)
         if screened:  # a loose record holding the needle somewhere: parsed (the others were, above)
             loose = block.loose

@@ -33,7 +33,7 @@ def json_bytes(value: Any) -> int:
     return json_text_and_bytes(value)[1]
 
 
-def json_text_and_bytes(value: Any) -> tuple[bytes | None, int]:
+def json_text_and_bytes(value: object) -> tuple[bytes | None, int]:
     """orjson's compact JSON text of `value` (None where only the walker writes it), and `json_bytes(value)`."""
     try:
         text = orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER)

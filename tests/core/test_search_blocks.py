@@ -12,6 +12,7 @@ import orjson
 import pytest
 
 import core.filtering
+import core.trigram_filter
 from core.filtering import ManifestIndex, _holds, search_needle
 from core.model import Entry
 from core.session import load_bytes
@@ -67,7 +68,8 @@ def _index(form: str, count: int = 120, seed: int = 3) -> tuple[ManifestIndex, l
 
 NEEDLES = ["ward", "WARD", "wArD", "war", "ard", "d", "w", "warden", "north wing", "café", "caf", "zone", "quiet",
            "jjj", "made in memory", "after the input", "level", '"level":', "wa", "ward\"", '"quoted"', "\\",
-           "c1", "pack", "mm", " ", "true", "null", "2400", "38.5", "-0", "[[", "rd", "ward 1", "upward"]
+           "c1", "pack", "mm", " ", "true", "null", "2400", "38.5", "-0", "[[", "rd", "ward 1", "upward",
+           "ward 11", "quiet 7", "é n", "ORTH W", "ward4"]
 
 
 # How each block is searched: rows alone; records found one by one (bytes.find); all hits at once
@@ -78,8 +80,10 @@ PATHS = {"rows": (0, 256, 8), "one by one": (10**6, 10**6, 8), "at once": (10**6
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("batch", [1, 7, 4096])
 @pytest.mark.parametrize("form", ["json", "jsonl"])
-def test_every_search_path_answers_as_parsing_each_input(monkeypatch, form, batch, path):
+@pytest.mark.parametrize("run", [1, 3, 64])
+def test_every_search_path_answers_as_parsing_each_input(monkeypatch, form, batch, path, run):
     few, many, hit_bytes = PATHS[path]
+    monkeypatch.setattr(core.trigram_filter, "RUN_RECORDS", run)  # runs of records read or skipped by their trigrams
     monkeypatch.setattr(core.filtering, "_BATCH", batch)
     monkeypatch.setattr(core.filtering, "_FEW_OF_A_BLOCK", few)
     monkeypatch.setattr(core.filtering, "_MANY_HITS", many)
