@@ -11,8 +11,9 @@ joined with newlines (a few MB at a time, never a lowered or joined copy of the 
 found as given with `bytes.find` (one per record that holds it; past _MANY_HITS records, every hit at
 once from the needle's rarest byte with numpy), and a hit that only a lowered text holds must cover
 one of the block's ASCII capitals, which the block keeps from its first search (few in real
-sessions; a block with too many is lowered per search instead). A block lacking a byte of the needle
-is not searched. The loader notes where each record spells its input exactly as orjson writes it
+sessions; a block with too many is lowered per search instead). Only the runs of records whose
+trigram signature may hold the needle are joined and searched (`core.trigram_filter`: a needle few
+records hold reads a few runs, not 130 MB). The loader notes where each record spells its input exactly as orjson writes it
 (`Entry.input_span`): a hit there is a hit in the input, checked for all hits at once. An input is
 parsed only where its record spells it otherwise (spaces, `1e2`, `\u00e9`) or it has no record.
 Kept: some 50 bytes an entry (its input span; texts list, starts, spans in them, capitals, run signatures).
