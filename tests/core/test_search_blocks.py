@@ -1,8 +1,9 @@
 """The Inputs search over blocks of joined records (core.filtering): every path answers as parsing each input does.
 
 The search joins a block of record texts, finds the needle as given and finds hits with capitals from
-the block's kept capitals, lowers a block with too many capitals, skips a block lacking a byte of the
-needle, and reads rows wanted alone one by one. Each is checked against `_holds` (the parsed input's
+the block's kept capitals, lowers a block with too many capitals, reads only the runs of records
+whose trigrams may hold the needle, and reads rows wanted alone one by one; records that spell their
+input as orjson does are searched in that span, the others parsed (or screened by their text). Each is checked against `_holds` (the parsed input's
 compact JSON, lowercased) on records written every way a file may write them.
 """
 import json
@@ -107,12 +108,15 @@ def test_hits_found_only_through_capitals_and_a_needle_across_two_records():
     assert index.containing([ids["end"], ids["rd"]], "wa") == [ids["end"]]
 
 
-def test_a_block_with_more_capitals_than_kept_is_lowered(monkeypatch):
+@pytest.mark.parametrize("run", [3, 64])
+def test_a_block_with_more_capitals_than_kept_is_lowered(monkeypatch, run):
     monkeypatch.setattr(core.filtering, "_CAPITALS_KEPT", 10**9)  # any capital is too many to keep
     monkeypatch.setattr(core.filtering, "_BATCH", 16)
+    monkeypatch.setattr(core.trigram_filter, "RUN_RECORDS", run)
     index, entries = _index("jsonl")
-    for text in ("ward", "WaRd", "quiet", "north wing"):
-        assert index.containing(range(len(entries)), text) == [i for i in range(len(entries)) if _holds(entries[i], search_needle(text))]
+    for text in ("ward", "WaRd", "quiet", "north wing", "ward 11", "quiet 7"):
+        for _ in range(2):  # the block read, then kept
+            assert index.containing(range(len(entries)), text) == [i for i in range(len(entries)) if _holds(entries[i], search_needle(text))]
     assert all(block.capitals is None or not len(block.capitals) for block in index._blocks.values())
     assert any(block.capitals is None for block in index._blocks.values())
 
