@@ -3,8 +3,9 @@
 The search joins a block of record texts, finds the needle as given and finds hits with capitals from
 the block's kept capitals, lowers a block with too many capitals, reads only the runs of records
 whose trigrams may hold the needle, and reads rows wanted alone one by one; records that spell their
-input as orjson does are searched in that span, the others parsed (or screened by their text). Each is checked against `_holds` (the parsed input's
-compact JSON, lowercased) on records written every way a file may write them.
+input as orjson does are searched in that span, the others parsed (or screened by their text).
+Each is checked against `_holds` (the parsed input's compact JSON, lowercased) on records written
+every way a file may write them.
 """
 import json
 import random
