@@ -121,11 +121,11 @@ def _facts(haystack: bytes, starts: array[int]) -> tuple[Any, Any, Any]:
     byte it holds (counted in 1 of _SAMPLED bytes: only to choose how to search), and its runs' signatures."""
     import numpy
 
-    runs, capitals = signatures(haystack, starts)
+    runs, capitals = signatures(haystack, starts, len(haystack) // _CAPITALS_KEPT)
     counts = numpy.bincount(numpy.frombuffer(haystack, numpy.uint8)[::_SAMPLED], minlength=256) * _SAMPLED
-    if len(capitals) * _CAPITALS_KEPT > len(haystack):
-        return None, counts, runs
-    return capitals.astype(numpy.int32) if len(haystack) < 2**31 else capitals, counts, runs  # int32: half the bytes kept
+    if capitals is not None and len(haystack) < 2**31:
+        capitals = capitals.astype(numpy.int32)  # half the bytes kept
+    return capitals, counts, runs
 
 
 def _exact_hits(haystack: bytes, needle: bytes, counts: Any) -> Any:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # numpy loads only when a session is searched
 
 RUN_RECORDS = 64  # records a signature stands for: some 80 kB of a float-heavy session
 SIGNATURE_BITS = 4096  # bits of one run's signature (a power of two)
-_RUNS_AT_ONCE = 16  # runs whose signatures are made at once: a MB or two of temporaries, not the block's many
+_BYTES_AT_ONCE = 1 << 20  # bytes read at once for the signatures: some 10 MB of temporaries at most
 
 
 def _leads(byte: int) -> bool:
@@ -32,38 +32,40 @@ def _hash(first: int, second: int, third: int) -> int:
     return (first * 961 + second * 31 + third) & (SIGNATURE_BITS - 1)  # numpy's uint16 wrapping keeps these bits
 
 
-def signatures(haystack: bytes, starts: array[int]) -> tuple[NDArray[numpy.uint8], NDArray[numpy.int64]]:
+def signatures(haystack: bytes, starts: array[int], most_capitals: int) -> tuple[NDArray[numpy.uint8], NDArray[numpy.int64] | None]:
     """The signature of each run of RUN_RECORDS records in `haystack` (starting at `starts`, then its end plus one),
-    and where `haystack` holds an ASCII capital (found among the letters read for the trigrams, for free).
+    and where `haystack` holds an ASCII capital (found among the letters read for the trigrams, for free; None past `most_capitals`).
 
     The signatures are a numpy array of one row of SIGNATURE_BITS / 8 bytes per run (numpy's packbits
     order). A trigram across two records is counted in the first one's run: it only sets a bit no
-    needle needs. The capitals are a numpy array of int64 places.
+    needle needs. The bytes are read _BYTES_AT_ONCE at a time, whatever the records' sizes.
     """
     import numpy
 
     bounds = numpy.frombuffer(starts, numpy.int64)[:-1:RUN_RECORDS]  # where each run starts
-    runs = len(bounds)
-    rows = numpy.zeros((runs, SIGNATURE_BITS // 8), numpy.uint8)
-    capitals = [numpy.zeros(0, numpy.int64)]
-    for first in range(0, runs, _RUNS_AT_ONCE):
-        last = min(first + _RUNS_AT_ONCE, runs)
-        begin, end = int(bounds[first]), int(bounds[last]) if last < runs else len(haystack)
+    seen = numpy.zeros(len(bounds) * SIGNATURE_BITS, bool)
+    capitals: list[NDArray[numpy.int64]] | None = [numpy.zeros(0, numpy.int64)]
+    found = 0
+    for begin in range(0, len(haystack), _BYTES_AT_ONCE):
+        end = min(begin + _BYTES_AT_ONCE, len(haystack))
         codes = numpy.frombuffer(haystack, numpy.uint8, min(end + 2, len(haystack)) - begin, begin)
         folded = codes | numpy.uint8(32)
         at = numpy.flatnonzero(((folded[:end - begin] - numpy.uint8(97)) < 26) | (codes[:end - begin] >= 128))
-        capitals.append(at[(codes[at] - numpy.uint8(65)) < 26] + begin)  # A-Z (the subtraction wraps below A)
+        if capitals is not None:
+            capitals.append(at[(codes[at] - numpy.uint8(65)) < 26] + begin)  # A-Z (the subtraction wraps below A)
+            found += len(capitals[-1])
+            if found > most_capitals:
+                capitals = None
         at = at[at < len(codes) - 2]  # trigrams whole in the haystack
         bit = folded[at].astype(numpy.uint16) * numpy.uint16(961)  # _hash in numpy
         bit += folded[at + 1].astype(numpy.uint16) * numpy.uint16(31)
         bit += folded[at + 2]
         bit &= numpy.uint16(SIGNATURE_BITS - 1)
-        # Each trigram's run, as the start of that run's bits: the places are in order, so a run's are a stretch.
-        stretches = numpy.diff(numpy.searchsorted(at, bounds[first:last] - begin), append=len(at))
-        seen = numpy.zeros((last - first) * SIGNATURE_BITS, bool)
-        seen[numpy.repeat(numpy.arange(0, (last - first) * SIGNATURE_BITS, SIGNATURE_BITS), stretches) + bit] = True
-        rows[first:last] = numpy.packbits(seen.reshape(last - first, SIGNATURE_BITS), axis=1)
-    return rows, numpy.concatenate(capitals)
+        # Each trigram's run, as where that run's bits start: the places are in order, so a run's are a stretch.
+        stretches = numpy.diff(numpy.searchsorted(at, bounds - begin), append=len(at))
+        seen[numpy.repeat(numpy.arange(0, len(seen), SIGNATURE_BITS), stretches) + bit] = True
+    rows = numpy.packbits(seen.reshape(len(bounds), SIGNATURE_BITS), axis=1)
+    return rows, None if capitals is None else numpy.concatenate(capitals)
 
 
 def runs_holding(rows: NDArray[numpy.uint8], needle: bytes) -> NDArray[numpy.bool_] | None:

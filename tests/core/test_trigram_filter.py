@@ -18,11 +18,11 @@ def _joined(texts: list[bytes]) -> tuple[bytes, array]:
 @pytest.mark.parametrize("run", [1, 2, 5])
 def test_a_run_holding_the_needle_in_any_case_is_always_read(monkeypatch, run):
     monkeypatch.setattr(core.trigram_filter, "RUN_RECORDS", run)
-    monkeypatch.setattr(core.trigram_filter, "_RUNS_AT_ONCE", 3)  # signatures made a few runs at a time
+    monkeypatch.setattr(core.trigram_filter, "_BYTES_AT_ONCE", 7)  # signatures made a few bytes at a time
     rng = random.Random(7)
     texts = ["".join(rng.choice(ALPHABET) for _ in range(rng.randrange(0, 12))).encode() for _ in range(40)]
     haystack, starts = _joined(texts)
-    rows, capitals = signatures(haystack, starts)
+    rows, capitals = signatures(haystack, starts, len(haystack))
     assert capitals.tolist() == [at for at, byte in enumerate(haystack) if 65 <= byte <= 90]
     assert len(rows) == -(-len(texts) // run)
     for text in texts:
@@ -39,7 +39,7 @@ def test_a_run_holding_the_needle_in_any_case_is_always_read(monkeypatch, run):
 def test_runs_lacking_a_trigram_of_the_needle_are_not_read(monkeypatch):
     monkeypatch.setattr(core.trigram_filter, "RUN_RECORDS", 2)
     texts = [b'{"label":"run 1"}', b'{"label":"run 2"}', b'{"label":"Run 5000 "}', b'{"label":"run 3"}', b"[1.5,2]", b"[3,4]"]
-    rows, _ = signatures(*_joined(texts))
+    rows, _ = signatures(*_joined(texts), 0)
     held = runs_holding(rows, b"run 5000")
     assert held.tolist() == [False, True, False]
     assert records_read(held, len(texts)) == [(2, 4)]
