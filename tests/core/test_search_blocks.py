@@ -168,3 +168,48 @@ def test_an_input_span_is_where_the_record_spells_the_input_as_orjson_does():
     session = load_bytes(b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(records) + b"]}", "t.json")
     spelled = {e.id: None if e.input_span is None else bytes(e.text)[slice(*e.input_span)] for e in session.entries}
     assert spelled == {"a": b'{"w":"Ward","n":[1,2.5]}', "b": None, "c": None, "d": None, "e": b'"a \\"quote\\""', "f": None}
+
+
+_PIECES = 'aAbBwWrRdD 0123456789.-é—"\\\n,:{}[]nulltrue'
+
+
+def _random_value(rng: random.Random, depth: int = 0):
+    """Strings of letters, digits, escapes and punctuation; numbers JavaScript writes otherwise; nesting."""
+    kind = rng.random()
+    if depth > 2 or kind < 0.3:
+        return "".join(rng.choice(_PIECES) for _ in range(rng.randrange(0, 8)))
+    if kind < 0.45:
+        return rng.choice([rng.uniform(-1e3, 1e3), rng.randrange(-50, 5000), 1.0, -0.0, 1e21, 1e-7, None, True, False])
+    if kind < 0.7:
+        return [_random_value(rng, depth + 1) for _ in range(rng.randrange(0, 4))]
+    return {"".join(rng.choice(_PIECES) for _ in range(rng.randrange(1, 5))): _random_value(rng, depth + 1)
+            for _ in range(rng.randrange(0, 4))}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_sessions_searched_every_way_answer_as_parsing_each_input(monkeypatch, seed):
+    """Random records (compact, spaced, ASCII-escaped; JSON and JSON Lines), random block, run and window
+    sizes, and needles cut from the records or made up, in any case, over all rows or some, repeated."""
+    rng = random.Random(seed)
+    for _ in range(8):
+        records = [{"id": f"c{n}", "call": "a.b.c", "input": _random_value(rng), "unit": "mm"} for n in range(rng.randrange(1, 50))]
+        texts = [orjson.dumps(r) if n % 3 == 0 else json.dumps(r, ensure_ascii=n % 3 == 1).encode() for n, r in enumerate(records)]
+        if rng.random() < 0.5:
+            data, name = b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(texts) + b"]}", "t.json"
+        else:
+            lines = [b'{"format":"worker-session/1","session":{"id":"t"}}'] + [b'{"kind":"entry",' + t[1:] for t in texts]
+            data, name = b"\n".join(lines), "t.jsonl"
+        entries = load_bytes(data, name).entries
+        for module, name, values in ((core.filtering, "_BATCH", [1, 3, 4096]), (core.trigram_filter, "RUN_RECORDS", [1, 2, 64]),
+                                     (core.trigram_filter, "_BYTES_AT_ONCE", [5, 1 << 20]), (core.filtering, "_MANY_HITS", [1, 256]),
+                                     (core.filtering, "_HIT_BYTES", [1, 10**9]), (core.filtering, "_CAPITALS_KEPT", [1, 10**9])):
+            monkeypatch.setattr(module, name, rng.choice(values))
+        index = ManifestIndex(entries)
+        for _ in range(30):
+            record = bytes(rng.choice(entries).text)
+            at = rng.randrange(len(record))
+            text = record[at:at + rng.randrange(1, 8)].decode("utf-8", "ignore")
+            text = text.upper() if rng.random() < 0.3 else text
+            rows = range(len(entries)) if rng.random() < 0.6 else [rng.randrange(len(entries)) for _ in range(len(entries))]
+            expected = [i for i in rows if _holds(entries[i], search_needle(text))] if text else list(rows)
+            assert index.containing(rows, text) == expected, (text, list(rows))
