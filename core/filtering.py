@@ -462,9 +462,10 @@ class ManifestIndex:
         hits = set(ids[inside].tolist())
         # A record's first hit before its input (in its id or call): the input may hold one further on.
         before = numpy.flatnonzero(spelled[:firsts] & (places[:firsts] < low[:firsts]))
-        for i, k in zip(ids[before].tolist(), records[before].tolist()):
-            record = bytes(texts[k])
-            if i not in hits and (record.lower() if lowered else record).find(needle, *entries[i].input_span) >= 0:
+        piece_starts = [at for _, at in pieces]
+        for i, start, end in zip(ids[before].tolist(), low[before].tolist(), high[before].tolist()):
+            piece, at = pieces[bisect_right(piece_starts, start) - 1]  # the piece holding the record
+            if i not in hits and piece.find(needle, start - at, end - at) >= 0:
                 hits.add(i)
         if screened:  # a loose record holding the needle somewhere: parsed (the others were, above)
             loose = block.loose
