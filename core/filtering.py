@@ -11,10 +11,12 @@ joined with newlines (a few MB at a time, never a lowered or joined copy of the 
 found as given with `bytes.find` (one per record that holds it; past _MANY_HITS records, every hit at
 once from the needle's rarest byte with numpy), and a hit that only a lowered text holds must cover
 one of the block's ASCII capitals, which the block keeps from its first search (few in real
-sessions; a block with too many is lowered per search instead). A block lacking a byte of the needle
-is not searched. Which hits lie in their input is checked for all at once against each input's span
-(`_input_span`, read when a search first hits the entry, kept); an input is parsed only where its
-text may differ from its JSON. Kept: some 50 bytes an entry (texts list, owners, starts, spans, capitals).
+sessions; a block with too many is lowered per search instead). Only the runs of records whose
+trigram signature may hold the needle are joined and searched (`core.trigram_filter`: a needle few
+records hold reads a few runs, not 130 MB). The loader notes where each record spells its input exactly as orjson writes it
+(`Entry.input_span`): a hit there is a hit in the input, checked for all hits at once. An input is
+parsed only where its record spells it otherwise (spaces, `1e2`, `\u00e9`) or it has no record.
+Kept: some 50 bytes an entry (its input span; texts list, starts, spans in them, capitals, run signatures).
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain
+from itertools import accumulate, chain, islice
 from typing import Any
 
 import orjson
@@ -33,6 +35,7 @@ from core.jsonsize import js_keys
 from core.manifest import shape_text
 from core.model import Entry
 from core.run_inputs import call_matches, entry_bytes, input_bytes, input_shape
+from core.trigram_filter import records_read, runs_holding, signatures
 
 COLUMNS = ("id", "call", "unit", "applied", "shape", "bytes")
 _DIGITS = re.compile(r"(\d+)")
@@ -41,14 +44,14 @@ _NUMBER_CHARACTERS = re.compile(rb"[0-9eE+\-.]*").fullmatch
 
 
 def _screenable(needle: bytes) -> bool:
-    """Whether a record's text can stand for its input's compact JSON when searching for `needle`.
+    """Whether a record's text that lacks `needle` (and a backslash) shows its input's compact JSON lacks it too.
 
-    Parsing every input to search it is most of a search's time. A needle that can only lie inside
-    one token (no JSON punctuation; compact JSON has spaces only inside strings, and the needle's
-    other whitespace is escaped) and cannot be part of a number or of `null` (which the record may
-    spell differently: `1e2` is `100.0`, `1e999` is `null`) is found in the input's text exactly
-    where it is in the compact JSON, wherever that text spells the input token for token
-    (`_input_span`). Other needles parse every input.
+    Needed only for records that spell their input otherwise than orjson (no `input_span`), so as not
+    to parse all of them. A needle that can only lie inside one token (no JSON punctuation; compact
+    JSON has spaces only inside strings, and the needle's other whitespace is escaped) and cannot be
+    part of a number or of `null` (which the record may spell differently: `1e2` is `100.0`, `1e999`
+    is `null`) is in the compact JSON only if it is in the record's text. Other needles parse every
+    such input.
     """
     return not (not needle or _NOT_WITHIN_ONE_TOKEN(needle) or _NUMBER_CHARACTERS(needle) or needle in b"null")
 
@@ -57,56 +60,72 @@ _BATCH = 4096  # records joined and searched together (a block): a few MB at a t
 _FEW_OF_A_BLOCK = 16  # rows wanted from a block below 1/16 of it are searched one by one, not joined
 _CAPITALS_KEPT = 64  # a block with more than one ASCII capital in 64 bytes is lowered at each search instead
 _MANY_HITS = 256  # records of a block found holding a needle one by one before all are found at once
-_HIT_BYTES = 8  # a needle's rarest byte met more than once in 8 bytes of a block: found with bytes.find instead
-_COUNTED_AT_ONCE = 1 << 16  # bytes of a block counted by value at once (numpy makes 8 bytes of each)
-_UNREAD, _PARSED = -1, -2  # an entry's input span not read yet; its input must be parsed to be searched
+_HIT_BYTES = 32  # a needle's rarest byte met more than once in 32 bytes of a block: found with bytes.find instead (a digit: 1 in 13)
+_SAMPLED = 16  # a block's bytes are counted in 1 of 16 (counts only choose how to search: see _exact_hits)
 
 
 @dataclass(slots=True)
 class _Block:
-    """What the searches of one block of entries keep: some 24 bytes an entry, never a copy of its text."""
+    """What the searches of one block of entries keep: some 32 bytes an entry, never a copy of its text."""
 
     size: int  # entries it was read over (the last block grows as a followed file does)
-    made: list[int]  # entries made in memory, without a record text: parsed to be searched
-    escaped: frozenset[int]  # entries whose record holds a backslash: parsed to be searched
-    texts: list[Any]  # the other entries' record texts (the entries' own objects), joined to be searched
-    owners: Any  # the entry of each text (a numpy array)
+    parsed: list[int]  # entries without a record text, or whose record spells its input otherwise and holds a backslash
+    loose: frozenset[int]  # entries whose record spells its input otherwise, without a backslash (see _screenable)
+    texts: list[Any]  # the entries' record texts (the entries' own objects), joined to be searched
+    owners: Any  # the entry of each text (a numpy array), or the first one's when they follow each other (an int)
     starts: array[int]  # where each text starts once joined by newlines, then the end plus one
+    inputs: Any  # where each text's input_span starts and ends once joined (numpy arrays; -1 when it has none)
     capitals: Any  # where the joined texts hold an ASCII capital (a numpy array); None: too many
-    counts: Any  # how many of each byte the joined texts hold (a numpy array of 256)
-
-    def may_hold(self, needle: bytes) -> bool:
-        """Whether a text of the block may hold `needle` (lowercase) in some case: it has every byte of it."""
-        counts = self.counts
-        return all(counts[byte] or (97 <= byte <= 122 and counts[byte - 32]) for byte in set(needle))
+    counts: Any  # about how many of each byte the joined texts hold (a numpy array of 256; see _facts)
+    runs: Any  # each run of records' trigram signature (core.trigram_filter), to read only runs that may hold a needle
 
 
-def _first_hits(haystack: bytes, needle: bytes, starts: Sequence[int]) -> Iterator[tuple[int, int]]:
-    """(record number, first hit) for each record (starting at `starts` in `haystack`) that holds `needle`."""
-    hit = haystack.find(needle)
+def _first_hits(pieces: list[tuple[bytes, int]], needle: bytes, starts: array[int]) -> Iterator[int]:
+    """The first place of `needle` in each record that holds it: records start at `starts`, and `pieces`
+    are runs of them joined (each with where it starts among all), in order. No hit spans two records."""
     last = len(starts) - 2  # starts ends with the end of the last record plus one
-    while hit >= 0:
-        k = bisect_right(starts, hit) - 1
-        yield k, hit
-        if k >= last:
-            return
-        hit = haystack.find(needle, starts[k + 1])
+    for piece, at in pieces:
+        find = piece.find
+        hit = find(needle)
+        while hit >= 0:
+            yield hit + at
+            k = bisect_right(starts, hit + at) - 1
+            if k >= last:
+                return
+            hit = find(needle, starts[k + 1] - at)
 
 
-def _capitals(haystack: bytes) -> tuple[Any, Any]:
-    """Where `haystack` holds an ASCII capital (None when over 1 in _CAPITALS_KEPT), and how many of each byte it holds."""
+def _places(pieces: list[tuple[bytes, int]], needle: bytes, starts: array[int], counts: Any, lowered: bool) -> tuple[Any, int]:
+    """Where `needle` is in `pieces` as given (numpy array), and how many of those places come first, one per record.
+
+    The first hit in each record that holds it, then the next record; past _MANY_HITS records, every
+    hit at once instead (one more pass, no Python work per hit): none of them is then a record's first.
+    """
     import numpy
 
-    codes = numpy.frombuffer(haystack, numpy.uint8)
-    counts = numpy.zeros(256, numpy.int64)
-    for at in range(0, len(codes), _COUNTED_AT_ONCE):  # bincount widens each byte to 8: a slice at a time
-        counts += numpy.bincount(codes[at:at + _COUNTED_AT_ONCE], minlength=256)
-    if counts[65:91].sum() * _CAPITALS_KEPT > len(haystack):
-        return None, counts
-    kind = numpy.int32 if len(haystack) < 2**31 else numpy.int64
-    where = [(numpy.flatnonzero((codes[at:at + _COUNTED_AT_ONCE] - numpy.uint8(65)) < 26) + at).astype(kind)
-             for at in range(0, len(codes), _COUNTED_AT_ONCE)]  # A-Z (the subtraction wraps below A), a slice at a time
-    return (numpy.concatenate(where) if where else numpy.zeros(0, kind)), counts
+    hits_in_turn = _first_hits(pieces, needle, starts)
+    first_places = list(islice(hits_in_turn, _MANY_HITS))
+    if len(first_places) == _MANY_HITS:
+        if lowered:
+            counts = counts.copy()
+            counts[97:123] += counts[65:91]
+        every = [_exact_hits(piece, needle, counts) for piece, _ in pieces]
+        if all(places is not None for places in every):
+            return numpy.concatenate([places + at for places, (_, at) in zip(every, pieces)]), 0
+    first_places += hits_in_turn  # too many places to check at once: go on
+    return numpy.array(first_places, numpy.int64), len(first_places)
+
+
+def _facts(haystack: bytes, starts: array[int]) -> tuple[Any, Any, Any]:
+    """Where `haystack` holds an ASCII capital (None when over 1 in _CAPITALS_KEPT), about how many of each
+    byte it holds (counted in 1 of _SAMPLED bytes: only to choose how to search), and its runs' signatures."""
+    import numpy
+
+    runs, capitals = signatures(haystack, starts, len(haystack) // _CAPITALS_KEPT)
+    counts = numpy.bincount(numpy.frombuffer(haystack, numpy.uint8)[::_SAMPLED], minlength=256) * _SAMPLED
+    if capitals is not None and len(haystack) < 2**31:
+        capitals = capitals.astype(numpy.int32)  # half the bytes kept
+    return capitals, counts, runs
 
 
 def _exact_hits(haystack: bytes, needle: bytes, counts: Any) -> Any:
@@ -129,8 +148,10 @@ def _exact_hits(haystack: bytes, needle: bytes, counts: Any) -> Any:
     return places
 
 
-def _capital_hits(haystack: bytes, capitals: Any, needle: bytes) -> Any:
-    """Where `needle` (lowercase) is in `haystack` only once it is lowered (a numpy array).
+def _capital_hits(haystack: bytes, capitals: Any, at: int, needle: bytes) -> Any:
+    """Where `needle` (lowercase) is in `haystack` (a piece of the block starting at `at`) only once it is lowered.
+
+    A numpy array of places in the block; `capitals` are the block's.
 
     Such a hit covers a capital that lowers to one of the needle's letters: each capital and letter
     gives one place to check, and all are checked at once, byte by byte, never lowering the text. A
@@ -139,6 +160,8 @@ def _capital_hits(haystack: bytes, capitals: Any, needle: bytes) -> Any:
     import numpy
 
     codes = numpy.frombuffer(haystack, numpy.uint8)
+    if at or len(haystack) <= capitals[-1]:  # a piece: its own capitals, placed in it
+        capitals = capitals[numpy.searchsorted(capitals, at):numpy.searchsorted(capitals, at + len(haystack))] - at
     lower = _lower_table()
     lowered = lower[codes[capitals]]
     places = numpy.concatenate([capitals[lowered == letter].astype(numpy.int64) - offset
@@ -146,7 +169,7 @@ def _capital_hits(haystack: bytes, capitals: Any, needle: bytes) -> Any:
     places = places[(places >= 0) & (places <= len(haystack) - len(needle))]
     for offset, byte in enumerate(needle):
         places = places[lower[codes[places + offset]] == byte]
-    return places
+    return places + at
 
 
 _LOWER: list[Any] = []
@@ -163,61 +186,13 @@ def _lower_table() -> Any:
     return _LOWER[0]
 
 
-# A trailing scalar member of an entry record (`,"unit":"mm"`), read back from the record's end.
-_TRAILING_MEMBER = re.compile(
-    rb',\s*"(?:id|call|unit|applied|editOf|body|seq|at|kind)"\s*:\s*(?:"[^"\\]*"|true|false|null|-?[0-9]+)\s*').fullmatch
-_INPUT_KEY = b'"input":'
+def _screened(needle: bytes) -> bool:
+    """Whether a loose record (no input_span, no backslash) need be parsed only when its text holds `needle`.
 
-
-def _input_span(entry: Entry) -> tuple[int, int, bool]:
-    """Where the entry's input lies in its record text, and whether that text is its JSON token for token.
-
-    Only for a record without a backslash: its one `"input":` is then the record's own member (a
-    quote inside a string is escaped), and the input runs to the first of the scalar members that
-    end the record (read back from its end; an input value cannot end like one, as it would need a
-    quote inside a string). The text is token for token when it has no exponent and, its `N.0`
-    numbers counted as JavaScript writes them (`N`), is exactly `input_bytes` long: the JS text of
-    the parsed input (what `input_bytes` measures) is then the same length, and every other change a
-    parse can make (whitespace, a duplicate key dropped, a number written shorter, another member
-    such as `output` caught in the span) only shortens it. orjson's text differs from JavaScript's
-    only in numbers, where a screened needle never lies, so a screened needle is in the text exactly
-    when it is in the input's orjson text. (0, 0, False): no such span; the input is parsed.
+    A needle with a backslash (an escaped quote, backslash or control character) is only in the JSON of
+    a string that had to be escaped, so only in a record with a backslash: screened too.
     """
-    text = bytes(entry.text)
-    at = text.find(_INPUT_KEY)
-    if at < 0 or text.find(_INPUT_KEY, at + 1) >= 0 or b"\\" in text:
-        return 0, 0, False
-    start = at + len(_INPUT_KEY)
-    end = text.rstrip().rfind(b"}")
-    while True:
-        comma = text.rfind(b",", start, end)
-        if comma < 0 or _TRAILING_MEMBER(text, comma, end) is None:
-            break
-        end = comma
-    span = text[start:end].rstrip()
-    start += len(span) - len(span.lstrip())
-    span = span.lstrip()
-    outside = b"".join(span.split(b'"')[::2]).translate(_TOKEN_FORMS)
-    if b"1e" in outside or b"0e" in outside:  # an exponent (a digit then e): JavaScript may write it longer
-        return start, start + len(span), False
-    return start, start + len(span), len(span) - (_js_saves(outside) if b".0" in outside else 0) == entry.input_bytes
-
-
-# The record's text outside strings, with every token end written `,`, every digit but 0 written
-# `1` and `E` written `e`: one count then finds `N.0` before any end, and `1e`/`0e` an exponent
-# (outside strings an `e` follows a digit only in one; in `true` and `false` it follows a letter).
-_TOKEN_FORMS = bytes.maketrans(b"]}123456789E", b",,111111111e")
-
-
-def _js_saves(outside: bytes) -> int:
-    """Bytes JavaScript writes fewer than `outside` (a JSON text without its strings or exponents, as _TOKEN_FORMS writes it) spells.
-
-    As jsonsize's `_number_corrections` counts them, by plain counts: `N.0` is `N` (2 fewer) and a
-    whole `-0.0` is `0` (one more); a token ends at `,` (which stands for `]` and `}` too) or the end of the text.
-    """
-    integral = outside.count(b".0,") + outside.endswith(b".0")
-    negative_zero = outside.count(b"-0.0,") + outside.endswith(b"-0.0") if b"-0.0" in outside else 0
-    return 2 * integral + negative_zero
+    return _screenable(needle) or b"\\" in needle
 
 
 def _holds(entry: Entry, needle: bytes) -> bool:
@@ -302,11 +277,6 @@ class ManifestIndex:
         self._prefix: list[int] | None = None  # running sums of sizes, built on first use
         self._positions: dict[int, int] | None = None
         self._by_call: dict[str, list[int]] = {}  # each call's entry indices, ascending
-        # Where each entry's input lies in its record (_input_span), read when a search first hits it and
-        # kept: a start (or _UNREAD, _PARSED) and an end per entry in numpy arrays made by the first
-        # search, 16 bytes an entry rather than a tuple's 100, and checked for every hit at once.
-        self._span_starts: Any = None
-        self._span_ends: Any = None
         self._blocks: dict[int, _Block] = {}  # what each block's searches keep (see _scan)
         for position, call in enumerate(self.calls):
             self._by_call.setdefault(call, []).append(position)
@@ -365,11 +335,8 @@ class ManifestIndex:
         if not text:
             return list(indices)
         needle = search_needle(text)
-        if not _screenable(needle) and b"\\" not in needle:
-            return [i for i in indices if _holds(self.entries[i], needle)]
         import numpy
 
-        self._size_spans()
         if isinstance(indices, range) and indices.step == 1:
             rows = numpy.arange(indices.start, indices.stop, dtype=numpy.int64)
         else:
@@ -391,156 +358,118 @@ class ManifestIndex:
     def _record_holds(self, i: int, needle: bytes) -> bool:
         """Whether entry `i` holds `needle`, read alone: the meaning `_scan` answers for a block at once."""
         entry = self.entries[i]
+        span = entry.input_span
+        if span is not None:
+            return bytes(entry.text).lower().find(needle, *span) >= 0
         if entry.text is None:
             return _holds(entry, needle)
         record = bytes(entry.text)
-        if b"\\" in record:
+        if b"\\" in record or not _screened(needle):
             return _holds(entry, needle)
-        if b"\\" in needle:  # only in the JSON of a string that had to be escaped
-            return False
-        lowered = record.lower()
-        if needle not in lowered:
-            return False
-        span = self._span(i)
-        return _holds(entry, needle) if span is None else lowered.find(needle, span[0], span[1]) >= 0
-
-    def _size_spans(self) -> None:
-        """Make the input span arrays as long as the entries (on the first search, and after the session grew)."""
-        import numpy
-
-        have = 0 if self._span_starts is None else len(self._span_starts)
-        more = len(self.entries) - have
-        if more > 0 or self._span_starts is None:
-            unread = numpy.full(max(more, 0), _UNREAD, numpy.int64)
-            self._span_starts = unread if not have else numpy.concatenate([self._span_starts, unread])
-            self._span_ends = numpy.zeros_like(unread) if not have else numpy.concatenate([self._span_ends, numpy.zeros_like(unread)])
-
-    def _span(self, i: int) -> tuple[int, int] | None:
-        """Entry `i`'s `_input_span` when its text spells its JSON token for token, else None; read once, kept."""
-        starts, ends = self._span_starts, self._span_ends  # sized for every entry by `containing`
-        start = starts[i]
-        if start == _UNREAD:
-            start, ends[i], exact = _input_span(self.entries[i])
-            if not exact:
-                start = _PARSED
-            starts[i] = start
-        return None if start == _PARSED else (int(start), int(ends[i]))
+        return needle in record.lower() and _holds(entry, needle)
 
     def _kept_block(self, number: int) -> _Block | None:
         """What block `number`'s searches kept, if it still holds as many entries."""
         block = self._blocks.get(number)
         return block if block is not None and block.size == min(_BATCH, len(self.entries) - number * _BATCH) else None
 
-    def _block(self, number: int) -> tuple[_Block, bytes]:
-        """Block `number`'s kept facts (read on its first search) and its records' texts joined by newlines."""
+    def _block(self, number: int) -> tuple[_Block, bytes | None]:
+        """Block `number`'s kept facts, and its records' texts joined by newlines when they were read for them (its first search)."""
         block = self._kept_block(number)
         if block is not None:
-            return block, b"\n".join(block.texts)
+            return block, None
         import numpy
 
         first = number * _BATCH
-        texts = [e.text for e in self.entries[first:first + _BATCH]]
-        owners = list(range(first, first + len(texts)))
-        made = [i for i, t in zip(owners, texts) if t is None]
-        if made:
-            owners = [i for i, t in zip(owners, texts) if t is not None]
-            texts = [t for t in texts if t is not None]
+        entries = self.entries[first:first + _BATCH]
+        texts = [e.text for e in entries]
+        spans = [e.input_span for e in entries]
+        owners: Any = range(first, first + len(entries))
+        parsed: list[int] = []
+        loose: list[int] = []
+        if None in texts or None in spans:  # not every record spells its input as orjson does (rare)
+            for i, text, span in zip(owners, texts, spans):
+                if text is None:
+                    parsed.append(i)
+                elif span is None:  # parsed, or screened by its text (see _screened)
+                    (parsed if b"\\" in bytes(text) else loose).append(i)
+            owners = [i for i, text in zip(owners, texts) if text is not None]
+            spans = [span or (-1, -1) for text, span in zip(texts, spans) if text is not None]
+            texts = [text for text in texts if text is not None]
         # The newline joining records cannot be in a needle: search_needle escapes control characters.
         haystack = b"\n".join(texts)
         starts = array("q", accumulate(map((1).__add__, map(len, texts)), initial=0))
-        escaped = frozenset(owners[k] for k, _ in _first_hits(haystack, b"\\", starts))
-        block = self._blocks[number] = _Block(len(made) + len(owners), made, escaped, texts,
-                                              numpy.array(owners, numpy.int64), starts, *_capitals(haystack))
+        base = numpy.frombuffer(starts, numpy.int64)[:-1]
+        inputs = numpy.array(spans, numpy.int64).reshape(-1, 2).T + base
+        inputs[:, inputs[0] < base] = -1
+        if len(haystack) < 2**31:  # half the bytes kept
+            inputs = inputs.astype(numpy.int32)
+        owners = first if type(owners) is range else numpy.array(owners, numpy.int64)
+        block = self._blocks[number] = _Block(len(entries), parsed, frozenset(loose), texts, owners, starts, inputs,
+                                              *_facts(haystack, starts))
         return block, haystack
 
     def _scan(self, number: int, needle: bytes, keep: Any) -> list[int]:
         """The entries of block `number` (those in `keep`, a numpy array; all when None) holding `needle`.
 
-        The block's records are joined and searched for the needle as given (lowercase) with one
+        The block's records that may hold the needle (their run's trigram signature has it, see
+        core.trigram_filter) are joined and searched for the needle as given (lowercase) with one
         `bytes.find` per record that holds it; a hit with capital letters must cover one of the
         block's few capitals, kept from its first search, and is found from them (`_capital_hits`).
-        A record without a backslash that does not hold the needle cannot have it in its input (the
-        old screen); one that holds it has it in its input exactly when `_input_span` says the input's
-        text is its JSON token for token and a hit lies in it (checked for every hit at once); any
-        other record is parsed and searched. Python work grows with hits and escaped records, not bytes.
+        A record with an `input_span` holds the needle in its input exactly when a hit lies in that
+        span (checked for every hit at once). A record that spells its input otherwise is parsed
+        and searched: every one when the needle cannot be screened (`_screenable`), else those with a
+        backslash and those holding the needle somewhere. Python work grows with hits and parsed
+        records, not bytes.
         """
         import numpy
 
         entries = self.entries
-        kept = self._kept_block(number)
-        # The texts need no search for a needle with a backslash (an escaped quote, backslash or control
-        # character: only in the JSON of a string that had to be escaped, so only in a record with a
-        # backslash) or with a byte none of them holds: then only the made and escaped entries are searched.
-        texts_hold = b"\\" not in needle and (kept is None or kept.may_hold(needle))
-        block, haystack = self._block(number) if texts_hold or kept is None else (kept, b"")
-        wanted = None if keep is None else set(keep.tolist()) if block.made or block.escaped else ()
-        found = [i for i in chain(block.made, block.escaped) if (wanted is None or i in wanted) and _holds(entries[i], needle)]
-        if not texts_hold or not block.texts or not block.may_hold(needle):
-            return found
-        starts = block.starts
+        block, haystack = self._block(number)
+        screened = _screened(needle)
+        wanted = None if keep is None else set(keep.tolist()) if block.parsed or block.loose else ()
+        always = block.parsed if screened else chain(block.parsed, block.loose)
+        found = [i for i in always if (wanted is None or i in wanted) and _holds(entries[i], needle)]
+        held = runs_holding(block.runs, needle)
+        if not block.texts or (held is not None and not held.any()):
+            return found  # no run of texts has every trigram of the needle, in any case
+        starts, texts = block.starts, block.texts
+        runs = [(0, len(texts))] if held is None else records_read(held, len(texts))
+        if haystack is not None:
+            pieces = [(haystack[starts[a]:starts[b] - 1] if len(runs) > 1 or b - a < len(texts) else haystack, starts[a])
+                      for a, b in runs]
+        else:  # joined again, but only the runs that may hold the needle
+            pieces = [(b"\n".join(texts[a:b]), starts[a]) for a, b in runs]
         capitals = block.capitals
         letters = needle.upper() != needle
-        counts = block.counts
-        if capitals is None and letters:  # too many capitals to keep: lowered instead
-            haystack = haystack.lower()
-            counts = counts.copy()
-            counts[97:123] += counts[65:91]
-        # The first hit in each record that holds the needle as given, then the next record; past
-        # _MANY_HITS records, every hit at once instead (one more pass, no Python work per hit).
-        find = haystack.find
-        first_places: list[int] = []
-        last = len(starts) - 2  # starts ends with the end of the last record plus one
-        hit = find(needle)
-        while hit >= 0 and len(first_places) < _MANY_HITS:
-            k = bisect_right(starts, hit) - 1
-            first_places.append(hit)
-            if k >= last:
-                break
-            hit = find(needle, starts[k + 1])
-        places = _exact_hits(haystack, needle, counts) if len(first_places) == _MANY_HITS else None
-        if places is not None:
-            firsts = 0
-        else:
-            while hit >= 0 and len(first_places) >= _MANY_HITS:  # too many places to check at once: go on
-                k = bisect_right(starts, hit) - 1
-                first_places.append(hit)
-                if k >= last:
-                    break
-                hit = find(needle, starts[k + 1])
-            places, firsts = numpy.array(first_places, numpy.int64), len(first_places)
+        lowered = capitals is None and letters  # too many capitals to keep: lowered instead
+        if lowered:
+            pieces = [(piece.lower(), at) for piece, at in pieces]
+        places, firsts = _places(pieces, needle, starts, block.counts, lowered)
         if capitals is not None and len(capitals) and letters:
-            places = numpy.concatenate([places, _capital_hits(haystack, capitals, needle)])
+            places = numpy.concatenate([places, *(_capital_hits(piece, capitals, at, needle) for piece, at in pieces)])
         records = numpy.searchsorted(numpy.frombuffer(starts, numpy.int64), places, side="right") - 1
         if not len(records):
             return found
-        ids = block.owners[records]
+        ids = records + block.owners if type(block.owners) is int else block.owners[records]
         if keep is not None:
             asked = numpy.isin(ids, keep)
             ids, places, records = ids[asked], places[asked], records[asked]
             firsts = int(numpy.count_nonzero(asked[:firsts]))
-        span_starts, span_ends = self._span_starts, self._span_ends
-        starts_of = span_starts[ids]
-        unread = ids[starts_of == _UNREAD]
-        if len(unread):  # a first hit on these entries: where their inputs lie is read once
-            for i in numpy.unique(unread).tolist():
-                span = self._span(i)
-                # Into these arrays too: a search on another thread may have grown the index's meanwhile.
-                span_starts[i], span_ends[i] = (_PARSED, 0) if span is None else span
-            starts_of = span_starts[ids]
-        base = numpy.frombuffer(starts, numpy.int64)[records]
-        low, high = base + starts_of, base + span_ends[ids]
-        spelled = starts_of >= 0
+        low, high = block.inputs[0][records], block.inputs[1][records]
+        spelled = low >= 0
         inside = spelled & (places >= low) & (places <= high - len(needle))
         hits = set(ids[inside].tolist())
         # A record's first hit before its input (in its id or call): the input may hold one further on.
         before = numpy.flatnonzero(spelled[:firsts] & (places[:firsts] < low[:firsts]))
+        piece_starts = [at for _, at in pieces]
         for i, start, end in zip(ids[before].tolist(), low[before].tolist(), high[before].tolist()):
-            if i not in hits and find(needle, start, end) >= 0:
+            piece, at = pieces[bisect_right(piece_starts, start) - 1]  # the piece holding the record
+            if i not in hits and piece.find(needle, start - at, end - at) >= 0:
                 hits.add(i)
-        escaped = block.escaped
-        for i in numpy.unique(ids[starts_of == _PARSED]).tolist():
-            if i not in escaped and _holds(entries[i], needle):
-                hits.add(i)
+        if screened:  # a loose record holding the needle somewhere: parsed (the others were, above)
+            loose = block.loose
+            hits.update(i for i in numpy.unique(ids[~spelled]).tolist() if i in loose and _holds(entries[i], needle))
         return found + list(hits)
 
     def sort_key(self, column: str) -> list[Any]:

@@ -30,13 +30,18 @@ _ARRAY_INDEX_LIMIT = 2**32 - 1
 
 def json_bytes(value: Any) -> int:
     """UTF-8 length of `JSON.stringify(value)`; 0 when it gives undefined (a function)."""
+    return json_text_and_bytes(value)[1]
+
+
+def json_text_and_bytes(value: object) -> tuple[bytes | None, int]:
+    """orjson's compact JSON text of `value` (None where only the walker writes it), and `json_bytes(value)`."""
     try:
         text = orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER)
     except TypeError:  # orjson.JSONEncodeError: big integers, lone surrogates, functions
-        return _walker_bytes(value)
+        return None, _walker_bytes(value)
     if _INTEGRAL_FLOAT.search(text) is None and _MAY_HAVE_EXPONENT(text) is None:
-        return len(text)
-    return len(text) + _number_corrections(text)
+        return text, len(text)
+    return text, len(text) + _number_corrections(text)
 
 
 def _number_corrections(text: bytes) -> int:

@@ -36,6 +36,9 @@ def id_key(value: Id | None) -> str | None:
     return None if value is None else str(value)
 
 
+_INPUT_KEY = b'"input":'
+
+
 class Entry:
     """One store entry: a module call a body made, or a person's canvas edit (`applied`).
 
@@ -47,7 +50,7 @@ class Entry:
     """
 
     __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "extra", "_where",
-                 "input_bytes", "input_shape", "size", "_input", "_output", "_text")
+                 "input_bytes", "input_shape", "size", "_input", "_output", "_text", "_input_at", "_input_tail")
 
     def __init__(self, id: Id, call: str, input: Any = None, unit: str | None = None, applied: bool = False,
                  edit_of: Id | None = None, body: Id | None = None, output: Any = NO_OUTPUT,
@@ -69,6 +72,10 @@ class Entry:
         self._input = input
         self._output = output
         self._text: Any = None  # the record's JSON text (bytes or a buffer) once the values are let go
+        # Where in that text the input is spelled exactly as orjson writes it (see `input_span`): its
+        # start, and the bytes after it to the record's end (both small, so Python's shared ints).
+        self._input_at: int | None = None
+        self._input_tail = 0
 
     def __repr__(self) -> str:
         return f"Entry(id={self.id!r}, call={self.call!r}{', applied' if self.applied else ''}, where={str(self.where)!r})"
@@ -105,12 +112,31 @@ class Entry:
         """The JSON text of the record the entry was read from (bytes or a buffer); None if made in memory."""
         return self._text
 
-    def hold_as_text(self, text: Any) -> None:
-        """Let go of the parsed input and output and keep `text`, the record they were read from."""
+    @property
+    def input_span(self) -> tuple[int, int] | None:
+        """Where the record's text spells the input exactly as `orjson.dumps(input)` does, byte for byte; else None.
+
+        Searching that span of the text is then searching the input's compact JSON, without parsing it.
+        """
+        at = self._input_at
+        return None if at is None else (at, len(self._text) - self._input_tail)
+
+    def hold_as_text(self, text: Any, input_json: bytes | None = None) -> None:
+        """Let go of the parsed input and output and keep `text`, the record they were read from.
+
+        `input_json` is the input's orjson text, when the loader has it: where the record's `"input":`
+        is followed by exactly those bytes is kept as `input_span` (a bytes comparison, while loading).
+        """
         self._text = text
         self._input = None
         if self._output is not NO_OUTPUT:
             self._output = None  # a marker that the record has one; the value comes from the text
+        self._input_at = None
+        if input_json is not None:
+            record = bytes(text)
+            at = record.find(_INPUT_KEY) + len(_INPUT_KEY)
+            if at >= len(_INPUT_KEY) and record.startswith(input_json, at):
+                self._input_at, self._input_tail = at, len(record) - at - len(input_json)
 
     def _record(self) -> dict[str, Any]:
         return parse_json(memoryview(self._text))

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from core.jsonsize import js_keys, json_bytes
+from core.jsonsize import js_keys, json_bytes, json_text_and_bytes
 from core.model import Entry, id_key
 
 MAX_KEEP_BYTES = 65_536
@@ -70,11 +70,12 @@ def input_shape(entry: Entry) -> dict[str, Any]:
     return entry.input_shape
 
 
-def measure(entry: Entry) -> None:
-    """Size and shape the entry's input while it is parsed, so neither needs it parsed again."""
+def measure(entry: Entry) -> bytes | None:
+    """Size and shape the entry's input while it is parsed, so neither needs it parsed again; its orjson text."""
     value = entry.input
-    entry.input_bytes = json_bytes(value)
+    text, entry.input_bytes = json_text_and_bytes(value)
     entry.input_shape = value_shape(value)
+    return text
 
 
 def call_matches(call: str, wanted: str) -> bool:

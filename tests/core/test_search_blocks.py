@@ -1,9 +1,11 @@
 """The Inputs search over blocks of joined records (core.filtering): every path answers as parsing each input does.
 
 The search joins a block of record texts, finds the needle as given and finds hits with capitals from
-the block's kept capitals, lowers a block with too many capitals, skips a block lacking a byte of the
-needle, and reads rows wanted alone one by one. Each is checked against `_holds` (the parsed input's
-compact JSON, lowercased) on records written every way a file may write them.
+the block's kept capitals, lowers a block with too many capitals, reads only the runs of records
+whose trigrams may hold the needle, and reads rows wanted alone one by one; records that spell their
+input as orjson does are searched in that span, the others parsed (or screened by their text).
+Each is checked against `_holds` (the parsed input's compact JSON, lowercased) on records written
+every way a file may write them.
 """
 import json
 import random
@@ -12,6 +14,7 @@ import orjson
 import pytest
 
 import core.filtering
+import core.trigram_filter
 from core.filtering import ManifestIndex, _holds, search_needle
 from core.model import Entry
 from core.session import load_bytes
@@ -67,7 +70,8 @@ def _index(form: str, count: int = 120, seed: int = 3) -> tuple[ManifestIndex, l
 
 NEEDLES = ["ward", "WARD", "wArD", "war", "ard", "d", "w", "warden", "north wing", "café", "caf", "zone", "quiet",
            "jjj", "made in memory", "after the input", "level", '"level":', "wa", "ward\"", '"quoted"', "\\",
-           "c1", "pack", "mm", " ", "true", "null", "2400", "38.5", "-0", "[[", "rd", "ward 1", "upward"]
+           "c1", "pack", "mm", " ", "true", "null", "2400", "38.5", "-0", "[[", "rd", "ward 1", "upward",
+           "ward 11", "quiet 7", "é n", "ORTH W", "ward4"]
 
 
 # How each block is searched: rows alone; records found one by one (bytes.find); all hits at once
@@ -78,8 +82,10 @@ PATHS = {"rows": (0, 256, 8), "one by one": (10**6, 10**6, 8), "at once": (10**6
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("batch", [1, 7, 4096])
 @pytest.mark.parametrize("form", ["json", "jsonl"])
-def test_every_search_path_answers_as_parsing_each_input(monkeypatch, form, batch, path):
+@pytest.mark.parametrize("run", [1, 3, 64])
+def test_every_search_path_answers_as_parsing_each_input(monkeypatch, form, batch, path, run):
     few, many, hit_bytes = PATHS[path]
+    monkeypatch.setattr(core.trigram_filter, "RUN_RECORDS", run)  # runs of records read or skipped by their trigrams
     monkeypatch.setattr(core.filtering, "_BATCH", batch)
     monkeypatch.setattr(core.filtering, "_FEW_OF_A_BLOCK", few)
     monkeypatch.setattr(core.filtering, "_MANY_HITS", many)
@@ -103,12 +109,15 @@ def test_hits_found_only_through_capitals_and_a_needle_across_two_records():
     assert index.containing([ids["end"], ids["rd"]], "wa") == [ids["end"]]
 
 
-def test_a_block_with_more_capitals_than_kept_is_lowered(monkeypatch):
+@pytest.mark.parametrize("run", [3, 64])
+def test_a_block_with_more_capitals_than_kept_is_lowered(monkeypatch, run):
     monkeypatch.setattr(core.filtering, "_CAPITALS_KEPT", 10**9)  # any capital is too many to keep
     monkeypatch.setattr(core.filtering, "_BATCH", 16)
+    monkeypatch.setattr(core.trigram_filter, "RUN_RECORDS", run)
     index, entries = _index("jsonl")
-    for text in ("ward", "WaRd", "quiet", "north wing"):
-        assert index.containing(range(len(entries)), text) == [i for i in range(len(entries)) if _holds(entries[i], search_needle(text))]
+    for text in ("ward", "WaRd", "quiet", "north wing", "ward 11", "quiet 7"):
+        for _ in range(2):  # the block read, then kept
+            assert index.containing(range(len(entries)), text) == [i for i in range(len(entries)) if _holds(entries[i], search_needle(text))]
     assert all(block.capitals is None or not len(block.capitals) for block in index._blocks.values())
     assert any(block.capitals is None for block in index._blocks.values())
 
@@ -131,3 +140,76 @@ def test_a_needle_with_a_byte_no_record_holds_still_finds_made_entries():
     index, entries = _index("json")
     assert index.containing(range(len(entries)), "jjj") == [5]  # only the in-memory entry has a "j"
     assert index.containing(range(len(entries)), "QUIET") == [i for i in range(len(entries)) if _holds(entries[i], b"quiet")]
+
+
+def test_the_first_search_parses_no_input_its_record_spells_as_orjson(monkeypatch):
+    """Issue 18.3: the first search of a session read every hit record's input span again (seconds on
+    100,000 entries), and a number or `null` parsed every input. The loader now notes each span, so a
+    compactly written session is searched, for any needle, from its texts alone."""
+    rng = random.Random(5)
+    records = [orjson.dumps({"id": f"c{n}", "call": "a.b.c", "input": _input(rng, n), "unit": "mm"}) for n in range(60)]
+    session = load_bytes(b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(records) + b"]}", "t.json")
+    assert all(e.input_span is not None for e in session.entries)
+    expected = {n: [i for i, e in enumerate(session.entries) if _holds(e, search_needle(n))] for n in NEEDLES}
+    parsed = []
+    monkeypatch.setattr(core.filtering, "_holds", lambda entry, needle: parsed.append(entry) or True)
+    index = ManifestIndex(session.entries)
+    assert {n: index.containing(range(len(session.entries)), n) for n in NEEDLES} == expected
+    assert parsed == []
+
+
+def test_an_input_span_is_where_the_record_spells_the_input_as_orjson_does():
+    records = [b'{"id":"a","call":"a.b.c","input":{"w":"Ward","n":[1,2.5]},"unit":"mm"}',
+               b'{"id":"b","call":"a.b.c","input" : {"w":"ward"}}',  # spaced: spelled otherwise
+               b'{"id":"c","call":"a.b.c","input":{"n":1e2}}',  # orjson writes 100.0
+               b'{"id":"d","call":"a.b.c","input":"caf\\u00e9"}',  # orjson writes the letter
+               b'{"id":"e","call":"a.b.c","input":"a \\"quote\\""}',  # escaped as orjson escapes it
+               b'{"id":"f","call":"a.b.c","output":{"input":1},"input":2}']  # the first "input": is the output's
+    session = load_bytes(b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(records) + b"]}", "t.json")
+    spelled = {e.id: None if e.input_span is None else bytes(e.text)[slice(*e.input_span)] for e in session.entries}
+    assert spelled == {"a": b'{"w":"Ward","n":[1,2.5]}', "b": None, "c": None, "d": None, "e": b'"a \\"quote\\""', "f": None}
+
+
+_PIECES = 'aAbBwWrRdD 0123456789.-é—"\\\n,:{}[]nulltrue'
+
+
+def _random_value(rng: random.Random, depth: int = 0):
+    """Strings of letters, digits, escapes and punctuation; numbers JavaScript writes otherwise; nesting."""
+    kind = rng.random()
+    if depth > 2 or kind < 0.3:
+        return "".join(rng.choice(_PIECES) for _ in range(rng.randrange(0, 8)))
+    if kind < 0.45:
+        return rng.choice([rng.uniform(-1e3, 1e3), rng.randrange(-50, 5000), 1.0, -0.0, 1e21, 1e-7, None, True, False])
+    if kind < 0.7:
+        return [_random_value(rng, depth + 1) for _ in range(rng.randrange(0, 4))]
+    return {"".join(rng.choice(_PIECES) for _ in range(rng.randrange(1, 5))): _random_value(rng, depth + 1)
+            for _ in range(rng.randrange(0, 4))}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_sessions_searched_every_way_answer_as_parsing_each_input(monkeypatch, seed):
+    """Random records (compact, spaced, ASCII-escaped; JSON and JSON Lines), random block, run and window
+    sizes, and needles cut from the records or made up, in any case, over all rows or some, repeated."""
+    rng = random.Random(seed)
+    for _ in range(8):
+        records = [{"id": f"c{n}", "call": "a.b.c", "input": _random_value(rng), "unit": "mm"} for n in range(rng.randrange(1, 50))]
+        texts = [orjson.dumps(r) if n % 3 == 0 else json.dumps(r, ensure_ascii=n % 3 == 1).encode() for n, r in enumerate(records)]
+        if rng.random() < 0.5:
+            data, name = b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(texts) + b"]}", "t.json"
+        else:
+            lines = [b'{"format":"worker-session/1","session":{"id":"t"}}'] + [b'{"kind":"entry",' + t[1:] for t in texts]
+            data, name = b"\n".join(lines), "t.jsonl"
+        entries = load_bytes(data, name).entries
+        for module, name, values in ((core.filtering, "_BATCH", [1, 3, 4096]), (core.trigram_filter, "RUN_RECORDS", [1, 2, 64]),
+                                     (core.trigram_filter, "_BYTES_AT_ONCE", [5, 1 << 20]), (core.filtering, "_MANY_HITS", [1, 256]),
+                                     (core.filtering, "_HIT_BYTES", [1, 10**9]), (core.filtering, "_CAPITALS_KEPT", [1, 10**9])):
+            monkeypatch.setattr(module, name, rng.choice(values))
+        index = ManifestIndex(entries)
+        for _ in range(30):
+            record = bytes(rng.choice(entries).text)
+            at = rng.randrange(len(record))
+            text = record[at:at + rng.randrange(1, 8)].decode("utf-8", "ignore")
+            text = text.upper() if rng.random() < 0.3 else text
+            rows = range(len(entries)) if rng.random() < 0.6 else [rng.randrange(len(entries)) for _ in range(len(entries))]
+            expected = [i for i in rows if _holds(entries[i], search_needle(text))] if text else list(rows)
+            assert index.containing(rows, text) == expected, (text, list(rows))

@@ -177,7 +177,7 @@ def held_entry(entry: Entry, text: bytes | msgspec.Raw | None = None) -> Entry:
     A session repeats a few calls, units and input key sets 100,000 times: each is kept once (the
     shape, `{"keys": [...]}`, is then shared by the entries that have it, and is read-only).
     """
-    measure(entry)
+    input_json = measure(entry)
     entry.call = sys.intern(entry.call)
     if entry.unit is not None:
         entry.unit = sys.intern(entry.unit)
@@ -190,7 +190,7 @@ def held_entry(entry: Entry, text: bytes | msgspec.Raw | None = None) -> Entry:
         if shared is not None:
             entry.input_shape = shared
     if text is not None:
-        entry.hold_as_text(text)
+        entry.hold_as_text(text, input_json)
     return entry
 
 
