@@ -8,7 +8,7 @@ indices by a key list computed once per column.
 Text search means: the input's compact JSON (orjson), lowercased, holds the text as JSON writes it
 inside a string, lowercased. It is answered from the records' own texts, in blocks of _BATCH entries
 joined with newlines (a few MB at a time, never a lowered or joined copy of the file): the needle is
-found as given with `bytes.find` (one per record that holds it; past _MANY_HITS records, every hit at
+found as given with `bytes.find` (glibc's memmem where there is one: core.fast_find; one per record that holds it; past _MANY_HITS records, every hit at
 once from the needle's rarest byte with numpy), and a hit that only a lowered text holds must cover
 one of the block's ASCII capitals, which the block keeps from its first search (few in real
 sessions; a block with too many is lowered per search instead). Only the runs of records whose
@@ -33,6 +33,7 @@ import orjson
 
 from core.jsonsize import js_keys
 from core.manifest import shape_text
+from core.fast_find import finder
 from core.model import Entry
 from core.run_inputs import call_matches, entry_bytes, input_bytes, input_shape
 from core.trigram_filter import records_read, runs_holding, signatures
@@ -85,7 +86,7 @@ def _first_hits(pieces: list[tuple[bytes, int]], needle: bytes, starts: array[in
     are runs of them joined (each with where it starts among all), in order. No hit spans two records."""
     last = len(starts) - 2  # starts ends with the end of the last record plus one
     for piece, at in pieces:
-        find = piece.find
+        find = finder(piece)
         hit = find(needle)
         while hit >= 0:
             yield hit + at
