@@ -10,7 +10,7 @@ import html
 from operator import attrgetter
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QStringListModel, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelectionModel, QMetaObject, QModelIndex, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCompleter,
@@ -189,6 +189,26 @@ class InputsView(QWidget):
         room = self.table.viewport().width() - others
         header.resizeSection(1, min(self.call_width, max(170, room - SHAPE_LEAST)))
 
+    def _show_cap_column(self, shown: bool) -> None:
+        """Show or hide the "at cap" column; the call column gives the shape column back the room it takes.
+
+        A table answers a resized column on a zero timer, after the paint a cursor move has asked for
+        already: every row was painted twice (7 ms on a big store). Its header keeps quiet while the
+        columns change, and the table lays itself out and repaints once.
+        """
+        header = self.table.horizontalHeader()
+        quiet = header.blockSignals(True)
+        try:
+            self.table.setColumnHidden(self.model.CAP_COLUMN, not shown)
+            self.share_width()
+            # The stretched shape column takes its new width now, not on the header's own zero timer
+            # (resizeSections is a protected slot: called through the meta-object system).
+            QMetaObject.invokeMethod(header, "resizeSections", Qt.ConnectionType.DirectConnection)
+        finally:
+            header.blockSignals(quiet)
+        self.table.updateGeometries()
+        self.table.viewport().update()
+
     def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
         if watched is self.table and event.type() == QEvent.Type.Resize:
             self.share_width()
@@ -264,8 +284,7 @@ class InputsView(QWidget):
         self.model.set_trim(self.trim, cap)
         hidden = not self.model.fell  # the column says something only when entries fall
         if hidden != self.table.isColumnHidden(self.model.CAP_COLUMN):
-            self.table.setColumnHidden(self.model.CAP_COLUMN, hidden)
-            self.share_width()  # the call column gives the shape column back the room the cap column takes
+            self._show_cap_column(not hidden)
         index, spec = self.context.index, self.spec()
         if count > BACKGROUND_QUERY and self.model.needs_query(index, count, spec):
             self.count_label.setText(f"searching {count:,} entries …")  # no longer than the count it stands for

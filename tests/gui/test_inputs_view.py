@@ -193,6 +193,41 @@ def test_opening_and_moving_the_cursor_do_not_index_every_entry(window, open_fil
     assert view.shown_entry is session.entries[3] and view.table.currentIndex().row() == 3
 
 
+
+def test_a_cursor_move_that_shows_the_at_cap_column_paints_the_rows_once(window, open_file, demo_path, qtbot):
+    # Issue 18, point 4: the table answered the columns resized by the "at cap" column coming or going
+    # on a zero timer, after the cursor move's own paint: every row was painted twice (7 ms on a big store).
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(1400, 520)  # the rows overflow the table at both cursors: its scroll bar stays
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    paints = []
+
+    class PaintSpy(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+            if event.type() == QEvent.Type.Paint:
+                paints.append(watched)
+            return False
+
+    def settle():
+        for _ in range(10):
+            QApplication.processEvents()
+        qtbot.wait(30)
+
+    spy = PaintSpy()
+    view.table.viewport().installEventFilter(spy)
+    for cursor, hidden in (("b5", True), (None, False), ("b5", True)):  # nothing falls at b5; three at the end
+        settle()
+        paints.clear()
+        window.context.set_cursor(cursor)
+        settle()
+        assert view.table.isColumnHidden(view.model.CAP_COLUMN) == hidden
+        assert view.table.verticalScrollBar().isVisible()
+        assert len(paints) == 1
+
 def test_the_shape_column_keeps_its_room_when_the_at_cap_column_appears(window, open_file, demo_path, qtbot):
     from gui.inputs_view import SHAPE_LEAST
 
