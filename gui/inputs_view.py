@@ -425,10 +425,15 @@ class InputsView(QWidget):
         self._find_matches(entry, last_match)
         output = entry.output if entry.has_output else NO_OUTPUT
         self.output_tree.set_value(None if output is NO_OUTPUT else output, "output", present=output is not NO_OUTPUT)
-        self.detail_tabs.setTabText(1, "output" if entry.has_output else "output (none recorded)")
+        self._title_detail(1, "output" if entry.has_output else "output (none recorded)")
         other = other_fields(entry)
         self.other_tree.set_value(other, "fields", present=bool(other))
-        self.detail_tabs.setTabText(2, f"other fields ({len(other)})" if other else "other fields (none)")
+        self._title_detail(2, f"other fields ({len(other)})" if other else "other fields (none)")
+
+    def _title_detail(self, tab: int, title: str) -> None:
+        # A tab bar lays itself out and repaints on every setTabText, even of the title it shows.
+        if self.detail_tabs.tabText(tab) != title:
+            self.detail_tabs.setTabText(tab, title)
 
 
 def other_fields(entry: Entry) -> dict[str, Any]:
