@@ -674,3 +674,19 @@ def test_the_manifest_formats_a_row_once_however_often_it_is_painted(demo, monke
                 for role in range(12):
                     model.data(model.index(row, column), role)
     assert len(formatted) == 5
+
+
+def test_the_timeline_titles_a_body_once_however_often_it_is_painted(demo, monkeypatch):
+    # A body's title reads the first line of its code: on every paint of every row it split the code in lines.
+    import gui.models.timeline as timeline
+
+    read = []
+    monkeypatch.setattr(timeline, "first_code_line", lambda code: read.append(code) or "first line")
+    model = timeline.TimelineModel()
+    model.set_session(demo)
+    rows = [model.index(row, 0) for row in range(model.rowCount()) if model.rows[row].kind == "body"]
+    for _paint in range(3):
+        for index in rows:
+            for role in range(12):
+                model.data(index, role)
+    assert len(read) == len(rows) and model.data(rows[0]).endswith("first line")
