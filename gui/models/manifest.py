@@ -28,12 +28,17 @@ TEXTS_KEPT = 4096  # rows whose texts are kept for the next paint: a screenful m
 _store_indexes: WeakKeyDictionary[ManifestIndex, StoreIndex] = WeakKeyDictionary()
 
 
-def trim_preview_of(index: ManifestIndex, count: int) -> TrimPreview:
-    """The trimStore preview of the first `count` entries of a session's manifest index."""
+def store_index_of(index: ManifestIndex) -> StoreIndex:
+    """The trimStore index of a session's manifest index: built on first use, then shared."""
     store_index = _store_indexes.get(index)
     if store_index is None:
         store_index = _store_indexes[index] = StoreIndex(index.entries, index.sizes)
-    return store_index.preview(count)
+    return store_index
+
+
+def trim_preview_of(index: ManifestIndex, count: int) -> TrimPreview:
+    """The trimStore preview of the first `count` entries of a session's manifest index."""
+    return store_index_of(index).preview(count)
 
 
 class ManifestModel(QAbstractTableModel):
