@@ -59,6 +59,8 @@ def test_cancel_drops_the_load_and_the_open_session_stays(window, open_file, dem
 
 
 def test_the_loader_reports_progress_and_measures_every_entry(qtbot, demo_path):
+    from gui.models.manifest import _store_indexes
+
     loader = SessionLoader()
     seen = []
     loader.progress.connect(lambda percent, text: seen.append(percent))
@@ -68,6 +70,7 @@ def test_the_loader_reports_progress_and_measures_every_entry(qtbot, demo_path):
     assert seen[-1] == 100 and seen == sorted(seen)
     assert len(result.index.sizes) == len(result.session.entries)
     assert all(e.input_bytes is not None for e in result.session.entries)
+    assert result.index in _store_indexes  # the trimStore index too: the window builds nothing on open
     loader.wait()
 
 
