@@ -99,6 +99,9 @@ class InputsView(QWidget):
         self.detail_tabs.setObjectName("inputsDetail")
         for tree, title in ((self.tree, "input"), (self.output_tree, "output"), (self.other_tree, "other fields")):
             self.detail_tabs.addTab(tree, title)
+        self._detail_entry: Entry | None = None  # whose output and other fields the detail tabs are to show
+        self._detail_filled: set[JsonTreeView] = set()  # the tabs showing them (_fill_detail)
+        self.detail_tabs.currentChanged.connect(lambda _: self._fill_detail())
         self._build_layout()
         self.completer_model = QStringListModel(self)
         completer = QCompleter(self.completer_model, self)
@@ -177,6 +180,7 @@ class InputsView(QWidget):
         self.share_width()
         self.shown_entry = None
         self._placed = (None, None)
+        self._detail_entry = None
         for tree in (self.tree, self.output_tree, self.other_tree):
             tree.set_value(None, present=False)
         self.entry_label.setText("Choose an entry to see its input." if session else "No session open.")
@@ -423,12 +427,25 @@ class InputsView(QWidget):
                                  f"{tag}{unit}{of}{by}{falls}")
         self.tree.set_value(entry.input, "input")
         self._find_matches(entry, last_match)
-        output = entry.output if entry.has_output else NO_OUTPUT
-        self.output_tree.set_value(None if output is NO_OUTPUT else output, "output", present=output is not NO_OUTPUT)
         self._title_detail(1, "output" if entry.has_output else "output (none recorded)")
         other = other_fields(entry)
-        self.other_tree.set_value(other, "fields", present=bool(other))
         self._title_detail(2, f"other fields ({len(other)})" if other else "other fields (none)")
+        self._detail_entry, self._detail_filled = entry, set()
+        self._fill_detail()
+
+    def _fill_detail(self) -> None:
+        """Show the entry's output or other fields in their tab when it is in front; a tab behind waits
+        until it is chosen (a cursor move that shows another entry reset two trees no one saw)."""
+        entry, tree = self._detail_entry, self.detail_tabs.currentWidget()
+        if entry is None or tree in self._detail_filled:
+            return
+        if tree is self.output_tree:
+            output = entry.output if entry.has_output else NO_OUTPUT
+            tree.set_value(None if output is NO_OUTPUT else output, "output", present=output is not NO_OUTPUT)
+        elif tree is self.other_tree:
+            other = other_fields(entry)
+            tree.set_value(other, "fields", present=bool(other))
+        self._detail_filled.add(tree)  # type: ignore[arg-type]
 
     def _title_detail(self, tab: int, title: str) -> None:
         # A tab bar lays itself out and repaints on every setTabText, even of the title it shows.

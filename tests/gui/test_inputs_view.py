@@ -162,13 +162,30 @@ def test_the_detail_shows_the_recorded_output_and_the_other_fields(window, open_
     qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.visualRect(view.model.index(row, 0)).center())
     e1 = session.entry("e1")
     assert view.shown_entry is e1
+    view.detail_tabs.setCurrentWidget(view.other_tree)
     assert view.other_tree.json_model._root.value["note"] == e1.extra["note"]
     assert view.detail_tabs.tabText(2) == f"other fields ({len(e1.extra) + 1})"
     assert view.detail_tabs.tabText(1) == "output (none recorded)"
     row = _row_of(view, "c23")
     qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.visualRect(view.model.index(row, 0)).center())
     c23 = session.entry("c23")
+    view.detail_tabs.setCurrentWidget(view.output_tree)
     assert view.output_tree.json_model._root.value == c23.output and view.detail_tabs.tabText(1) == "output"
+
+
+def test_showing_another_entry_fills_only_the_detail_tab_in_front(window, open_file, demo_path):
+    # Issue 18, point 4: a cursor move that shows another entry reset the output and other-fields
+    # trees too, though their tabs were behind (a millisecond of the move, on a big session).
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    view.show_entry(session.entry("c23"))
+    assert view.tree.json_model._root.value == session.entry("c23").input
+    assert view.output_tree.json_model._root is None or view.output_tree.json_model._root.value != session.entry("c23").output
+    view.detail_tabs.setCurrentWidget(view.output_tree)  # chosen: filled now
+    assert view.output_tree.json_model._root.value == session.entry("c23").output
+    view.show_entry(session.entry("e1"))  # the output tab is in front: it follows at once
+    assert view.detail_tabs.tabText(1) == "output (none recorded)" and view.output_tree.json_model._root is None
 
 
 def test_opening_and_moving_the_cursor_do_not_index_every_entry(window, open_file, demo_path):
