@@ -84,9 +84,9 @@ class InputsView(QWidget):
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)  # shape takes what is left; bytes stays in view
         self.call_width = 220  # what the calls need whole; a narrow table gives them part of it (share_width)
         self.table.installEventFilter(self)
-        self.entry_label = QLabel("Choose an entry to see its input.", self)
+        self.entry_label = QuietLabel(self, wrap=True)  # another entry on most cursor moves: laid out only when it needs another height
         self.entry_label.setObjectName("inputsEntryTitle")
-        self.entry_label.setWordWrap(True)
+        self.entry_label.setText("Choose an entry to see its input.")
         self.tree = JsonTreeView(self)
         self.tree.setObjectName("inputsJson")
         self._match_set: set[str] = set()

@@ -260,3 +260,29 @@ def test_the_shape_column_keeps_its_room_when_the_at_cap_column_appears(window, 
     qtbot.wait(50)
     assert not view.table.isColumnHidden(view.model.CAP_COLUMN)
     assert view.table.columnWidth(4) >= SHAPE_LEAST * 3 // 4  # not squeezed to "…" by the column that appeared
+
+
+def test_showing_another_entry_of_one_line_lays_nothing_out(window, open_file, demo_path, qtbot):
+    # The entry's title changes on most cursor moves: as a plain QLabel it laid the Inputs tab out
+    # (and the main window above it) each time, though it kept its one line.
+    from PySide6.QtCore import QEvent, QObject
+
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    view.show_entry(session.entry("c5"))
+    qtbot.wait(50)
+    layouts = []
+
+    class LayoutSpy(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+            if event.type() == QEvent.Type.LayoutRequest:
+                layouts.append(watched)
+            return False
+
+    spy = LayoutSpy()
+    for watched in (view, view.splitter, window):
+        watched.installEventFilter(spy)
+    view.show_entry(session.entry("c6"))
+    qtbot.wait(50)
+    assert "c6" in view.entry_label.text() and layouts == []
