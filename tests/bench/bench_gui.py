@@ -38,22 +38,33 @@ def median(values) -> float:
 
 
 class Settle:
-    """Process events until the window has painted: no Paint, UpdateRequest or LayoutRequest in a pass."""
+    """Process events until the window has painted: no Paint, UpdateRequest or LayoutRequest in a pass.
+
+    Each paint is stamped: the time until the next one is put down to the widget painted (an item
+    view's viewport to its view), which says where a move's painting goes.
+    """
 
     def __init__(self, application) -> None:
         from PySide6.QtCore import QEvent, QObject
 
         pending = (QEvent.Type.Paint, QEvent.Type.UpdateRequest, QEvent.Type.LayoutRequest)
+        paint = QEvent.Type.Paint
+        stamps: list[tuple[float, str]] = []
 
         class Spy(QObject):
             seen = 0
 
-            def eventFilter(self, _watched, event):  # noqa: N802 — Qt's hook
+            def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
                 if event.type() in pending:
                     self.seen += 1
+                    if event.type() == paint:
+                        shown = watched.parent() if watched.objectName() == "qt_scrollarea_viewport" else watched
+                        stamps.append((time.perf_counter(), shown.objectName() or type(shown).__name__))
                 return False
 
         self.application = application
+        self.stamps = stamps
+        self.painting: dict[str, list[float]] = {}  # widget → milliseconds painting it, one per timed action
         self.spy = Spy()
         application.instance().installEventFilter(self.spy)
 
@@ -67,10 +78,17 @@ class Settle:
     def timed(self, action) -> tuple[float, float]:
         """Wall and GUI-thread CPU milliseconds of `action` and the painting it causes."""
         self.until_quiet()  # nothing left over from before counts
+        self.stamps.clear()
         wall, cpu = time.perf_counter(), time.thread_time()
         action()
         self.until_quiet()
-        return (time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000
+        end = time.perf_counter()
+        spent: dict[str, float] = {}
+        for (began, name), (until, _next) in zip(self.stamps, [*self.stamps[1:], (end, "")]):
+            spent[name] = spent.get(name, 0.0) + (until - began) * 1000
+        for name, ms in spent.items():
+            self.painting.setdefault(name, []).append(ms)
+        return (end - wall) * 1000, (time.thread_time() - cpu) * 1000
 
 
 def repaint_everything(window) -> None:
@@ -142,6 +160,9 @@ def child(path: str, tabs: str) -> None:
     bodies = session.bodies
     jumps = [bodies[len(bodies) * share // 13].id for share in (7, 11, 2, 9, 4, 12, 1, 6, 10, 3, 8)] + [None]
     moves = [settle.timed(lambda b=b: window.context.set_cursor(b)) for b in jumps]
+    # Where the painting goes: each widget's median share over the jumps that painted it, the largest first.
+    shares = {name: median(ms) for name, ms in settle.painting.items()}
+    figures["cursor_paint_ms_by_widget"] = {name: round(ms, 1) for name, ms in sorted(shares.items(), key=lambda kv: -kv[1])[:6]}
     figures["cursor_ms"] = max(wall for wall, _cpu in moves)
     figures["cursor_median_ms"] = median(wall for wall, _cpu in moves)
     figures["cursor_cpu_median_ms"] = median(cpu for _wall, cpu in moves)
@@ -240,6 +261,7 @@ def main() -> None:
               f"{figures['cursor_cpu_median_ms']:.1f} ms, worst {figures['cursor_cpu_worst_ms']:.1f} ms "
               f"(targets: ≤ 100 ms; a million entries ≤ 16 ms)")
         print(f"   each jump in turn (wall ms): {figures['cursor_moves_ms']}")
+        print(f"   painting a jump, by widget (median ms, from one paint to the next): {figures['cursor_paint_ms_by_widget']}")
         print(f"   baseline, repainting the window and every view's rows with nothing changed: {figures['repaint_median_ms']:.1f} ms "
               f"wall, {figures['repaint_cpu_median_ms']:.1f} ms CPU; the move is {figures['cursor_median_ms'] / figures['repaint_median_ms']:.2f}× "
               f"that (wall), {figures['cursor_cpu_median_ms'] / figures['repaint_cpu_median_ms']:.2f}× (CPU)")
