@@ -3,9 +3,8 @@
 The job reads the file in chunks (progress by bytes), parses it with `core.session.load_bytes`,
 then builds the `ManifestIndex` (every entry's size, which the bytes column and the status bar
 need), the trimStore index the views share and the timeline's rows, so the window has nothing heavy
-left to do. Cancel is checked
-between chunks and phases; a load cancelled during the parse finishes in the background and its
-result is dropped (`gui.jobs` drops the news of a cancelled job).
+left to do. Cancel is checked between chunks and phases; a load cancelled during the parse finishes
+in the background and its result is dropped (`gui.jobs` drops the news of a cancelled job).
 """
 from __future__ import annotations
 
