@@ -10,7 +10,7 @@ import html
 from operator import attrgetter
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QStringListModel, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelectionModel, QMetaObject, QModelIndex, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCompleter,
@@ -84,9 +84,9 @@ class InputsView(QWidget):
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)  # shape takes what is left; bytes stays in view
         self.call_width = 220  # what the calls need whole; a narrow table gives them part of it (share_width)
         self.table.installEventFilter(self)
-        self.entry_label = QLabel("Choose an entry to see its input.", self)
+        self.entry_label = QuietLabel(self, wrap=True)  # another entry on most cursor moves: laid out only when it needs another height
         self.entry_label.setObjectName("inputsEntryTitle")
-        self.entry_label.setWordWrap(True)
+        self.entry_label.setText("Choose an entry to see its input.")
         self.tree = JsonTreeView(self)
         self.tree.setObjectName("inputsJson")
         self._match_set: set[str] = set()
@@ -99,6 +99,9 @@ class InputsView(QWidget):
         self.detail_tabs.setObjectName("inputsDetail")
         for tree, title in ((self.tree, "input"), (self.output_tree, "output"), (self.other_tree, "other fields")):
             self.detail_tabs.addTab(tree, title)
+        self._detail_entry: Entry | None = None  # whose output and other fields the detail tabs are to show
+        self._detail_filled: set[JsonTreeView] = set()  # the tabs showing them (_fill_detail)
+        self.detail_tabs.currentChanged.connect(lambda _: self._fill_detail())
         self._build_layout()
         self.completer_model = QStringListModel(self)
         completer = QCompleter(self.completer_model, self)
@@ -184,6 +187,7 @@ class InputsView(QWidget):
         self.share_width()
         self.shown_entry = None
         self._placed = (None, None)
+        self._detail_entry = None
         for tree in (self.tree, self.output_tree, self.other_tree):
             tree.set_value(None, present=False)
         self.entry_label.setText("Choose an entry to see its input." if session else "No session open.")
@@ -195,6 +199,26 @@ class InputsView(QWidget):
         others = sum(header.sectionSize(c) for c in (0, 2, 3, 5, 6) if not self.table.isColumnHidden(c))
         room = self.table.viewport().width() - others
         header.resizeSection(1, min(self.call_width, max(170, room - SHAPE_LEAST)))
+
+    def _show_cap_column(self, shown: bool) -> None:
+        """Show or hide the "at cap" column; the call column gives the shape column back the room it takes.
+
+        A table answers a resized column on a zero timer, after the paint a cursor move has asked for
+        already: every row was painted twice (7 ms on a big store). Its header keeps quiet while the
+        columns change, and the table lays itself out and repaints once.
+        """
+        header = self.table.horizontalHeader()
+        quiet = header.blockSignals(True)
+        try:
+            self.table.setColumnHidden(self.model.CAP_COLUMN, not shown)
+            self.share_width()
+            # The stretched shape column takes its new width now, not on the header's own zero timer
+            # (resizeSections is a protected slot: called through the meta-object system).
+            QMetaObject.invokeMethod(header, "resizeSections", Qt.ConnectionType.DirectConnection)
+        finally:
+            header.blockSignals(quiet)
+        self.table.updateGeometries()
+        self.table.viewport().update()
 
     def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
         if watched is self.table and event.type() == QEvent.Type.Resize:
@@ -271,8 +295,7 @@ class InputsView(QWidget):
         self.model.set_trim(self.trim, cap)
         hidden = not self.model.fell  # the column says something only when entries fall
         if hidden != self.table.isColumnHidden(self.model.CAP_COLUMN):
-            self.table.setColumnHidden(self.model.CAP_COLUMN, hidden)
-            self.share_width()  # the call column gives the shape column back the room the cap column takes
+            self._show_cap_column(not hidden)
         index, spec = self.context.index, self.spec()
         if count > BACKGROUND_QUERY and self.model.needs_query(index, count, spec):
             self.count_label.setText(f"searching {count:,} entries …")  # no longer than the count it stands for
@@ -411,12 +434,30 @@ class InputsView(QWidget):
                                  f"{tag}{unit}{of}{by}{falls}")
         self.tree.set_value(entry.input, "input")
         self._find_matches(entry, last_match)
-        output = entry.output if entry.has_output else NO_OUTPUT
-        self.output_tree.set_value(None if output is NO_OUTPUT else output, "output", present=output is not NO_OUTPUT)
-        self.detail_tabs.setTabText(1, "output" if entry.has_output else "output (none recorded)")
+        self._title_detail(1, "output" if entry.has_output else "output (none recorded)")
         other = other_fields(entry)
-        self.other_tree.set_value(other, "fields", present=bool(other))
-        self.detail_tabs.setTabText(2, f"other fields ({len(other)})" if other else "other fields (none)")
+        self._title_detail(2, f"other fields ({len(other)})" if other else "other fields (none)")
+        self._detail_entry, self._detail_filled = entry, set()
+        self._fill_detail()
+
+    def _fill_detail(self) -> None:
+        """Show the entry's output or other fields in their tab when it is in front; a tab behind waits
+        until it is chosen (a cursor move that shows another entry reset two trees no one saw)."""
+        entry, tree = self._detail_entry, self.detail_tabs.currentWidget()
+        if entry is None or tree in self._detail_filled:
+            return
+        if tree is self.output_tree:
+            output = entry.output if entry.has_output else NO_OUTPUT
+            tree.set_value(None if output is NO_OUTPUT else output, "output", present=output is not NO_OUTPUT)
+        elif tree is self.other_tree:
+            other = other_fields(entry)
+            tree.set_value(other, "fields", present=bool(other))
+        self._detail_filled.add(tree)  # type: ignore[arg-type]
+
+    def _title_detail(self, tab: int, title: str) -> None:
+        # A tab bar lays itself out and repaints on every setTabText, even of the title it shows.
+        if self.detail_tabs.tabText(tab) != title:
+            self.detail_tabs.setTabText(tab, title)
 
 
 def other_fields(entry: Entry) -> dict[str, Any]:

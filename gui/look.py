@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontInfo, QFontMetrics, QIcon, QPainter, QPixmap
 from PySide6.QtCore import QAbstractItemModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -42,6 +42,11 @@ def monospace() -> QFont:
     """The font for ids, calls, sizes and JSON."""
     font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
     font.setPointSizeF(max(font.pointSizeF(), 9.5))
+    # Ids, calls, sizes and JSON are text that needs no shaping (a script that does is still shaped):
+    # shaping it anyway was a seventh of painting a table, and a cursor move repaints every row in view.
+    # The family found is named first: the strategy alone makes the font database pick another font.
+    font.setFamily(QFontInfo(font).family())
+    font.setStyleStrategy(QFont.StyleStrategy.PreferNoShaping)
     return font
 
 

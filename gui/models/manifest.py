@@ -18,18 +18,27 @@ from gui.look import (
     PERSON_TAG, RIGHT, TOOLTIP, USER, Index, monospace, size_tooltip,
 )
 
+ANSWERED = frozenset(map(int, (DISPLAY, TOOLTIP, FONT, FOREGROUND, BACKGROUND, ALIGN, USER)))
+APPLIED, BYTES = COLUMNS.index("applied"), COLUMNS.index("bytes")
+TEXTS_KEPT = 4096  # rows whose texts are kept for the next paint: a screenful many times over, never the session
+
 
 # One trimStore index per session's ManifestIndex, shared by the views that ask what falls at the
 # cap (built once from the sizes the manifest index already measured; dropped with the session).
 _store_indexes: WeakKeyDictionary[ManifestIndex, StoreIndex] = WeakKeyDictionary()
 
 
-def trim_preview_of(index: ManifestIndex, count: int) -> TrimPreview:
-    """The trimStore preview of the first `count` entries of a session's manifest index."""
+def store_index_of(index: ManifestIndex) -> StoreIndex:
+    """The trimStore index of a session's manifest index: built on first use, then shared."""
     store_index = _store_indexes.get(index)
     if store_index is None:
         store_index = _store_indexes[index] = StoreIndex(index.entries, index.sizes)
-    return store_index.preview(count)
+    return store_index
+
+
+def trim_preview_of(index: ManifestIndex, count: int) -> TrimPreview:
+    """The trimStore preview of the first `count` entries of a session's manifest index."""
+    return store_index_of(index).preview(count)
 
 
 class ManifestModel(QAbstractTableModel):
@@ -46,17 +55,37 @@ class ManifestModel(QAbstractTableModel):
         self.spec = FilterSpec()
         self.rows: Sequence[int] = range(0)  # entry positions, one per row; a range when nothing is filtered or sorted
         self._row_by_entry: dict[int, int] | None = None  # row_of's map for sorted rows, made when first asked
+        self._texts: dict[int, tuple[str, ...]] = {}  # entry position → its cells' texts, formatted once (row_texts)
         self.highlighted: int | None = None  # entry index the resolver answered
         self.fell = 0  # the oldest `fell` entries fall at the session's cap (SPEC 5: the body never sees them)
         self.cap: int | None = None
         self.trim: TrimPreview | None = None
 
     def set_trim(self, preview: TrimPreview | None, cap: int | None) -> None:
-        """The trimStore preview of the shown store and the session's cap: which entries fall."""
+        """The trimStore preview of the shown store and the session's cap: which entries fall.
+
+        Only the rows whose entries fall now and did not before, or the other way round, are repainted
+        (a cursor move mostly changes none of them; the tooltips, which read the preview, are asked afresh).
+        """
+        before = self.fell
         self.trim, self.cap = preview, cap
         self.fell = preview.fell_at(cap) if preview is not None and cap is not None else 0
-        if self.rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, self.CAP_COLUMN))
+        if self.fell != before and self.rows:
+            first, last = self._rows_between(min(before, self.fell), max(before, self.fell))
+            if first <= last:
+                self.dataChanged.emit(self.index(first, 0), self.index(last, self.CAP_COLUMN))
+
+    def _rows_between(self, low: int, high: int) -> tuple[int, int]:
+        """The first and last rows of the entries at positions `low` to `high` - 1 (first > last: none shown).
+
+        Rows in timeline order hold them together, found by bisection; sorted by a column, they may be anywhere.
+        """
+        rows = self.rows
+        if self.spec.sort_column is not None:
+            return 0, len(rows) - 1
+        if self.spec.descending:
+            return bisect_right(rows, -high, key=int.__neg__), bisect_right(rows, -low, key=int.__neg__) - 1
+        return bisect_left(rows, low), bisect_left(rows, high) - 1
 
     def falls(self, entry_index: int) -> bool:
         """True when the entry at that position falls at the cap."""
@@ -85,6 +114,8 @@ class ManifestModel(QAbstractTableModel):
                 self._grow(count) if count > self.count else self._shrink(count)
                 return
         self.beginResetModel()
+        if index is not self.index_data:
+            self._texts = {}
         self.index_data, self.count, self.spec = index, count, spec
         self.rows = rows if rows is not None else self._query_rows(0, count)
         self._row_by_entry = None
@@ -195,58 +226,69 @@ class ManifestModel(QAbstractTableModel):
         return str(section + 1)
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+        # Asked for seven roles of every visible cell on every paint: the roles no cell answers leave
+        # first, and the texts come formatted from row_texts.
+        if role not in ANSWERED:
             return None
-        position = self.rows[index.row()]
-        entry = self.index_data.entries[position]
-        if position < self.fell and (role == FOREGROUND or (index.column() == self.CAP_COLUMN and role in (DISPLAY, TOOLTIP))):
-            return self._fallen_data(position, role)
-        if index.column() == self.CAP_COLUMN:
-            return None if role != FONT else monospace()
-        column = COLUMNS[index.column()]
+        row, rows = index.row(), self.rows
+        if not 0 <= row < len(rows):
+            return None
+        position, column = rows[row], index.column()
+        if column == self.CAP_COLUMN:  # "at cap": a tag, muted, where the entry falls; nothing else
+            return self._cap_data(position, role)
         if role == DISPLAY:
-            if column == "id":
-                return str(entry.id)
-            if column == "call":
-                return entry.call
-            if column == "unit":
-                return entry.unit or ""
-            if column == "applied":
-                return PERSON_TAG if entry.applied else ""
-            if column == "shape":
-                return shape_of(entry)
-            return format_size(input_bytes(entry))
-        if role == TOOLTIP:
-            if column == "bytes":
-                return size_tooltip(input_bytes(entry))
-            if column == "applied" and entry.applied:
-                of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
-                return f"a person's canvas edit{of}: the editor stored it with applied: true"
-            if column == "shape":
-                return shape_of(entry, limit=2000)
-            if column in ("id", "call"):
-                return f"{entry.call} · recorded at {entry.where}" + (f" by body {entry.body}" if entry.body is not None else "")
-            return None
-        if role == FONT and column in ("id", "call", "shape", "bytes", "unit"):
-            return monospace()
-        if role == FOREGROUND and column == "applied" and entry.applied:
-            return PERSON
+            return self.row_texts(position)[column]
+        if role == FONT:
+            return None if column == APPLIED else monospace()
+        if role == FOREGROUND:
+            if position < self.fell:
+                return MUTED
+            return PERSON if column == APPLIED and self.index_data.entries[position].applied else None
         if role == BACKGROUND:
             if position == self.highlighted:
                 return HIGHLIGHT
-            if entry.applied and column == "applied":
-                return PERSON_BACKGROUND
-        if role == ALIGN and column == "bytes":
-            return RIGHT
+            return PERSON_BACKGROUND if column == APPLIED and self.index_data.entries[position].applied else None
+        if role == ALIGN:
+            return RIGHT if column == BYTES else None
         if role == USER:
             return position
+        return self._tooltip(position, column)  # the one role left
+
+    def row_texts(self, position: int) -> tuple[str, ...]:
+        """The texts of the entry at `position`, one per column of COLUMNS: formatted once, kept for the next paints."""
+        texts = self._texts.get(position)
+        if texts is None:
+            if len(self._texts) >= TEXTS_KEPT:
+                self._texts.clear()
+            entry = self.index_data.entries[position]
+            texts = self._texts[position] = (str(entry.id), entry.call, entry.unit or "", PERSON_TAG if entry.applied else "",
+                                             shape_of(entry), format_size(input_bytes(entry)))
+        return texts
+
+    def _tooltip(self, position: int, column: int) -> str | None:
+        entry, name = self.index_data.entries[position], COLUMNS[column]
+        if name == "bytes":
+            return size_tooltip(input_bytes(entry))
+        if name == "applied" and entry.applied:
+            of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
+            return f"a person's canvas edit{of}: the editor stored it with applied: true"
+        if name == "shape":
+            return shape_of(entry, limit=2000)
+        if name in ("id", "call"):
+            return f"{entry.call} · recorded at {entry.where}" + (f" by body {entry.body}" if entry.body is not None else "")
         return None
 
-    def _fallen_data(self, position: int, role: int) -> Any:
+    def _cap_data(self, position: int, role: int) -> Any:
+        if role == FONT:
+            return monospace()
+        if position >= self.fell:
+            return None
         if role == DISPLAY:
             return FALLS_TAG
         if role == FOREGROUND:
             return MUTED
+        if role != TOOLTIP:
+            return None
         cap, needed = self.cap or 0, self.trim.kept_from_cap(position) if self.trim is not None else 0
         return (f"falls at the {format_size(cap)} cap ({cap:,} B): trimStore keeps the newest entries that fit, so a "
                 f"body here is not handed this entry; a cap of at least {needed:,} B keeps it")

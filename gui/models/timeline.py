@@ -16,6 +16,10 @@ from gui.look import (
 )
 
 
+ANSWERED = frozenset(map(int, (DISPLAY, DECORATION, TOOLTIP, FONT, BACKGROUND, FOREGROUND)))
+TITLES_KEPT = 4096  # body rows whose titles are kept for the next paints: a screenful many times over
+
+
 class TimelineModel(QAbstractItemModel):
     """Bodies with their calls nested, canvas edits marked as the person's, each body's outcome.
 
@@ -33,11 +37,12 @@ class TimelineModel(QAbstractItemModel):
         self.badges: dict[str, str] = {}
         self._hidden: dict[int, int] = {}  # top row → its last calls, appended but not yet announced
         self._edit_counts: dict[int, tuple[int, int]] = {}  # id of a group row → (its children, the edits among them)
+        self._titles: dict[int, tuple[int, str]] = {}  # id of a body row → (its calls, its title) (_body_title)
 
     def set_session(self, session: Session | None) -> None:
         """Rebuild the rows for `session`."""
         self.beginResetModel()
-        self._hidden, self._edit_counts = {}, {}
+        self._hidden, self._edit_counts, self._titles = {}, {}, {}
         self.rows = list(timeline_rows(session))  # its own list: a followed session's rows grow (extend)
         self.body_rows = {row.item.key: n for n, row in enumerate(self.rows) if row.kind == "body"}  # type: ignore[union-attr]
         self.refused = {str(r.body) for r in session.state_at(None).refused} if session is not None else set()
@@ -135,7 +140,7 @@ class TimelineModel(QAbstractItemModel):
         return None
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid():
+        if role not in ANSWERED or not index.isValid():  # a view asks every row for seven roles on each paint
             return None
         row, call = self.item(index)
         if call is not None:
@@ -183,8 +188,7 @@ class TimelineModel(QAbstractItemModel):
                 return f"replay: {badge}"
             return None
         if role == DISPLAY:
-            calls = len(row.children)
-            return f"body {body.id}  ·  {calls} call{'s' if calls != 1 else ''}  ·  {first_code_line(body.code)}"
+            return self._body_title(row)
         if role == DECORATION:
             return status_icon(outcome)
         if role == FONT:
@@ -195,6 +199,17 @@ class TimelineModel(QAbstractItemModel):
             text = f"body {body.id} {words[outcome]}; choosing it moves the cursor to the state it was handed"
             return text + (f"\n{error}" if error else "")
         return None
+
+    def _body_title(self, row: TimelineRow) -> str:
+        """`body b3  ·  4 calls  ·  <its first line>`, made once (again only when the body's calls grew)."""
+        calls = len(row.children)
+        title = self._titles.get(id(row))
+        if title is None or title[0] != calls:
+            if len(self._titles) >= TITLES_KEPT:
+                self._titles.clear()
+            body: Body = row.item  # type: ignore[assignment]
+            title = self._titles[id(row)] = (calls, f"body {body.id}  ·  {calls} call{'s' if calls != 1 else ''}  ·  {first_code_line(body.code)}")
+        return title[1]
 
     def _group_data(self, row: TimelineRow, column: int, role: int) -> Any:
         if column != 0:

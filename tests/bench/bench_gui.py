@@ -8,11 +8,12 @@ most 1.2× the CLI's manifest time, peak memory (the child's max RSS) at most 2�
 move under 16 ms. The window runs offscreen in a child process (`--child FILE`), which prints its
 figures as JSON.
 
-A cursor move is reported whole (the views following it and painting what changed) and split: the
-views' work is what may grow with the session (it must not), painting is the same on any session
-(the bench prints a whole-window repaint with nothing changed beside it for scale). Issue 18's
-16 ms is read against the views' work: on a shared offscreen machine painting the window alone
-takes longer than that.
+A cursor move (twelve jumps across the timeline, each to rows not shown before) is timed whole: the
+views following it and the window painting what changed, events processed until no paint or layout
+is pending. That is the figure issue 18 holds to 16 ms, in wall time and in the GUI thread's CPU
+time (which the machine's other jobs do not inflate). Its baseline, measured in the same run:
+repainting the window and every item view's rows with nothing changed, the painting any jump needs.
+The views' work without the painting is printed too: it is what could grow with the session.
 """
 from __future__ import annotations
 
@@ -29,6 +30,75 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.bench.measure import DATA, WSI, best_of, big_session  # noqa: E402
 
 RUNS = 3
+
+
+def median(values) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+class Settle:
+    """Process events until the window has painted: no Paint, UpdateRequest or LayoutRequest in a pass.
+
+    Each paint is stamped: the time until the next one is put down to the widget painted (an item
+    view's viewport to its view), which says where a move's painting goes.
+    """
+
+    def __init__(self, application) -> None:
+        from PySide6.QtCore import QEvent, QObject
+
+        pending = (QEvent.Type.Paint, QEvent.Type.UpdateRequest, QEvent.Type.LayoutRequest)
+        paint = QEvent.Type.Paint
+        stamps: list[tuple[float, str]] = []
+
+        class Spy(QObject):
+            seen = 0
+
+            def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+                if event.type() in pending:
+                    self.seen += 1
+                    if event.type() == paint:
+                        shown = watched.parent() if watched.objectName() == "qt_scrollarea_viewport" else watched
+                        stamps.append((time.perf_counter(), shown.objectName() or type(shown).__name__))
+                return False
+
+        self.application = application
+        self.stamps = stamps
+        self.painting: dict[str, list[float]] = {}  # widget → milliseconds painting it, one per timed action
+        self.spy = Spy()
+        application.instance().installEventFilter(self.spy)
+
+    def until_quiet(self, passes: int = 20) -> None:
+        for _ in range(passes):
+            self.spy.seen = 0
+            self.application.processEvents()
+            if not self.spy.seen:
+                return
+
+    def timed(self, action) -> tuple[float, float]:
+        """Wall and GUI-thread CPU milliseconds of `action` and the painting it causes."""
+        self.until_quiet()  # nothing left over from before counts
+        self.stamps.clear()
+        wall, cpu = time.perf_counter(), time.thread_time()
+        action()
+        self.until_quiet()
+        end = time.perf_counter()
+        spent: dict[str, float] = {}
+        for (began, name), (until, _next) in zip(self.stamps, [*self.stamps[1:], (end, "")]):
+            spent[name] = spent.get(name, 0.0) + (until - began) * 1000
+        for name, ms in spent.items():
+            self.painting.setdefault(name, []).append(ms)
+        return (end - wall) * 1000, (time.thread_time() - cpu) * 1000
+
+
+def repaint_everything(window) -> None:
+    """Ask the whole window, and every item view's rows, to be painted again."""
+    from PySide6.QtWidgets import QAbstractItemView
+
+    window.update()
+    for view in window.findChildren(QAbstractItemView):
+        if view.isVisible():
+            view.viewport().update()
 
 
 def child(path: str, tabs: str) -> None:
@@ -82,23 +152,35 @@ def child(path: str, tabs: str) -> None:
         filters.append(timed(lambda: answered(inputs.refresh)))  # until its rows are shown, not just asked for
     figures["filter_ms"] = max(filters[:2])
     figures["filter_rows"] = inputs.model.rowCount()
+    # A cursor move, painted (see the module's docstring), against repainting with nothing changed.
+    settle = Settle(QApplication)
     middle = session.bodies[len(session.bodies) // 2].id
-    moves = [timed(lambda b=b: window.context.set_cursor(b)) for b in (middle, session.bodies[-1].id, None, session.bodies[1].id)]
-    figures["cursor_ms"] = max(moves)
-    figures["cursor_median_ms"] = sorted(moves)[len(moves) // 2]
-    # The same moves split in two: the views following the cursor (what grows with the session, if
-    # anything), then painting what changed (the same on 100 entries as on a million).
+    targets = (middle, session.bodies[-1].id, None, session.bodies[1].id)
+    # Twelve jumps to places not shown before (every row painted afresh), then the four of the split below.
+    bodies = session.bodies
+    jumps = [bodies[len(bodies) * share // 13].id for share in (7, 11, 2, 9, 4, 12, 1, 6, 10, 3, 8)] + [None]
+    moves = [settle.timed(lambda b=b: window.context.set_cursor(b)) for b in jumps]
+    # Where the painting goes: each widget's median share over the jumps that painted it, the largest first.
+    shares = {name: median(ms) for name, ms in settle.painting.items()}
+    figures["cursor_paint_ms_by_widget"] = {name: round(ms, 1) for name, ms in sorted(shares.items(), key=lambda kv: -kv[1])[:6]}
+    figures["cursor_ms"] = max(wall for wall, _cpu in moves)
+    figures["cursor_median_ms"] = median(wall for wall, _cpu in moves)
+    figures["cursor_cpu_median_ms"] = median(cpu for _wall, cpu in moves)
+    figures["cursor_cpu_worst_ms"] = max(cpu for _wall, cpu in moves)
+    figures["cursor_moves_ms"] = [round(wall, 1) for wall, _cpu in moves]
+    repaints = [settle.timed(lambda: repaint_everything(window)) for _ in range(7)]
+    figures["repaint_median_ms"] = median(wall for wall, _cpu in repaints)
+    figures["repaint_cpu_median_ms"] = median(cpu for _wall, cpu in repaints)
+    # The views' work alone (what may grow with the session, and must not): the move without its painting.
     work = []
-    for target in (middle, session.bodies[-1].id, None, session.bodies[1].id):
-        for _ in range(3):
-            QApplication.processEvents()
+    for target in targets * 2:
+        settle.until_quiet()
         began = time.perf_counter()
         window.context.set_cursor(target)
         work.append((time.perf_counter() - began) * 1000)
-        QApplication.processEvents()
+        settle.until_quiet()
     figures["cursor_work_ms"] = max(work)
-    figures["cursor_work_median_ms"] = sorted(work)[len(work) // 2]
-    figures["paint_ms"] = sorted(timed(window.update) for _ in range(3))[1]  # the whole window, nothing changed
+    figures["cursor_work_median_ms"] = median(work)
     window.context.set_cursor(None)
     # Which views the cursor move spends its time in: each listener alone.
     spent = {}
@@ -164,7 +246,8 @@ def main() -> None:
     path = stream_big(DATA / f"big-{entries}.json", entries) if entries > 200_000 else big_session(entries)
     size = path.stat().st_size
     cli_s, cli_peak = best_of(runs, [str(WSI), "manifest", str(path), "--json"])
-    print(f"file: {path.name}, {size / 1e6:.1f} MB, {entries:,} entries (machine shared with other jobs)")
+    print(f"file: {path.name}, {size / 1e6:.1f} MB, {entries:,} entries (machine shared with other jobs; "
+          f"load {' '.join(f'{load:.2f}' for load in os.getloadavg())})")
     print(f"wsi manifest --json (whole process, best of {runs}): {cli_s:.2f} s, peak {cli_peak / 1e6:.0f} MB")
     for tabs, words in (("issue3", "Inputs, Kept, Problems + timeline"), ("all", "every tab of TABS")):
         figures = window_figures(path, tabs, runs)
@@ -173,12 +256,20 @@ def main() -> None:
               f"= {figures['usable_s'] / cli_s:.2f}× the CLI's manifest (targets: ≤ 1.5×; a million entries ≤ 1.2×)")
         print(f"   peak memory {figures['peak_bytes'] / 1e6:.0f} MB = {figures['peak_bytes'] / size:.2f}× the file (target ≤ 2×)")
         print(f"   module filter over {figures['entries']:,} rows: {figures['filter_ms']:.0f} ms (target ≤ 100 ms)")
-        print(f"   cursor move, every view following and painted: worst {figures['cursor_ms']:.0f} ms, "
-              f"median {figures['cursor_median_ms']:.0f} ms (targets: ≤ 100 ms; a million entries ≤ 16 ms)")
-        print(f"   of which the views following the cursor: worst {figures['cursor_work_ms']:.1f} ms, median "
-              f"{figures['cursor_work_median_ms']:.1f} ms; painting the whole window with nothing changed: {figures['paint_ms']:.0f} ms")
+        print(f"   cursor move, every view following and painted (events processed until none is pending): median "
+              f"{figures['cursor_median_ms']:.1f} ms, worst {figures['cursor_ms']:.1f} ms wall; GUI thread's CPU median "
+              f"{figures['cursor_cpu_median_ms']:.1f} ms, worst {figures['cursor_cpu_worst_ms']:.1f} ms "
+              f"(targets: ≤ 100 ms; a million entries ≤ 16 ms)")
+        print(f"   each jump in turn (wall ms): {figures['cursor_moves_ms']}")
+        print(f"   painting a jump, by widget (median ms, from one paint to the next): {figures['cursor_paint_ms_by_widget']}")
+        print(f"   baseline, repainting the window and every view's rows with nothing changed: {figures['repaint_median_ms']:.1f} ms "
+              f"wall, {figures['repaint_cpu_median_ms']:.1f} ms CPU; the move is {figures['cursor_median_ms'] / figures['repaint_median_ms']:.2f}× "
+              f"that (wall), {figures['cursor_cpu_median_ms'] / figures['repaint_cpu_median_ms']:.2f}× (CPU)")
+        print(f"   of the move, the views following the cursor without painting: median {figures['cursor_work_median_ms']:.1f} ms, "
+              f"worst {figures['cursor_work_ms']:.1f} ms")
         print(f"   each view's refresh alone at the end of the session: {figures['refresh_ms_by_view']}")
         print(f"   text search inside every input: {figures['search_ms']:.0f} ms (no target)")
+    print(f"load at the end: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
 
 
 if __name__ == "__main__":

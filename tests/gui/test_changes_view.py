@@ -82,3 +82,18 @@ def test_the_shape_column_keeps_room_to_be_read_when_calls_are_long(window, open
     assert table.textElideMode() == Qt.TextElideMode.ElideMiddle  # a call cut short keeps both ends
     header = table.horizontalHeader()
     assert header.sectionViewportPosition(4) + header.sectionSize(4) <= table.viewport().width()  # bytes in view
+
+
+def test_a_hidden_changes_tab_follows_the_cursor_only_once_shown(window, open_file, demo_path, qtbot):
+    # Issue 18, point 4: finding the cursor's body in the boxes grows with the session (half a
+    # millisecond of each cursor move on 20,000 bodies), for a tab no one was looking at.
+    open_file(window, demo_path)
+    view = window.views["changes"]
+    window.show_tab("inputs")
+    before = (view.from_box.currentIndex(), view.to_box.currentIndex())
+    for cursor in ("b5", "b2", "b5"):
+        window.context.set_cursor(cursor)
+    assert (view.from_box.currentIndex(), view.to_box.currentIndex()) == before
+    window.show_tab("changes")
+    assert view.from_box.currentText() == "body b4" and view.to_box.currentText() == "body b5"
+    assert wait_compared(qtbot, view)["to"] == "b5"

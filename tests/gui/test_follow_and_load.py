@@ -59,6 +59,8 @@ def test_cancel_drops_the_load_and_the_open_session_stays(window, open_file, dem
 
 
 def test_the_loader_reports_progress_and_measures_every_entry(qtbot, demo_path):
+    from gui.models.manifest import _store_indexes
+
     loader = SessionLoader()
     seen = []
     loader.progress.connect(lambda percent, text: seen.append(percent))
@@ -68,6 +70,7 @@ def test_the_loader_reports_progress_and_measures_every_entry(qtbot, demo_path):
     assert seen[-1] == 100 and seen == sorted(seen)
     assert len(result.index.sizes) == len(result.session.entries)
     assert all(e.input_bytes is not None for e in result.session.entries)
+    assert result.index in _store_indexes  # the trimStore index too: the window builds nothing on open
     loader.wait()
 
 
@@ -262,6 +265,7 @@ def test_a_followed_file_s_new_bodies_and_calls_reach_the_changes_points_and_the
     qtbot.wait(50)
     for box in (changes.from_box, changes.to_box):
         assert [box.itemText(i) for i in range(box.count())] == ["body b1", "body b2", "the end of the session"]
+    window.show_tab("changes")  # a hidden Changes tab follows the cursor once shown
     assert changes.to_box.currentText() == "the end of the session"  # the cursor is at the end
     assert changes.from_box.currentText() == "body b2"  # what the last body did, as on a cursor move
     suggestions = inputs.completer_model.stringList()

@@ -162,13 +162,30 @@ def test_the_detail_shows_the_recorded_output_and_the_other_fields(window, open_
     qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.visualRect(view.model.index(row, 0)).center())
     e1 = session.entry("e1")
     assert view.shown_entry is e1
+    view.detail_tabs.setCurrentWidget(view.other_tree)
     assert view.other_tree.json_model._root.value["note"] == e1.extra["note"]
     assert view.detail_tabs.tabText(2) == f"other fields ({len(e1.extra) + 1})"
     assert view.detail_tabs.tabText(1) == "output (none recorded)"
     row = _row_of(view, "c23")
     qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.visualRect(view.model.index(row, 0)).center())
     c23 = session.entry("c23")
+    view.detail_tabs.setCurrentWidget(view.output_tree)
     assert view.output_tree.json_model._root.value == c23.output and view.detail_tabs.tabText(1) == "output"
+
+
+def test_showing_another_entry_fills_only_the_detail_tab_in_front(window, open_file, demo_path):
+    # Issue 18, point 4: a cursor move that shows another entry reset the output and other-fields
+    # trees too, though their tabs were behind (a millisecond of the move, on a big session).
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    view.show_entry(session.entry("c23"))
+    assert view.tree.json_model._root.value == session.entry("c23").input
+    assert view.output_tree.json_model._root is None or view.output_tree.json_model._root.value != session.entry("c23").output
+    view.detail_tabs.setCurrentWidget(view.output_tree)  # chosen: filled now
+    assert view.output_tree.json_model._root.value == session.entry("c23").output
+    view.show_entry(session.entry("e1"))  # the output tab is in front: it follows at once
+    assert view.detail_tabs.tabText(1) == "output (none recorded)" and view.output_tree.json_model._root is None
 
 
 def test_opening_and_moving_the_cursor_do_not_index_every_entry(window, open_file, demo_path):
@@ -193,6 +210,41 @@ def test_opening_and_moving_the_cursor_do_not_index_every_entry(window, open_fil
     assert view.shown_entry is session.entries[3] and view.table.currentIndex().row() == 3
 
 
+
+def test_a_cursor_move_that_shows_the_at_cap_column_paints_the_rows_once(window, open_file, demo_path, qtbot):
+    # Issue 18, point 4: the table answered the columns resized by the "at cap" column coming or going
+    # on a zero timer, after the cursor move's own paint: every row was painted twice (7 ms on a big store).
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(1400, 520)  # the rows overflow the table at both cursors: its scroll bar stays
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    paints = []
+
+    class PaintSpy(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+            if event.type() == QEvent.Type.Paint:
+                paints.append(watched)
+            return False
+
+    def settle():
+        for _ in range(10):
+            QApplication.processEvents()
+        qtbot.wait(30)
+
+    spy = PaintSpy()
+    view.table.viewport().installEventFilter(spy)
+    for cursor, hidden in (("b5", True), (None, False), ("b5", True)):  # nothing falls at b5; three at the end
+        settle()
+        paints.clear()
+        window.context.set_cursor(cursor)
+        settle()
+        assert view.table.isColumnHidden(view.model.CAP_COLUMN) == hidden
+        assert view.table.verticalScrollBar().isVisible()
+        assert len(paints) == 1
+
 def test_the_shape_column_keeps_its_room_when_the_at_cap_column_appears(window, open_file, demo_path, qtbot):
     from gui.inputs_view import SHAPE_LEAST
 
@@ -208,3 +260,29 @@ def test_the_shape_column_keeps_its_room_when_the_at_cap_column_appears(window, 
     qtbot.wait(50)
     assert not view.table.isColumnHidden(view.model.CAP_COLUMN)
     assert view.table.columnWidth(4) >= SHAPE_LEAST * 3 // 4  # not squeezed to "…" by the column that appeared
+
+
+def test_showing_another_entry_of_one_line_lays_nothing_out(window, open_file, demo_path, qtbot):
+    # The entry's title changes on most cursor moves: as a plain QLabel it laid the Inputs tab out
+    # (and the main window above it) each time, though it kept its one line.
+    from PySide6.QtCore import QEvent, QObject
+
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    view.show_entry(session.entry("c5"))
+    qtbot.wait(50)
+    layouts = []
+
+    class LayoutSpy(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+            if event.type() == QEvent.Type.LayoutRequest:
+                layouts.append(watched)
+            return False
+
+    spy = LayoutSpy()
+    for watched in (view, view.splitter, window):
+        watched.installEventFilter(spy)
+    view.show_entry(session.entry("c6"))
+    qtbot.wait(50)
+    assert "c6" in view.entry_label.text() and layouts == []

@@ -630,3 +630,63 @@ def test_a_replay_verdict_arriving_is_one_inserted_row_at_the_end(replayed):
     assert [args[1:3] for _, args in signals.seen] == [(row, row) for row in range(len(replayed))]
     badges = [model.data(model.index(row, 1)) for row in range(model.rowCount())]
     assert badges.count("diverged") == 1 and badges.count("same") == len(replayed) - 1
+
+
+def test_a_cursor_move_repaints_only_the_manifest_rows_whose_fate_at_the_cap_changed(demo):
+    # Issue 18, point 4: a cursor move on a million entries repainted every row with a dataChanged
+    # over the whole table, even where nothing fell at the cap either side of the move.
+    from gui.models.manifest import ManifestModel
+
+    index, whole = ManifestIndex(demo.entries), len(demo.entries)
+    store = StoreIndex(demo.entries)
+    cap = store.preview(whole).total_bytes // 2
+    for spec in (FilterSpec(), FilterSpec(descending=True)):
+        model = ManifestModel()
+        model.set_query(index, whole, spec)
+        model.set_trim(store.preview(whole), cap)
+        before = model.fell
+        signals = Signals(model)
+        model.set_trim(store.preview(whole - 4), cap)  # the cursor moved back four entries: fewer fall
+        assert 0 < model.fell < before
+        changed = sorted(model.row_of(position) for position in range(model.fell, before))
+        assert signals.rows_changed() == [(changed[0], changed[-1])]
+        signals.clear()
+        model.set_trim(store.preview(whole - 4), cap)  # the same entries fall: nothing to repaint
+        assert signals.seen == []
+        fell = model.fell
+        model.set_trim(None, None)  # no cap: the rows that fell come back, the others stay as they were
+        rows = sorted(model.row_of(position) for position in range(fell))
+        assert signals.rows_changed() == [(rows[0], rows[-1])]
+
+
+def test_the_manifest_formats_a_row_once_however_often_it_is_painted(demo, monkeypatch):
+    # Each paint asks every visible cell for seven roles; formatting sizes and shapes on every ask was
+    # most of a cursor move's repaint on a million entries.
+    import gui.models.manifest as manifest
+
+    formatted = []
+    monkeypatch.setattr(manifest, "format_size", lambda n: formatted.append(n) or f"{n} B")
+    model = manifest.ManifestModel()
+    model.set_query(ManifestIndex(demo.entries), len(demo.entries), FilterSpec())
+    for _paint in range(3):
+        for row in range(5):
+            for column in range(model.columnCount()):
+                for role in range(12):
+                    model.data(model.index(row, column), role)
+    assert len(formatted) == 5
+
+
+def test_the_timeline_titles_a_body_once_however_often_it_is_painted(demo, monkeypatch):
+    # A body's title reads the first line of its code: on every paint of every row it split the code in lines.
+    import gui.models.timeline as timeline
+
+    read = []
+    monkeypatch.setattr(timeline, "first_code_line", lambda code: read.append(code) or "first line")
+    model = timeline.TimelineModel()
+    model.set_session(demo)
+    rows = [model.index(row, 0) for row in range(model.rowCount()) if model.rows[row].kind == "body"]
+    for _paint in range(3):
+        for index in rows:
+            for role in range(12):
+                model.data(index, role)
+    assert len(read) == len(rows) and model.data(rows[0]).endswith("first line")
