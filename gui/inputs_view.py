@@ -32,7 +32,7 @@ from core.trim_preview import TrimPreview
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
-from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, monospace
+from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, monospace, share_width
 from gui.models.manifest import ManifestModel, trim_preview_of
 from gui.quiet_label import QuietLabel
 from gui.theme import hex_of
@@ -195,10 +195,7 @@ class InputsView(QWidget):
 
     def share_width(self) -> None:
         """Give the call column its whole width when the table has room, else what the shape column leaves (at least 170 px)."""
-        header = self.table.horizontalHeader()
-        others = sum(header.sectionSize(c) for c in (0, 2, 3, 5, 6) if not self.table.isColumnHidden(c))
-        room = self.table.viewport().width() - others
-        header.resizeSection(1, min(self.call_width, max(170, room - SHAPE_LEAST)))
+        share_width(self.table, 1, self.call_width, SHAPE_LEAST)
 
     def _show_cap_column(self, shown: bool) -> None:
         """Show or hide the "at cap" column; the call column gives the shape column back the room it takes.
