@@ -188,3 +188,23 @@ def test_a_search_of_compact_records_parses_no_input(monkeypatch):
     assert index.containing(range(50), "run 4") == [4, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49]
     assert index.containing(range(50), "mm") == []  # the unit is not the input
     assert parsed == []
+
+
+def test_an_entry_s_position_is_its_place_among_the_first_count_and_costs_16_bytes_an_entry():
+    import tracemalloc
+
+    entries = [Entry(f"c{n}", "a.b.c", {"n": n}) for n in range(20_000)]
+    index = ManifestIndex(entries)
+    tracemalloc.start()
+    try:
+        assert index.position(entries[7], len(entries)) == 7
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * len(entries), peak  # a dict of id()s took some 100 bytes an entry
+    assert [index.position(e, len(entries)) for e in entries[::997]] == list(range(0, 20_000, 997))
+    assert index.position(entries[15_000], 15_000) is None  # not in a store of the first 15,000
+    assert index.position(Entry("x", "a.b.c", 1), len(entries)) is None  # not the session's
+    later = [Entry("d1", "a.b.c", 1), Entry("d2", "a.b.c", 2)]
+    index.extend(later)
+    assert index.position(later[1], len(index)) == 20_001 and index.position(entries[3], len(index)) == 3
