@@ -275,6 +275,7 @@ class ManifestIndex:
         # The editor-shaped size of each entry: a state's store size is a prefix sum of these.
         self.sizes = [entry_bytes(e) for e in entries]
         self._sort_keys: dict[str, list[Any]] = {}
+        self._orders: dict[tuple[str, bool], Any] = {}  # every entry's position sorted by (column, descending)
         self._prefix: list[int] | None = None  # running sums of sizes, built on first use
         self._positions: tuple[Any, Any] | None = None  # entries' id()s sorted, and each one's position
         self._positions_since: dict[int, int] = {}  # positions of entries appended after those were made
@@ -302,6 +303,7 @@ class ManifestIndex:
             self._by_call.setdefault(entry.call, []).append(position)
         for column, keys in self._sort_keys.items():
             keys += [_KEYS[column](e) for e in entries]
+        self._orders.clear()  # sorted again when asked (the new entries fall anywhere in them)
 
     def store_bytes(self, count: int) -> int:
         """Size of the first `count` entries as the editor's store array (SPEC 3 trimStore), in O(1)."""
@@ -493,11 +495,25 @@ class ManifestIndex:
         return keys
 
     def sorted(self, indices: Sequence[int], column: str | None, descending: bool = False) -> list[int]:
-        """The indices ordered by `column` (stable; timeline order breaks ties), or as given."""
+        """The indices ordered by `column` (stable; timeline order breaks ties), or as given.
+
+        Every entry's order by a column is sorted once; a state's store (a prefix) or a filter's rows
+        then take theirs from it in one numpy pass, instead of sorting again on every cursor move.
+        """
         if column is None:
             return list(reversed(indices)) if descending else list(indices)
         keys = self.sort_key(column)
-        return sorted(indices, key=keys.__getitem__, reverse=descending)
+        if len(indices) * _FEW_OF_A_BLOCK < len(keys):  # a few rows: sorting them is less than a pass over all
+            return sorted(indices, key=keys.__getitem__, reverse=descending)
+        import numpy
+
+        order = self._orders.get((column, descending))
+        if order is None:
+            order = self._orders[column, descending] = numpy.array(
+                sorted(range(len(keys)), key=keys.__getitem__, reverse=descending), numpy.int64)
+        wanted = numpy.zeros(len(keys), bool)
+        wanted[numpy.asarray(indices, numpy.int64)] = True
+        return order[wanted[order]].tolist()
 
     def rows(self, spec: FilterSpec, count: int, start: int = 0) -> list[int]:
         """The rows the view shows: filtered by call and text, then sorted (only entries from `start` on)."""

@@ -208,3 +208,27 @@ def test_an_entry_s_position_is_its_place_among_the_first_count_and_costs_16_byt
     later = [Entry("d1", "a.b.c", 1), Entry("d2", "a.b.c", 2)]
     index.extend(later)
     assert index.position(later[1], len(index)) == 20_001 and index.position(entries[3], len(index)) == 3
+
+
+@pytest.mark.parametrize("column", ["id", "call", "unit", "applied", "shape", "bytes"])
+def test_sorted_rows_of_any_prefix_or_filter_answer_as_sorting_them(column):
+    import random
+
+    rng = random.Random(column)
+    records = [{"id": rng.choice([f"c{n}", n]), "call": rng.choice(["a.b.c", "a.b.d", "x.y.z"]),
+                "input": rng.choice([{"n": n}, [n] * rng.randrange(4), "s" * rng.randrange(9), {"k": 1, "j": 2}]),
+                **({"unit": rng.choice(["mm", "m"])} if rng.random() < 0.5 else {}),
+                **({"applied": True} if rng.random() < 0.2 else {})} for n in range(3000)]
+    for n, record in enumerate(records):
+        record["id"] = f"{record['id']}-{n}" if isinstance(record["id"], str) else n
+    session = _session(records)
+    index = ManifestIndex(session.entries)
+    keys = index.sort_key(column)
+    for count in (3000, 2500, 40, 0):
+        for indices in (list(range(count)), [i for i in range(count) if i % 3], [5, 1, 2][:count]):
+            for descending in (False, True):
+                expected = sorted(indices, key=keys.__getitem__, reverse=descending)
+                assert index.sorted(indices, column, descending) == expected, (count, descending)
+    extra = [Entry("late", "a.b.c", 1)]
+    index.extend(extra)
+    assert index.sorted(list(range(len(index))), column) == sorted(range(len(index)), key=index.sort_key(column).__getitem__)
