@@ -690,3 +690,47 @@ def test_the_timeline_titles_a_body_once_however_often_it_is_painted(demo, monke
             for role in range(12):
                 model.data(index, role)
     assert len(read) == len(rows) and model.data(rows[0]).endswith("first line")
+
+
+def test_the_delegate_reads_the_manifests_cells_in_one_call_and_sees_what_data_answers(demo):
+    # Issue 18: the delegate asks each painted cell for seven roles; the manifest answers them in one
+    # multiData call. Every cell (falling at the cap, highlighted, a person's edit, right-aligned
+    # bytes) must look as data() says, and the delegate's request is handed from cell to cell, so
+    # a cell without a colour must not keep the last one's.
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
+
+    from gui.models.manifest import ManifestModel, trim_preview_of
+
+    model = ManifestModel()
+    index = ManifestIndex(demo.entries)
+    count = len(index.entries)
+    model.set_query(index, count, FilterSpec())
+    model.set_trim(trim_preview_of(index, count), trim_preview_of(index, count).total_bytes // 2)
+    model.set_highlighted(5)
+    assert 0 < model.fell < count and any(entry.applied for entry in demo.entries)
+    view = QTableView()
+    view.setModel(model)
+    delegate = QStyledItemDelegate()
+    seen = {"colour": False, "plain": False}
+    for row in range(model.rowCount()):
+        for column in range(model.columnCount()):
+            cell = model.index(row, column)
+            option = QStyleOptionViewItem()
+            option.initFrom(view)
+            delegate.initStyleOption(option, cell)
+            assert option.text == (model.data(cell, Qt.ItemDataRole.DisplayRole) or "")
+            font = model.data(cell, Qt.ItemDataRole.FontRole)
+            assert option.font == (font if isinstance(font, QFont) else view.font())
+            background = model.data(cell, Qt.ItemDataRole.BackgroundRole)
+            if background is None:
+                assert option.backgroundBrush.style() == Qt.BrushStyle.NoBrush
+            else:
+                assert option.backgroundBrush.color() == background
+            foreground = model.data(cell, Qt.ItemDataRole.ForegroundRole)
+            if foreground is not None:
+                assert option.palette.color(option.palette.ColorRole.Text) == foreground
+            aligned = model.data(cell, Qt.ItemDataRole.TextAlignmentRole)
+            assert bool(option.displayAlignment & Qt.AlignmentFlag.AlignRight) == (aligned is not None)
+            seen["colour" if background is not None else "plain"] = True
+    assert seen == {"colour": True, "plain": True}
