@@ -45,8 +45,8 @@ def main(demo: str) -> None:
                 "grid": grid.name(),
                 "header_rules": all("QHeaderView::section" in h.styleSheet() for h in window.findChildren(QHeaderView)),
                 "tab_rules": all("padding: 6px 14px" in t.styleSheet() for t in window.findChildren(QTabBar)),
-                "line_edit_rules": all("padding: 3px 5px" in e.styleSheet() or "padding: 3px 5px" in e.parentWidget().styleSheet()
-                                       for e in window.findChildren(QLineEdit)),
+                "line_edit_rules": all("padding: 3px 5px" in e.styleSheet() + (e.parentWidget() or e).styleSheet()
+                                       for e in window.findChildren(QLineEdit)),  # a spin box's: in the spin box's sheet
                 "expected": {"selection": theme.hex_of("selection"), "grid": theme.hex_of("grid")},
             }
 
