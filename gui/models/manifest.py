@@ -14,14 +14,13 @@ from core.run_inputs import input_bytes
 from core.sizes import format_size
 from core.trim_preview import StoreIndex, TrimPreview
 from gui.look import (
-    ALIGN, BACKGROUND, DELEGATE_ROLES, DISPLAY, FALLS_TAG, FONT, FOREGROUND, HIGHLIGHT, MUTED, PERSON, PERSON_BACKGROUND,
+    ALIGN, BACKGROUND, DISPLAY, FALLS_TAG, FONT, FOREGROUND, HIGHLIGHT, MUTED, PERSON, PERSON_BACKGROUND,
     PERSON_TAG, RIGHT, TOOLTIP, USER, Index, delegate_asks, monospace, size_tooltip,
 )
 
 ANSWERED = frozenset(map(int, (DISPLAY, TOOLTIP, FONT, FOREGROUND, BACKGROUND, ALIGN, USER)))
 LOOK_ROLES = tuple(map(int, (FONT, ALIGN, FOREGROUND, DISPLAY, BACKGROUND)))  # what `_look` answers, in its order
 LOOK_SLOT = {role: slot for slot, role in enumerate(LOOK_ROLES)}
-LOOK_IN_DELEGATE = tuple(DELEGATE_ROLES.index(role) for role in LOOK_ROLES)  # where each goes in the delegate's request
 APPLIED, BYTES = COLUMNS.index("applied"), COLUMNS.index("bytes")
 TEXTS_KEPT = 4096  # rows whose texts are kept for the next paint: a screenful many times over, never the session
 
@@ -252,8 +251,9 @@ class ManifestModel(QAbstractTableModel):
             return
         row, rows = index.row(), self.rows
         if 0 <= row < len(rows):
+            font, align, foreground, text, background = self._look(rows[row], index.column())
             # Every role it asks is set, None too: the delegate hands the same request from cell to cell.
-            for slot, value in zip(LOOK_IN_DELEGATE, self._look(rows[row], index.column())):
+            for slot, value in enumerate((font, align, foreground, None, None, text, background)):  # DELEGATE_ROLES
                 span[slot].setData(value)
 
     def _look(self, position: int, column: int) -> tuple[Any, ...]:
