@@ -318,6 +318,8 @@ class InputsView(QWidget):
     def _show_query(self, count: int) -> None:
         """Everything that follows the table's rows: the count, the hint, the resolver, the shown entry."""
         shown, total = self.model.rowCount(), count
+        entries = len(self.context.session.entries) if self.context.session is not None else total
+        self.count_label.reserve(f"{entries:,} of {entries:,} entries at the end of the session")  # the longest count, as a rule
         self.count_label.setText(f"{shown:,} of {total:,} entries {self.context.cursor_text}")
         wanted = self.filter_edit.text().strip()
         hint = filter_hint(wanted, self.context.index.distinct_calls(count)) if wanted else None

@@ -9,7 +9,7 @@ import heapq
 from collections.abc import Iterable
 from functools import cache
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
+from PySide6.QtCore import QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontInfo, QFontMetrics, QIcon, QPainter, QPixmap
 from PySide6.QtCore import QAbstractItemModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
@@ -21,6 +21,9 @@ DISPLAY, TOOLTIP, FONT = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRol
 FOREGROUND, BACKGROUND = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.BackgroundRole
 DECORATION, ALIGN, USER = Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.UserRole
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+# What Qt 6's item delegate asks of each cell it paints, in one multiData call, in this order
+# (QStyledItemDelegate::initStyleOption): a model answering it there is called once per cell, not seven times.
+DELEGATE_ROLES = tuple(map(int, (FONT, ALIGN, FOREGROUND, Qt.ItemDataRole.CheckStateRole, DECORATION, DISPLAY, BACKGROUND)))
 
 # Shared colours of the theme in use (gui.theme): light or dark after the palette, changed in place.
 PERSON = colour("person")  # the person's-edit marker, on every view
@@ -35,6 +38,11 @@ STATUS_GLYPHS = {"ok": "✓", "failed": "✗", "refused": "!", "none": "·", "er
                  "person": "✎", "end": "■", "kept": "K", "same": "=", "diverged": "≠"}
 PERSON_TAG = "✎ person"
 FALLS_TAG = "⤓ falls"  # an entry the cap trims before a body runs
+
+
+def delegate_asks(span: QModelRoleDataSpan) -> bool:
+    """True when a multiData request is the delegate's (DELEGATE_ROLES, in their order): two roles are looked at."""
+    return len(span) == len(DELEGATE_ROLES) and span[5].role() == DELEGATE_ROLES[5] and span[0].role() == DELEGATE_ROLES[0]
 
 
 @cache

@@ -41,6 +41,15 @@ class QuietLabel(QWidget):
         if not self._fits():
             self.updateGeometry()
 
+    def reserve(self, text: str) -> None:
+        """Keep room for `text` (one line): a shorter text keeps the room rather than giving it back.
+
+        For a label that takes turns between two shapes of text, one much shorter than the other
+        (a count "at the end of the session", then "at body b2"): each turn laid the window out."""
+        room = self.label.fontMetrics().horizontalAdvance(text) + self.contentsMargins().left() + self.contentsMargins().right()
+        if room != self.minimumWidth():
+            self.setMinimumWidth(room)
+
     def setStyleSheet(self, sheet: str) -> None:  # noqa: N802 — QWidget's name
         """Set the style sheet (it reaches the text), unless it is the one set (`restyle`)."""
         if sheet != self.styleSheet():
@@ -52,7 +61,7 @@ class QuietLabel(QWidget):
         if self.label.wordWrap():
             return self.label.heightForWidth(room.width()) == room.height()
         wanted = self.label.sizeHint().width()
-        return SLACK * room.width() <= wanted <= room.width()
+        return SLACK * room.width() <= max(wanted, self.minimumWidth()) and wanted <= room.width()
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802 — Qt's hook
         return self.label.wordWrap()

@@ -12,9 +12,11 @@ colour scheme) gives the dark theme.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QWidget
 
 LIGHT: dict[str, str] = {
     "person": "#a15200", "person_background": "#fff1de", "person_written": "#ffd9a8",
@@ -132,28 +134,103 @@ def application_palette(base: QPalette, dark_wanted: bool) -> QPalette:
     return palette
 
 
-def style_sheet() -> str:
-    """The few style rules the window adds to Fusion, in the theme's colours."""
-    c = values()
-    return f"""
-QTabBar::tab {{ padding: 6px 14px; }}
-QTableView, QTreeView {{ gridline-color: {c['grid']}; selection-background-color: {c['selection']}; selection-color: {c['selection_text']}; }}
-QHeaderView::section {{ padding: 3px 6px; background: {c['header']}; border: none; border-right: 1px solid {c['grid']};
-                       border-bottom: 1px solid {c['border']}; color: {c['header_text']}; }}
-QLineEdit {{ padding: 3px 5px; }}
-QStatusBar QLabel {{ color: {c['status_text']}; }}
-"""
+WIDGET_RULES = {  # per class of widget, the few style rules the window adds to Fusion (`dress`)
+    "QTabBar": "QTabBar::tab {{ padding: 6px 14px; }}",
+    "QHeaderView": "QHeaderView::section {{ padding: 3px 6px; background: {header}; border: none; "
+                   "border-right: 1px solid {grid}; border-bottom: 1px solid {border}; color: {header_text}; }}",
+    "QLineEdit": "QLineEdit {{ padding: 3px 5px; }}",
+    "QAbstractSpinBox": "QLineEdit {{ padding: 3px 5px; }}",  # sized as it was with the rule application-wide
+    "QStatusBar": "QStatusBar QLabel {{ color: {status_text}; }}",
+}
+
+
+def widget_rules(widget: QWidget) -> str | None:
+    """The style rules `widget` takes, in the theme's colours (None: it takes none)."""
+    for name, rules in WIDGET_RULES.items():
+        if widget.inherits(name):
+            parent = widget.parentWidget()
+            if name == "QLineEdit" and parent is not None and parent.inherits("QAbstractSpinBox"):
+                return None  # a spin box's own line edit takes the rule from its spin box's sheet
+            return rules.format(**values())
+    return None
+
+
+def dress(widget: QWidget) -> None:
+    """Give one widget the window's look beyond Fusion: its style rules, or its colours.
+
+    No style sheet is set on the application: with one, Qt paints every widget through its slower
+    style-sheet style, and a cursor move repaints the tables and trees row by row. Only tab bars,
+    headers, line edits, spin boxes and the status bar take rules (their own, small); tables and
+    trees take their selection colours from their palette, tables their grid's from `GridStyle`.
+    A widget that sets a sheet of its own keeps it (after the rules).
+    """
+    rules = widget_rules(widget)
+    if rules is not None:
+        _dress_with_rules(widget, rules)
+        return
+    roles: tuple[tuple[QPalette.ColorRole, str], ...] = ()
+    if widget.inherits("QTableView") and _grid_style and widget.style() is not _grid_style[0]:
+        widget.setStyle(_grid_style[0])
+    if widget.inherits("QTableView") or widget.inherits("QTreeView"):
+        roles = ((QPalette.ColorRole.Highlight, "selection"), (QPalette.ColorRole.HighlightedText, "selection_text"))
+    if roles:
+        palette = widget.palette()
+        if any(palette.color(role) != QColor(values()[name]) for role, name in roles):
+            for role, name in roles:
+                palette.setColor(role, QColor(values()[name]))  # every colour group, as the style sheet did
+            widget.setPalette(palette)
+
+
+def _dress_with_rules(widget: QWidget, rules: str) -> None:
+    """Set `rules` as the widget's sheet, followed by the sheet its owner set, if any (kept across theme turns)."""
+    current, dressed = widget.styleSheet(), widget.property("wsiDressed")
+    if current != dressed:  # the owner set a sheet of its own since (or cleared it)
+        widget.setProperty("wsiOwnSheet", current)
+    own = widget.property("wsiOwnSheet") or ""
+    sheet = rules if not own else f"{rules}\n{own}" if "{" in own else f"{rules}\n* {{ {own} }}"
+    widget.setProperty("wsiDressed", sheet)
+    if current != sheet:
+        widget.setStyleSheet(sheet)
+
+
+class LookStyle(QProxyStyle):
+    """Fusion that dresses each widget as it is polished (`dress`): the one call of the style that goes
+    through Python (once per widget, not per cell painted)."""
+
+    def polish(self, target: Any) -> Any:  # noqa: D102 — QStyle's overloads: a widget, a palette, the application
+        if isinstance(target, QWidget):
+            super().polish(target)
+            dress(target)
+            return None
+        return super().polish(target)
+
+
+class GridStyle(QProxyStyle):
+    """Fusion with the theme's grid colour, for tables: Fusion darkens the palette's Window for it, and
+    the light theme's grid is lighter than any window. Only a table's own questions to its style go
+    through Python here, a handful per paint (its cells' drawing stays in C++; its scroll bars and
+    header keep the application's style)."""
+
+    def styleHint(self, hint: QStyle.StyleHint, option: Any = None, widget: Any = None, returned: Any = None) -> int:  # noqa: N802
+        if hint == QStyle.StyleHint.SH_Table_GridLineColor:
+            rgba = QColor(values()["grid"]).rgba()
+            return rgba - (1 << 32) if rgba >= 1 << 31 else rgba  # an int, as Qt's C++ signature has it
+        return super().styleHint(hint, option, widget, returned)
+
+
+_grid_style: list[GridStyle] = []  # made once, with the application's style; shared by every table
 
 
 def apply_look(app: object) -> None:
-    """Give the application Fusion, the palette the system asks for (light or dark) and the style rules."""
+    """Give the application Fusion (dressed: `LookStyle`) and the palette the system asks for (light or dark)."""
     from PySide6.QtWidgets import QApplication
 
     assert isinstance(app, QApplication)
-    app.setStyle("Fusion")
+    if not _grid_style:
+        _grid_style.append(GridStyle("Fusion"))
+    app.setStyle(LookStyle("Fusion"))
     app.setPalette(application_palette(app.style().standardPalette(), system_prefers_dark()))
     use_palette(app.palette())
-    app.setStyleSheet(style_sheet())
 
 
 class PaletteFollower(QObject):
@@ -173,8 +250,7 @@ class PaletteFollower(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
         if event.type() == QEvent.Type.ApplicationPaletteChange and watched is self.parent():
             if use_palette():
-                app = QGuiApplication.instance()
-                if app is not None and getattr(app, "styleSheet", lambda: "")():
-                    app.setStyleSheet(style_sheet())  # type: ignore[attr-defined]
+                for widget in QApplication.allWidgets():
+                    dress(widget)
                 self.changed.emit()
         return False

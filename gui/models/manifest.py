@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QModelRoleDataSpan, Qt
 
 from core.filtering import COLUMNS, FilterSpec, ManifestIndex, shape_of
 from core.model import Entry
@@ -15,10 +15,12 @@ from core.sizes import format_size
 from core.trim_preview import StoreIndex, TrimPreview
 from gui.look import (
     ALIGN, BACKGROUND, DISPLAY, FALLS_TAG, FONT, FOREGROUND, HIGHLIGHT, MUTED, PERSON, PERSON_BACKGROUND,
-    PERSON_TAG, RIGHT, TOOLTIP, USER, Index, monospace, size_tooltip,
+    PERSON_TAG, RIGHT, TOOLTIP, USER, Index, delegate_asks, monospace, size_tooltip,
 )
 
 ANSWERED = frozenset(map(int, (DISPLAY, TOOLTIP, FONT, FOREGROUND, BACKGROUND, ALIGN, USER)))
+LOOK_ROLES = tuple(map(int, (FONT, ALIGN, FOREGROUND, DISPLAY, BACKGROUND)))  # what `_look` answers, in its order
+LOOK_SLOT = {role: slot for slot, role in enumerate(LOOK_ROLES)}
 APPLIED, BYTES = COLUMNS.index("applied"), COLUMNS.index("bytes")
 TEXTS_KEPT = 4096  # rows whose texts are kept for the next paint: a screenful many times over, never the session
 
@@ -226,33 +228,43 @@ class ManifestModel(QAbstractTableModel):
         return str(section + 1)
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
-        # Asked for seven roles of every visible cell on every paint: the roles no cell answers leave
-        # first, and the texts come formatted from row_texts.
+        # The roles no cell answers leave first; what a cell looks like comes from `_look` (the
+        # delegate asks for it through multiData, once per cell), the texts formatted from row_texts.
         if role not in ANSWERED:
             return None
         row, rows = index.row(), self.rows
         if not 0 <= row < len(rows):
             return None
         position, column = rows[row], index.column()
-        if column == self.CAP_COLUMN:  # "at cap": a tag, muted, where the entry falls; nothing else
-            return self._cap_data(position, role)
-        if role == DISPLAY:
-            return self.row_texts(position)[column]
-        if role == FONT:
-            return None if column == APPLIED else monospace()
-        if role == FOREGROUND:
-            if position < self.fell:
-                return MUTED
-            return PERSON if column == APPLIED and self.index_data.entries[position].applied else None
-        if role == BACKGROUND:
-            if position == self.highlighted:
-                return HIGHLIGHT
-            return PERSON_BACKGROUND if column == APPLIED and self.index_data.entries[position].applied else None
-        if role == ALIGN:
-            return RIGHT if column == BYTES else None
+        slot = LOOK_SLOT.get(role)
+        if slot is not None:
+            return self._look(position, column)[slot]
         if role == USER:
             return position
+        if column == self.CAP_COLUMN:
+            return self._cap_tooltip(position)
         return self._tooltip(position, column)  # the one role left
+
+    def multiData(self, index: QModelIndex, span: QModelRoleDataSpan) -> None:  # noqa: N802 — Qt's name
+        if not delegate_asks(span):
+            super().multiData(index, span)  # each role through data()
+            return
+        row, rows = index.row(), self.rows
+        if 0 <= row < len(rows):
+            font, align, foreground, text, background = self._look(rows[row], index.column())
+            # Every role it asks is set, None too: the delegate hands the same request from cell to cell.
+            for slot, value in enumerate((font, align, foreground, None, None, text, background)):  # DELEGATE_ROLES
+                span[slot].setData(value)
+
+    def _look(self, position: int, column: int) -> tuple[Any, ...]:
+        """A cell's font, alignment, foreground, text and background (LOOK_ROLES; None: the view's own)."""
+        falls = position < self.fell
+        if column == self.CAP_COLUMN:  # "at cap": a tag, muted, where the entry falls; nothing else
+            return monospace(), None, MUTED if falls else None, FALLS_TAG if falls else None, None
+        applied = column == APPLIED and self.index_data.entries[position].applied
+        return (None if column == APPLIED else monospace(), RIGHT if column == BYTES else None,
+                MUTED if falls else PERSON if applied else None, self.row_texts(position)[column],
+                HIGHLIGHT if position == self.highlighted else PERSON_BACKGROUND if applied else None)
 
     def row_texts(self, position: int) -> tuple[str, ...]:
         """The texts of the entry at `position`, one per column of COLUMNS: formatted once, kept for the next paints."""
@@ -278,16 +290,8 @@ class ManifestModel(QAbstractTableModel):
             return f"{entry.call} · recorded at {entry.where}" + (f" by body {entry.body}" if entry.body is not None else "")
         return None
 
-    def _cap_data(self, position: int, role: int) -> Any:
-        if role == FONT:
-            return monospace()
+    def _cap_tooltip(self, position: int) -> str | None:
         if position >= self.fell:
-            return None
-        if role == DISPLAY:
-            return FALLS_TAG
-        if role == FOREGROUND:
-            return MUTED
-        if role != TOOLTIP:
             return None
         cap, needed = self.cap or 0, self.trim.kept_from_cap(position) if self.trim is not None else 0
         return (f"falls at the {format_size(cap)} cap ({cap:,} B): trimStore keeps the newest entries that fit, so a "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, Qt
 
 from core.growing import RowChanges
 from core.jsonsize import compact_json
@@ -11,8 +11,8 @@ from core.model import Body, Entry, id_key
 from core.session import Session
 from core.timeline import TimelineRow, body_outcome, first_code_line, timeline_rows
 from gui.look import (
-    BACKGROUND, CURSOR_BACKGROUND, DECORATION, DISPLAY, FONT, FOREGROUND, PERSON, PERSON_BACKGROUND, PERSON_TAG,
-    TOOLTIP, Index, bold_monospace, monospace, status_icon,
+    BACKGROUND, CURSOR_BACKGROUND, DECORATION, DELEGATE_ROLES, DISPLAY, FONT, FOREGROUND, PERSON, PERSON_BACKGROUND, PERSON_TAG,
+    TOOLTIP, Index, bold_monospace, delegate_asks, monospace, status_icon,
 )
 
 
@@ -143,9 +143,24 @@ class TimelineModel(QAbstractItemModel):
         if role not in ANSWERED or not index.isValid():  # a view asks every row for seven roles on each paint
             return None
         row, call = self.item(index)
-        if call is not None:
-            return self._call_data(call, index.column(), role)
+        return self._answer(row, call, index.column(), role)
+
+    def multiData(self, index: QModelIndex, span: QModelRoleDataSpan) -> None:  # noqa: N802 — Qt's name
+        # The delegate asks a cell's seven roles in one call (gui.look.DELEGATE_ROLES): one call into
+        # Python per cell, the row looked up once. Every role is set, None too: the request is handed
+        # from cell to cell.
+        if not index.isValid() or not delegate_asks(span):
+            super().multiData(index, span)  # each role through data()
+            return
+        row, call = self.item(index)
         column = index.column()
+        for slot, role in enumerate(DELEGATE_ROLES):
+            span[slot].setData(self._answer(row, call, column, role) if role in ANSWERED else None)
+
+    def _answer(self, row: TimelineRow, call: Entry | None, column: int, role: int) -> Any:
+        """What a cell (its top row, and its call when nested) answers for `role`."""
+        if call is not None:
+            return self._call_data(call, column, role)
         at_cursor = (row.kind == "body" and row.item.key == self.cursor_key) or (row.kind == "end" and self.cursor_key is None)  # type: ignore[union-attr]
         if role == BACKGROUND and at_cursor:
             return CURSOR_BACKGROUND

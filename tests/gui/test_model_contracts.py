@@ -690,3 +690,67 @@ def test_the_timeline_titles_a_body_once_however_often_it_is_painted(demo, monke
             for role in range(12):
                 model.data(index, role)
     assert len(read) == len(rows) and model.data(rows[0]).endswith("first line")
+
+
+def delegate_sees_what_data_answers(model: QAbstractItemModel, cells: list) -> set[str]:
+    """Check that the delegate's look of each cell (in turn: its one request is handed from cell to
+    cell) is what data() answers; returns which kinds of cell were met (coloured, plain, with an icon)."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTreeView
+
+    view = QTreeView()
+    view.setModel(model)
+    delegate = QStyledItemDelegate()
+    met = set()
+    for cell in cells:
+        option = QStyleOptionViewItem()
+        option.initFrom(view)
+        delegate.initStyleOption(option, cell)
+        assert option.text == (model.data(cell, Qt.ItemDataRole.DisplayRole) or "")
+        font = model.data(cell, Qt.ItemDataRole.FontRole)
+        assert option.font == (font if isinstance(font, QFont) else view.font())
+        background = model.data(cell, Qt.ItemDataRole.BackgroundRole)
+        if background is None:
+            assert option.backgroundBrush.style() == Qt.BrushStyle.NoBrush
+        else:
+            assert option.backgroundBrush.color() == background
+        foreground = model.data(cell, Qt.ItemDataRole.ForegroundRole)
+        if foreground is not None:
+            assert option.palette.color(option.palette.ColorRole.Text) == foreground
+        aligned = model.data(cell, Qt.ItemDataRole.TextAlignmentRole)
+        assert bool(option.displayAlignment & Qt.AlignmentFlag.AlignRight) == (aligned is not None)
+        assert option.icon.isNull() == (model.data(cell, Qt.ItemDataRole.DecorationRole) is None)
+        met |= {"coloured" if background is not None else "plain"} | ({"icon"} if not option.icon.isNull() else set())
+    return met
+
+
+def test_the_delegate_reads_the_manifests_cells_in_one_call_and_sees_what_data_answers(demo):
+    # Issue 18: the delegate asks each painted cell for seven roles; the manifest answers them in one
+    # multiData call. Every cell (falling at the cap, highlighted, a person's edit, right-aligned
+    # bytes) must look as data() says.
+    from gui.models.manifest import ManifestModel, trim_preview_of
+
+    model = ManifestModel()
+    index = ManifestIndex(demo.entries)
+    count = len(index.entries)
+    model.set_query(index, count, FilterSpec())
+    model.set_trim(trim_preview_of(index, count), trim_preview_of(index, count).total_bytes // 2)
+    model.set_highlighted(5)
+    assert 0 < model.fell < count and any(entry.applied for entry in demo.entries)
+    cells = [model.index(row, column) for row in range(model.rowCount()) for column in range(model.columnCount())]
+    assert delegate_sees_what_data_answers(model, cells) == {"coloured", "plain"}
+
+
+def test_the_delegate_reads_the_timelines_cells_in_one_call_and_sees_what_data_answers(demo):
+    from gui.models.timeline import TimelineModel
+
+    model = TimelineModel()
+    model.set_session(demo)
+    model.set_cursor("b5")
+    cells = []
+    for row in range(model.rowCount()):
+        for column in range(model.columnCount()):
+            top = model.index(row, column)
+            cells.append(top)
+            cells += [model.index(child, column, model.index(row, 0)) for child in range(model.rowCount(model.index(row, 0)))]
+    assert delegate_sees_what_data_answers(model, cells) == {"coloured", "plain", "icon"}

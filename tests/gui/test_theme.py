@@ -1,7 +1,12 @@
 """Light and dark palettes: every cell and coloured label of every tab reads against what is behind it."""
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -149,3 +154,22 @@ def test_the_theme_turns_when_the_palette_does(qtbot, palette_window):
     app.setPalette(theme.application_palette(app.style().standardPalette(), look != "dark"))
     qtbot.waitUntil(lambda: theme.dark() == (look != "dark"), timeout=3000)
     assert PERSON_BACKGROUND.name() == (theme.DARK if look != "dark" else theme.LIGHT)["person_background"]
+
+
+def test_item_views_paint_without_a_style_sheet_and_keep_the_themes_colours():
+    """Issue 18: an application-wide style sheet made Qt paint every table and tree through its slower
+    style-sheet style (a cursor move repaints them row by row). The look's rules are set on the few
+    widgets that take them; item views keep their selection and grid colours, in both themes."""
+    probe = Path(__file__).with_name("look_probe.py")
+    done = subprocess.run([sys.executable, str(probe), str(DEMO)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    for look in ("light", "dark"):
+        found = seen[look]
+        assert found["app_sheet"] == ""
+        assert "QStyleSheetStyle" not in found["styles"].values(), found["styles"]
+        assert found["selection"] == [found["expected"]["selection"]] * 3
+        assert found["grid"] == found["expected"]["grid"]
+        assert found["header_rules"] and found["tab_rules"] and found["line_edit_rules"], found
+    assert seen["light"]["expected"] != seen["dark"]["expected"]
