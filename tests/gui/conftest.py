@@ -3,7 +3,7 @@ and waits for the load thread to finish."""
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QEvent, QObject, QSettings
 
 # The offscreen platform (CI has no display) warns on every QMainWindow it shows: it cannot pass
 # size hints to a window system it does not have. Only that exact message is ignored.
@@ -50,3 +50,30 @@ def open_file(qtbot):
             win.open_file(path)
         return win.context.session
     return opener
+
+
+class _LayoutSpy(QObject):
+    """Notes each widget that asks for a relayout (one relayout of the main window repaints it all)."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen: list = []
+
+    def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.seen.append(watched)
+        return False
+
+
+@pytest.fixture
+def layout_requests():
+    """layout_requests(*widgets): the list the widgets' layout requests are added to from now on."""
+    spies = []
+
+    def watch(*widgets):
+        spy = _LayoutSpy()
+        spies.append(spy)  # kept alive for the test
+        for widget in widgets:
+            widget.installEventFilter(spy)
+        return spy.seen
+    return watch

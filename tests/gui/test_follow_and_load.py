@@ -5,7 +5,6 @@ from pathlib import Path
 
 import orjson
 import pytest
-from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QPushButton
 
@@ -195,24 +194,14 @@ def test_a_grown_session_reaches_the_views_by_session_grew_and_the_cursor_stays_
     assert "13 entries" in window.timeline.summary.text()
 
 
-def test_counts_that_change_as_the_file_grows_do_not_lay_the_window_out(window, open_file, tmp_path, qtbot):
+def test_counts_that_change_as_the_file_grows_do_not_lay_the_window_out(window, open_file, tmp_path, qtbot, layout_requests):
     # A relayout of the main window repaints every widget in it (tens of ms on a big session): the
     # timeline summary, the Inputs count and the status bar change on every append without one.
     path = _live_session(tmp_path, 10)
     session = open_file(window, path)
     window.follower._poll.setInterval(50)
     window.set_follow(True)
-    layouts = []
-
-    class LayoutSpy(QObject):
-        def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
-            if event.type() == QEvent.Type.LayoutRequest:
-                layouts.append(watched)
-            return False
-
-    spy = LayoutSpy()
-    for watched in (window, window.timeline_dock, window.status, window.tabs):
-        watched.installEventFilter(spy)
+    layouts = layout_requests(window, window.timeline_dock, window.status, window.tabs)
     qtbot.wait(200)  # what opening the file laid out has settled
     layouts.clear()
     with path.open("ab") as handle:

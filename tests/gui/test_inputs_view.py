@@ -262,53 +262,29 @@ def test_the_shape_column_keeps_its_room_when_the_at_cap_column_appears(window, 
     assert view.table.columnWidth(4) >= SHAPE_LEAST * 3 // 4  # not squeezed to "…" by the column that appeared
 
 
-def test_showing_another_entry_of_one_line_lays_nothing_out(window, open_file, demo_path, qtbot):
+def test_showing_another_entry_of_one_line_lays_nothing_out(window, open_file, demo_path, qtbot, layout_requests):
     # The entry's title changes on most cursor moves: as a plain QLabel it laid the Inputs tab out
     # (and the main window above it) each time, though it kept its one line.
-    from PySide6.QtCore import QEvent, QObject
-
     session = open_file(window, demo_path)
     window.show_tab("inputs")
     view = window.views["inputs"]
     view.show_entry(session.entry("c5"))
     qtbot.wait(50)
-    layouts = []
-
-    class LayoutSpy(QObject):
-        def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
-            if event.type() == QEvent.Type.LayoutRequest:
-                layouts.append(watched)
-            return False
-
-    spy = LayoutSpy()
-    for watched in (view, view.splitter, window):
-        watched.installEventFilter(spy)
+    layouts = layout_requests(view, view.splitter, window)
     view.show_entry(session.entry("c6"))
     qtbot.wait(50)
     assert "c6" in view.entry_label.text() and layouts == []
 
 
-def test_moving_the_cursor_from_the_end_to_a_body_and_back_lays_nothing_out(window, open_file, demo_path, qtbot):
+def test_moving_the_cursor_from_the_end_to_a_body_and_back_lays_nothing_out(window, open_file, demo_path, qtbot, layout_requests):
     # Issue 18: the count read "36 of 36 entries at the end of the session", then "… at body b2",
     # a fifth shorter: the label gave its room back, laying the Inputs tab and the main window out
     # and repainting the whole tab twice (the slowest jump, 21–24 ms on a million entries).
-    from PySide6.QtCore import QEvent, QObject
-
     open_file(window, demo_path)
     window.show_tab("inputs")
     view = window.views["inputs"]
     qtbot.wait(50)
-    layouts = []
-
-    class LayoutSpy(QObject):
-        def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
-            if event.type() == QEvent.Type.LayoutRequest:
-                layouts.append(watched)
-            return False
-
-    spy = LayoutSpy()
-    for watched in (view, view.parentWidget()):  # the tab and the tabs' stack (the status bar's figures are its own)
-        watched.installEventFilter(spy)
+    layouts = layout_requests(view, view.parentWidget())  # the tab and the tabs' stack (the status bar's figures are its own)
     for cursor in ("b2", None, "b8", None):
         window.context.set_cursor(cursor)
         qtbot.wait(20)
