@@ -28,6 +28,12 @@ class QuietLabel(QWidget):
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(wrap)
         self.setSizePolicy(policy)
+        self._keeps_widest = False
+
+    def keep_widest(self) -> None:
+        """From now on grow to the widest text shown and never give the room back (one line): for
+        figures that change on every cursor move, where each width given back laid the window out."""
+        self._keeps_widest = True
 
     def text(self) -> str:
         """The text shown."""
@@ -38,7 +44,15 @@ class QuietLabel(QWidget):
         if text == self.label.text():
             return
         self.label.setText(text)
-        if not self._fits():
+        self._ask_for_room()
+
+    def _ask_for_room(self) -> None:
+        """Ask the layouts above for another size only when the text needs it (see the module's docstring)."""
+        if self._keeps_widest:
+            wanted = self.sizeHint().width()
+            if wanted > self.minimumWidth():
+                self.setMinimumWidth(wanted)  # asks the layouts above for room, once per new widest
+        elif not self._fits():
             self.updateGeometry()
 
     def reserve(self, text: str) -> None:
@@ -51,9 +65,14 @@ class QuietLabel(QWidget):
             self.setMinimumWidth(room)
 
     def setStyleSheet(self, sheet: str) -> None:  # noqa: N802 — QWidget's name
-        """Set the style sheet (it reaches the text), unless it is the one set (`restyle`)."""
-        if sheet != self.styleSheet():
-            super().setStyleSheet(sheet)
+        """Style the text, unless that style is set: on the inner label, whose re-polish stops here
+        (on this widget it asked the layouts above for room, up to the main window, at each change)."""
+        if sheet != self.label.styleSheet():
+            self.label.setStyleSheet(sheet)
+            self._ask_for_room()  # a bold text is wider
+
+    def styleSheet(self) -> str:  # noqa: N802 — QWidget's name
+        return self.label.styleSheet()
 
     def _fits(self) -> bool:
         """The text fits the room the layout gave, without much to spare."""

@@ -79,4 +79,5 @@ def _label(name: str) -> QuietLabel:
     label = QuietLabel()  # its figures change on every line a followed file appends
     label.setObjectName(name)
     label.setContentsMargins(8, 0, 8, 0)
+    label.keep_widest()  # and on every cursor move: a width given back laid the main window out each time
     return label

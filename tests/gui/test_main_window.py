@@ -162,3 +162,20 @@ def test_reload_keeps_the_cursor_on_the_same_body(window, open_file, demo_path, 
 def test_show_tab_refuses_an_unknown_name(window):
     with pytest.raises(ValueError, match="the tabs are inputs, kept"):
         window.show_tab("colours")
+
+
+def test_cursor_moves_between_bodies_seen_before_lay_nothing_out(window, open_file, demo_path, qtbot, layout_requests):
+    # Issue 18, point 4: the status bar's figures ("Body b5", "End of session", "store …: 3 entries
+    # fall") gave their room back on each move, and the main window laid itself out every time.
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    tour = ["b2", "b7", None, "b5", "b1"]
+    for cursor in tour:  # the widest of each figure has been shown once
+        window.context.set_cursor(cursor)
+        qtbot.wait(20)
+    layouts = layout_requests(window, window.status)
+    for cursor in tour:
+        window.context.set_cursor(cursor)
+        qtbot.wait(20)
+    assert layouts == [], [(type(w).__name__, w.objectName()) for w in layouts]
+    assert window.status.cursor_label.text() == "Body b1"
