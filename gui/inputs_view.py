@@ -55,6 +55,7 @@ class InputsView(QWidget):
         self.search_edit = _line("find text inside input values", "inputsSearch")
         self.resolver_edit = _line('inputs.last("pack.corridorRuns")  or  inputs.at("c4")', "inputsResolver")
         self.count_label = QuietLabel(self)  # its count changes on every line a followed file appends
+        self.count_label.keep_widest()  # and its words on every cursor move (at the end / at body b2)
         self.match_label = QLabel(self)
         self.match_label.setObjectName("searchMatches")
         self.match_label.setToolTip("Enter: the next match, Shift+Enter: the previous one (on to the next entry that holds it)")
@@ -318,8 +319,6 @@ class InputsView(QWidget):
     def _show_query(self, count: int) -> None:
         """Everything that follows the table's rows: the count, the hint, the resolver, the shown entry."""
         shown, total = self.model.rowCount(), count
-        entries = len(self.context.session.entries) if self.context.session is not None else total
-        self.count_label.reserve(f"{entries:,} of {entries:,} entries at the end of the session")  # the longest count, as a rule
         self.count_label.setText(f"{shown:,} of {total:,} entries {self.context.cursor_text}")
         wanted = self.filter_edit.text().strip()
         hint = filter_hint(wanted, self.context.index.distinct_calls(count)) if wanted else None

@@ -32,7 +32,8 @@ class QuietLabel(QWidget):
 
     def keep_widest(self) -> None:
         """From now on grow to the widest text shown and never give the room back (one line): for
-        figures that change on every cursor move, where each width given back laid the window out."""
+        figures that change on every cursor move ("36 of 36 entries at the end of the session", then
+        "at body b2"), where each width given back laid the window out."""
         self._keeps_widest = True
 
     def text(self) -> str:
@@ -55,15 +56,6 @@ class QuietLabel(QWidget):
         elif not self._fits():
             self.updateGeometry()
 
-    def reserve(self, text: str) -> None:
-        """Keep room for `text` (one line): a shorter text keeps the room rather than giving it back.
-
-        For a label that takes turns between two shapes of text, one much shorter than the other
-        (a count "at the end of the session", then "at body b2"): each turn laid the window out."""
-        room = self.label.fontMetrics().horizontalAdvance(text) + self.contentsMargins().left() + self.contentsMargins().right()
-        if room != self.minimumWidth():
-            self.setMinimumWidth(room)
-
     def setStyleSheet(self, sheet: str) -> None:  # noqa: N802 — QWidget's name
         """Style the text, unless that style is set: on the inner label, whose re-polish stops here
         (on this widget it asked the layouts above for room, up to the main window, at each change)."""
@@ -80,7 +72,7 @@ class QuietLabel(QWidget):
         if self.label.wordWrap():
             return self.label.heightForWidth(room.width()) == room.height()
         wanted = self.label.sizeHint().width()
-        return SLACK * room.width() <= max(wanted, self.minimumWidth()) and wanted <= room.width()
+        return SLACK * room.width() <= wanted <= room.width()
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802 — Qt's hook
         return self.label.wordWrap()
