@@ -8,13 +8,15 @@ indices by a key list computed once per column.
 Text search means: the input's compact JSON (orjson), lowercased, holds the text as JSON writes it
 inside a string, lowercased. It is answered from the records' own texts, in blocks of _BATCH entries
 joined with newlines (a few MB at a time, never a lowered or joined copy of the file): the needle is
-found as given with `bytes.find` (glibc's memmem where there is one: core.fast_find; one per record that holds it; past _MANY_HITS records, every hit at
-once from the needle's rarest byte with numpy), and a hit that only a lowered text holds must cover
+found as given with `bytes.find` (the C library's memmem where there is one: core.fast_find), one
+per record that holds it (past _MANY_HITS records, every hit at once from the needle's rarest byte
+with numpy), and a hit that only a lowered text holds must cover
 one of the block's ASCII capitals, which the block keeps from its first search (few in real
 sessions; a block with too many is lowered per search instead). Only the runs of records whose
 trigram signature may hold the needle are joined and searched (`core.trigram_filter`: a needle few
-records hold reads a few runs, not 130 MB). The loader notes where each record spells its input exactly as orjson writes it
-(`Entry.input_span`): a hit there is a hit in the input, checked for all hits at once. An input is
+records hold reads a few runs, not 130 MB). The loader notes where each record spells its input
+exactly as orjson writes it (`Entry.input_span`): a hit there is a hit in the input, checked for all
+hits at once. An input is
 parsed only where its record spells it otherwise (spaces, `1e2`, `\u00e9`) or it has no record.
 Kept: some 50 bytes an entry (its input span; texts list, starts, spans in them, capitals, run signatures).
 """
@@ -31,9 +33,9 @@ from typing import Any
 
 import orjson
 
+from core.fast_find import finder
 from core.jsonsize import js_keys
 from core.manifest import shape_text
-from core.fast_find import finder
 from core.model import Entry
 from core.run_inputs import call_matches, entry_bytes, input_bytes, input_shape
 from core.trigram_filter import records_read, runs_holding, signatures
@@ -59,6 +61,7 @@ def _screenable(needle: bytes) -> bool:
 
 _BATCH = 4096  # records joined and searched together (a block): a few MB at a time, never a copy of the file
 _FEW_OF_A_BLOCK = 16  # rows wanted from a block below 1/16 of it are searched one by one, not joined
+_FEW_TO_SORT = 16  # rows below 1/16 of the entries are sorted themselves, not taken from a column's whole order
 _CAPITALS_KEPT = 64  # a block with more than one ASCII capital in 64 bytes is lowered at each search instead
 _MANY_HITS = 256  # records of a block found holding a needle one by one before all are found at once
 _HIT_BYTES = 32  # a needle's rarest byte met more than once in 32 bytes of a block: found with bytes.find instead (a digit: 1 in 13)
@@ -503,7 +506,7 @@ class ManifestIndex:
         if column is None:
             return list(reversed(indices)) if descending else list(indices)
         keys = self.sort_key(column)
-        if len(indices) * _FEW_OF_A_BLOCK < len(keys):  # a few rows: sorting them is less than a pass over all
+        if len(indices) * _FEW_TO_SORT < len(keys):  # a few rows: sorting them is less than a pass over all
             return sorted(indices, key=keys.__getitem__, reverse=descending)
         import numpy
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from core.formats.worker_session_1.json_lines import INCOMPLETE, read_record
-from core.reading import BOM
 from core.model import Body, Entry, KeepRefusal, KeptSnapshot, Problem, TimelineItem
 from core.place import NOWHERE, Place
+from core.reading import BOM
 from core.records import RecordChecker
 from core.run_inputs import entry_bytes
 from core.session import Session
@@ -100,7 +100,7 @@ class Growth:
             self.line, self.offset = self.line + 1, newline + 1
         self.line = max(self.line, read)
         # The loader's own checker, with every id it saw: appended lines are checked as if read with the rest.
-        self.checker = session.line_reader.checker if session.line_reader is not None else _checker_of(session)
+        self.checker = reader.checker if reader is not None else _checker_of(session)
         self.ordered_by_seq = any(getattr(i, "seq", None) is not None for i in session.timeline)
         self._entry_bytes = sum(map(entry_bytes, session.entries))  # the store's size, kept up to date
         end = session._points[None]

@@ -53,11 +53,12 @@ class LoadError(Exception):
 class JsonSyntaxError(ValueError):
     """Text that is not JSON, with the 1-based line and column where it stops being JSON."""
 
-    def __init__(self, message: str, line: int, column: int, offset: int = 0):
+    def __init__(self, message: str, line: int, column: int, offset: int = 0, ends_early: bool = False):
         super().__init__(message)
         self.line = line
         self.column = column
         self.offset = offset  # the byte offset in the parsed text, to place it in a larger one
+        self.ends_early = ends_early  # the text stops before its JSON does (cut short), ENDS_EARLY says so
 
     @property
     def where(self) -> Place:
@@ -191,8 +192,9 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
                               line, column, exc.start) from None
     except json.JSONDecodeError as exc:
         offset = _offset(text, exc.pos)
-        message = ENDS_EARLY if not text[offset:].strip() else _reword(exc.msg)  # nothing after it: cut short
-        raise JsonSyntaxError(message, exc.lineno, exc.colno, offset) from None
+        if not text[offset:].strip():  # nothing after where it stopped: cut short
+            raise JsonSyntaxError(ENDS_EARLY, exc.lineno, exc.colno, offset, ends_early=True) from None
+        raise JsonSyntaxError(_reword(exc.msg), exc.lineno, exc.colno, offset) from None
 
 
 ENDS_EARLY = "the JSON document ends early (a value or a closing bracket is missing); the file may be truncated"
@@ -210,12 +212,10 @@ def locate_failure(text: bytes | bytearray) -> JsonSyntaxError | None:
         reason = str(exc)
         found = re.search(r"\(byte (\d+)\)", reason)
         offset = int(found.group(1)) if found else _end_of_content(text)
-        if "truncated" in reason:
-            message = ENDS_EARLY
-        else:
-            message = "not JSON here: " + re.sub(r"^JSON is malformed: | \(byte \d+\)$", "", reason)
+        ends_early = "truncated" in reason
+        message = ENDS_EARLY if ends_early else "not JSON here: " + re.sub(r"^JSON is malformed: | \(byte \d+\)$", "", reason)
         line, column = _position(text, offset)
-        return JsonSyntaxError(message, line, column, offset)
+        return JsonSyntaxError(message, line, column, offset, ends_early)
     except RecursionError:
         offset = deeper_than(text, MAX_DEPTH)
         return too_deep(text, offset if offset is not None else 0)

@@ -223,8 +223,6 @@ _grid_style: list[GridStyle] = []  # made once, with the application's style; sh
 
 def apply_look(app: object) -> None:
     """Give the application Fusion (dressed: `LookStyle`) and the palette the system asks for (light or dark)."""
-    from PySide6.QtWidgets import QApplication
-
     assert isinstance(app, QApplication)
     if not _grid_style:
         _grid_style.append(GridStyle("Fusion"))

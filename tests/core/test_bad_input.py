@@ -279,3 +279,15 @@ def test_a_json_lines_record_cut_short_inside_the_file_says_so_of_its_line():
     [problem] = session.errors
     assert problem.where == "2:56" and problem.message.startswith("this line ends before its JSON does")
     assert [e.key for e in session.entries] == ["c2"]
+
+
+def test_a_text_cut_short_is_flagged_as_ending_early_and_a_bad_one_inside_is_not():
+    from core.reading import ENDS_EARLY, locate_failure, parse_json
+
+    with pytest.raises(JsonSyntaxError) as cut:
+        parse_json(b'{"a": [1, 2,\n ')
+    assert cut.value.ends_early and str(cut.value) == ENDS_EARLY
+    with pytest.raises(JsonSyntaxError) as bad:
+        parse_json(b'{"a": 1 x}')
+    assert not bad.value.ends_early
+    assert locate_failure(b'{"a": [1, 2').ends_early and not locate_failure(b'{"a": 1 x}').ends_early

@@ -12,7 +12,7 @@ from core.formats.worker_session_1.header import HEADER_PARTS, read_header
 from core.formats.worker_session_1.json_form import held_entry
 from core.model import KeptSnapshot, Problem, TimelineItem
 from core.place import Place
-from core.reading import ENDS_EARLY, JsonSyntaxError, iter_lines, parse_json
+from core.reading import JsonSyntaxError, iter_lines, parse_json
 from core.records import RecordChecker
 
 if TYPE_CHECKING:
@@ -120,4 +120,4 @@ LINE_ENDS_EARLY = "this line ends before its JSON does (a value or a closing bra
 
 def _line_error(number: int, exc: JsonSyntaxError) -> Problem:
     """A line that is not JSON, placed at its spot; one cut short says so of the line, not of the file."""
-    return Problem("error", Place.spot(number, exc.column), LINE_ENDS_EARLY if str(exc) == ENDS_EARLY else str(exc))
+    return Problem("error", Place.spot(number, exc.column), LINE_ENDS_EARLY if exc.ends_early else str(exc))
