@@ -44,7 +44,7 @@ class InspectorStatusBar(QStatusBar):
             return
         count = len(state.store)
         self.cursor_label.setText(self.context.cursor_text.removeprefix("at ").capitalize())
-        self.entries_label.setText(f"{count:,} entries")
+        self.entries_label.setText(f"{count:,} entr{'y' if count == 1 else 'ies'}")
         preview = trim_preview_of(self.context.index, count)  # shared with the Inputs tab, built once per session
         size = preview.total_bytes
         cap = session.caps.store_bytes
@@ -61,7 +61,8 @@ class InspectorStatusBar(QStatusBar):
         kept = len(state.kept)
         self.kept_label.setText(f"{kept} kept" + (f", {len(state.refused)} refused" if state.refused else ""))
         errors, warnings = len(session.errors), len(session.warnings)
-        self.problems_button.setText(f"{errors} errors, {warnings} warnings" if errors or warnings else "no problems")
+        self.problems_button.setText(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
+                                     if errors or warnings else "no problems")
         self.problems_button.setToolTip("show the Problems tab")
         restyle(self.problems_button, f"color: {hex_of('error')};" if errors else f"color: {hex_of('warning')};" if warnings else "")
 

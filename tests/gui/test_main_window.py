@@ -179,3 +179,13 @@ def test_cursor_moves_between_bodies_seen_before_lay_nothing_out(window, open_fi
         qtbot.wait(20)
     assert layouts == [], [(type(w).__name__, w.objectName()) for w in layouts]
     assert window.status.cursor_label.text() == "Body b1"
+
+
+def test_the_status_bar_counts_one_entry_and_one_error_in_the_singular(window, open_file, tmp_path):
+    path = tmp_path / "one.jsonl"
+    path.write_text('{"format": "worker-session/1", "session": {"id": "one"}}\n'
+                    '{"kind": "entry", "id": "c1", "call": "a.b.c", "input": {"a": 1\n'
+                    '{"kind": "entry", "id": "c2", "call": "a.b.c", "input": 2}\n')
+    open_file(window, path)
+    assert window.status.entries_label.text() == "1 entry"
+    assert window.status.problems_button.text() == "1 error, 0 warnings"
