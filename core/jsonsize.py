@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import orjson
@@ -131,8 +132,8 @@ def _shortest_digits(x: float) -> tuple[str, int]:
     return stripped, n
 
 
-def js_keys(obj: dict[str, Any]) -> list[str]:
-    """Object.keys order: integer-like keys (canonical 0 … 2^32 − 2) ascending, then the rest in order."""
+def js_keys(obj: Iterable[str]) -> list[str]:
+    """Object.keys order of an object's keys (a dict, or its keys in order): integer-like keys (canonical 0 … 2^32 − 2) ascending, then the rest in order."""
     keys = list(obj)
     # Every key starting with a digit sorts below ":", so a smallest key at or above it means none
     # can be integer-like: the common case costs one C-level pass.

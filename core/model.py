@@ -127,16 +127,21 @@ class Entry:
         `input_json` is the input's orjson text, when the loader has it: where the record's `"input":`
         is followed by exactly those bytes is kept as `input_span` (a bytes comparison, while loading).
         """
+        at, tail = None, 0
+        if input_json is not None:
+            record = bytes(text)
+            start = record.find(_INPUT_KEY) + len(_INPUT_KEY)
+            if start >= len(_INPUT_KEY) and record.startswith(input_json, start):
+                at, tail = start, len(record) - start - len(input_json)
+        self.hold_text(text, at, tail)
+
+    def hold_text(self, text: object, input_at: int | None = None, input_tail: int = 0) -> None:
+        """Let go of the parsed input and output and keep `text`; `input_at`, `input_tail` give `input_span`."""
         self._text = text
         self._input = None
         if self._output is not NO_OUTPUT:
             self._output = None  # a marker that the record has one; the value comes from the text
-        self._input_at = None
-        if input_json is not None:
-            record = bytes(text)
-            at = record.find(_INPUT_KEY) + len(_INPUT_KEY)
-            if at >= len(_INPUT_KEY) and record.startswith(input_json, at):
-                self._input_at, self._input_tail = at, len(record) - at - len(input_json)
+        self._input_at, self._input_tail = input_at, input_tail
 
     def _record(self) -> dict[str, Any]:
         return parse_json(memoryview(self._text))

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import gc
 import json
+import mmap
 import os
 import re
+import stat
 import sys
 import zlib
 from collections.abc import Iterator
@@ -78,6 +80,22 @@ def read_bytes(path: Path) -> bytes:
         raise LoadError(f"{path}: permission denied; the file cannot be read") from None
     except OSError as exc:
         raise LoadError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+
+
+def map_file(path: Path) -> memoryview | None:
+    """The file's bytes through a read-only mapping, or None where one does not fit (not a regular
+    file, empty, gzip, or it cannot be opened: `read_bytes` then says why)."""
+    try:
+        with open(path, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode) or os.fstat(file.fileno()).st_size == 0:
+                return None
+            mapping = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    if mapping[:2] == GZIP_MAGIC:
+        mapping.close()
+        return None
+    return memoryview(mapping)
 
 
 def gzip_limit() -> int:

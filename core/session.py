@@ -13,7 +13,7 @@ from core.formats import VERSIONS, version_for
 from core.formats.worker_session_1.header import FORMAT
 from core.formats.worker_session_1.json_form import unreadable
 from core.model import Body, Entry, Id, Problem, State, TimelineItem, id_key
-from core.reading import JsonSyntaxError, LoadError, decode, looks_like_json_lines, no_gc, read_bytes
+from core.reading import JsonSyntaxError, LoadError, decode, looks_like_json_lines, map_file, no_gc, read_bytes
 from core.schema import Caps
 from core.place import Place
 from core.timeline import StatePoint, build_states, order_timeline
@@ -143,14 +143,24 @@ class EditLinks:
         self.seen.add(str(entry.id))
 
 
-def load(path: str | Path, gzip_limit: int | None = None) -> Session:
-    """Load the session file at `path` (LoadError only when it cannot be read at all)."""
+def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False) -> Session:
+    """Load the session file at `path` (LoadError only when it cannot be read at all).
+
+    `mapped`: read a plain `.json` file through a read-only memory mapping, its pages handed back
+    as the load goes, so the file never stays resident (the CLI's peak is then the entries, not the
+    file). Only for a short-lived process: a mapped file cut shorter by another program while it is
+    read ends the process (SIGBUS), which the window must never risk.
+    """
     path = Path(path)
+    if mapped and path.name.lower().endswith(".json"):
+        mapping = map_file(path)
+        if mapping is not None:
+            return load_bytes(mapping, path.name, path, gzip_limit)
     return load_bytes(read_bytes(path), path.name, path, gzip_limit)
 
 
-def load_bytes(data: bytes, name: str = "<memory>", path: Path | None = None, gzip_limit: int | None = None) -> Session:
-    """Load a session from the file's bytes; `name` decides JSON vs JSON Lines by its suffix.
+def load_bytes(data: bytes | memoryview, name: str = "<memory>", path: Path | None = None, gzip_limit: int | None = None) -> Session:
+    """Load a session from the file's bytes (or a view of a file mapping, see `load`); `name` decides JSON vs JSON Lines by its suffix.
 
     A gzip file may unpack to `gzip_limit` bytes (None: `core.reading.gzip_limit()`).
     """

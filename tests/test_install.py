@@ -14,7 +14,8 @@ from pathlib import Path
 
 from tests.conftest import DEMO, ROOT
 
-NOT_SHIPPED = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis", "shots")
+# "*.so": the checkout's own build of core/_store_scan.c; the wheel must compile its own.
+NOT_SHIPPED = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis", "shots", "*.so")
 
 
 def run(command: list, cwd: Path, env: dict, timeout: int = 300) -> subprocess.CompletedProcess:
@@ -52,6 +53,12 @@ def test_the_wheel_installed_into_a_fresh_venv_works_from_any_folder(tmp_path):
         assert run([python, "-c", f"import {absent}"], elsewhere, env).returncode == 1, f"{absent} was installed"
     checked = run([*pip, "check"], elsewhere, env)
     assert checked.returncode == 0, checked.stdout
+
+    # Where there is a C compiler, the wheel carries the store's C scan, and the CLI reads with it.
+    scanner = run([python, "-c", "import core.store_scan as s; print(s.BUILT)"], elsewhere, env)
+    assert scanner.stdout.strip() == str(bool(shutil.which("cc") or shutil.which("gcc"))), scanner.stderr
+    manifest = run([wsi, "manifest", shipped_demo, "--json"], elsewhere, env)
+    assert manifest.returncode == 0 and json.loads(manifest.stdout)["count"] > 0, manifest.stderr
 
     version = run([wsi, "--version"], elsewhere, env)
     assert (version.returncode, version.stdout) == (0, f"wsi {wheel.name.split('-')[1]}\n"), version.stderr

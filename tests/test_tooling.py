@@ -38,7 +38,7 @@ ANY_ALLOWANCE = {
     "core.geometry": 2,
     "core.js_value": 4,
     "core.json_values": 6,
-    "core.jsonsize": 3,
+    "core.jsonsize": 2,
     "core.manifest": 4,
     "core.model": 8,
     "core.provenance": 7,

@@ -18,7 +18,7 @@ _loaded: list[Session] = []
 def open_session(args: argparse.Namespace, report: bool = True) -> Session:
     """Load args.file; with `report`, say on stderr what did not load. CliError when it cannot be read."""
     try:
-        session = load(args.file, getattr(args, "gzip_limit", None))
+        session = load(args.file, getattr(args, "gzip_limit", None), mapped=True)
     except LoadError as exc:
         raise CliError(f"wsi: {exc}") from None
     if session.unreadable is not None and report:

@@ -7,9 +7,12 @@ session can take (compact, pretty with raw unicode, JSON Lines, gzip) and must s
 import gzip
 import json
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import core.store_scan
 from core.manifest import inputs_manifest
 from core.session import load_bytes
 from tests.core.test_jsonsize import UTF8_LENGTH_JS, json_values, v8  # noqa: F401 (v8 is a fixture)
@@ -30,6 +33,16 @@ function measure(texts) {
 """
 
 HEAD = {"format": "worker-session/1", "session": {"id": "v8"}}
+
+
+@pytest.fixture(autouse=True, params=["c scan", "python"])
+def reader(request, monkeypatch):
+    """Each test once with the JSON form's C scan (core.store_scan), once with the Python reader alone."""
+    if request.param == "python":
+        monkeypatch.setattr(core.store_scan, "_scan", None)
+    elif not core.store_scan.BUILT:
+        pytest.skip("built without a C compiler")
+    return request.param
 records = st.lists(st.tuples(json_values, st.sampled_from([None, "mm", "m"]), st.booleans()), min_size=1, max_size=6)
 
 

@@ -7,17 +7,22 @@ the document), `session.unreadable` is that one error.
 """
 from __future__ import annotations
 
+import mmap
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
+import orjson
 
 from core.formats.worker_session_1.header import HEADER_PARTS, read_header
 from core.model import Entry, Problem
 from core.place import NOWHERE, Place
 from core.reading import JsonSyntaxError, locate_failure, parse_json, position_of, starts_with
 from core.records import RecordChecker
+from core.jsonsize import js_keys
 from core.run_inputs import measure
+from core.store_scan import scan
 
 if TYPE_CHECKING:
     from core.session import Session
@@ -36,9 +41,9 @@ def unreadable(session: Session, problem: Problem) -> None:
 _UNREADABLE = object()  # a record that does not parse on its own (its problem is listed)
 
 
-def _record(session: Session, text: Any, raw: Any, pointer: str, what: str) -> Any:
-    """A store or bodies record: parsed when msgspec left it as its text; _UNREADABLE when that does not parse."""
-    if not isinstance(raw, msgspec.Raw):
+def _record(session: Session, text: Any, raw: Any, pointer: str, what: str, parse: bool = False) -> Any:
+    """A store or bodies record: parsed when msgspec left it as its text (or `parse`); _UNREADABLE when that does not parse."""
+    if not parse and not isinstance(raw, msgspec.Raw):
         return raw
     try:
         return parse_json(memoryview(raw))
@@ -62,30 +67,49 @@ def _offset_of(text: Any, raw: Any) -> int | None:
     return start if 0 <= start < len(text) else None
 
 
-def read_json(session: Session, text: bytes) -> None:
+def read_json(session: Session, text: bytes | memoryview) -> None:
+    """Read the JSON form in `text`: bytes, or a view of a read-only file mapping (core.session.load)."""
+    # A mapping's pages are handed back as they are read (core.store_scan), so the file never stays resident.
+    document = _scanned_json(session, text, release=isinstance(text, memoryview) and isinstance(text.obj, mmap.mmap))
+    if document is None:
+        text = bytes(text) if isinstance(text, memoryview) else text  # a file mapping: the full readers take bytes
+        document = _parsed_json(session, text)
+    if document is not None:
+        _read_document(session, text, document)
+
+
+def _parsed_json(session: Session, text: bytes) -> dict[str, Any] | None:
+    """The document as msgspec splits it, else as the full parsers read it; None when unreadable (said)."""
     document = _split_json(session, text)
     if document is None and len(text) > WHOLE_PARSE_LIMIT:
         failure = locate_failure(text)
         if failure is not None:
             unreadable(session, Problem("error", failure.where, str(failure)))
-            return
+            return None
         if not starts_with(text, b"{"):  # JSON, but not an object: said without building it
             unreadable(session, Problem("error", "", NOT_AN_OBJECT))
-            return
+            return None
     if document is None:
         try:
             document = parse_json(text)
         except JsonSyntaxError as exc:
             unreadable(session, Problem("error", exc.where, str(exc)))
-            return
+            return None
     if not isinstance(document, dict):
         unreadable(session, Problem("error", "", NOT_AN_OBJECT))
-        return
+        return None
+    return document
+
+
+def _read_document(session: Session, text: bytes | memoryview, document: dict[str, Any]) -> None:
+    """The header, store, bodies and kept of a document whose records are still texts."""
     read_header(session, document, NOWHERE)
     checker = RecordChecker(session.problems)
     store = document.get("store")
     if store is None:
         session.problems.append(Problem("error", "/store", "missing: a session needs store, an array of entries, oldest first"))
+    elif isinstance(store, _ScannedStore):
+        _add_scanned(session, checker, text, store.records)
     elif not isinstance(store, list):
         session.problems.append(Problem("error", "/store", "store must be an array of entries, oldest first"))
     else:
@@ -147,37 +171,112 @@ def _split_json(session: Session, text: bytes) -> dict[str, Any] | None:
         return None
     document: dict[str, Any] = {}
     for name, raw in members.items():
-        if raw is msgspec.UNSET:
-            continue
-        if name in _RECORD_LISTS and isinstance(raw, msgspec.Raw):
-            try:
-                raw = msgspec.json.decode(raw, type=list[msgspec.Raw])
-            except (msgspec.DecodeError, msgspec.ValidationError):  # not an array: the checks below say so
-                pass
-        if isinstance(raw, list):
-            document[name] = raw  # its records are parsed one by one
-            continue
-        try:
-            document[name] = parse_json(memoryview(raw))
-        except JsonSyntaxError as exc:
-            _record_error(session, text, raw, f"/{name}", exc, "this part")
-            session._broken_parts.add(name)
+        if raw is not msgspec.UNSET:
+            _add_part(session, text, document, name, raw)
     return document
 
 
-def add_entry(session: Session, entry: Entry | None, text: bytes | msgspec.Raw | None = None) -> None:
+def _add_part(session: Session, text: Any, document: dict[str, Any], name: str, raw: Any) -> None:
+    """Put the document's member `name` into `document`: parsed, or a list of its records' texts."""
+    if name in _RECORD_LISTS and not isinstance(raw, list):
+        try:
+            raw = msgspec.json.decode(raw, type=list[msgspec.Raw])
+        except (msgspec.DecodeError, msgspec.ValidationError):  # not an array: the checks below say so
+            pass
+    if isinstance(raw, list):
+        document[name] = raw  # its records are parsed one by one
+        return
+    try:
+        document[name] = parse_json(memoryview(raw))
+    except JsonSyntaxError as exc:
+        _record_error(session, text, raw, f"/{name}", exc, "this part")
+        session._broken_parts.add(name)
+
+
+class _ScannedStore(NamedTuple):
+    records: Iterator[Any]  # core.store_scan's records, made one by one
+
+
+def _scanned_json(session: Session, text: Any, release: bool) -> dict[str, Any] | None:
+    """The document read with core.store_scan: its store left as the scanned records; None where that cannot."""
+    scanned = scan(text, release)
+    if scanned is None:
+        return None
+    view = memoryview(text)
+    document: dict[str, Any] = {}
+    for name, start, end in scanned.parts:
+        if name == "store" and view[start] == ord("["):
+            document[name] = _ScannedStore(scanned.records)
+        else:
+            _add_part(session, text, document, name, view[start:end])
+    return document
+
+
+def _add_scanned(session: Session, checker: RecordChecker, text: Any, records: Iterator[Any]) -> None:
+    """Add the scanned store's entries: measured in C, each record's other members checked as usual.
+
+    A record whose input could not be measured there, or whose members are not all plain and do
+    not parse with orjson, is read as the Python reader reads every record.
+    """
+    view = memoryview(text)
+    append = session.timeline.append
+    for index, (start, end, input_start, input_end, size, shape, fields, verbatim) in enumerate(records):
+        pointer = f"/store/{index}"
+        raw = view[start:end]
+        if size >= 0 and fields is None:
+            try:  # the members around the input: a few dozen bytes
+                fields = orjson.loads(b"".join((view[start:input_start], b"null", view[input_end:end])))
+            except orjson.JSONDecodeError:
+                pass
+        if size < 0 or fields is None:
+            record = _record(session, text, raw, pointer, "this entry", parse=True)
+            if record is not _UNREADABLE:
+                add_entry(session, checker.entry(record, pointer), raw)
+            continue
+        entry = checker.entry(fields, pointer)
+        if entry is not None:
+            entry.input_bytes = size
+            entry.input_shape = _scanned_shape(shape)
+            _share(entry)
+            entry.hold_text(raw, input_start - start if verbatim else None, end - input_end)
+            append(entry)
+
+
+def _scanned_shape(shape: tuple[str, ...] | int | str) -> dict[str, Any]:
+    """The manifest shape of core.store_scan's `shape`: keys in JavaScript's order, shared when met before."""
+    if type(shape) is tuple:
+        shared = _SHAPES.get(shape)
+        if shared is None:
+            shared = {"keys": js_keys(shape)}
+            if len(_SHAPES) < _SHAPES_KEPT:
+                _SHAPES[shape] = shared
+        return shared
+    if type(shape) is int:
+        return {"array": shape}
+    return {"type": shape}
+
+
+def add_entry(session: Session, entry: Entry | None, text: bytes | memoryview | msgspec.Raw | None = None) -> None:
     """Measure a checked entry while its input is parsed, keep only `text` if there is one, and add it."""
     if entry is not None:
         session.timeline.append(held_entry(entry, text))
 
 
-def held_entry(entry: Entry, text: bytes | msgspec.Raw | None = None) -> Entry:
-    """The entry measured while its input is parsed, then holding only `text` (its record) if there is one.
-
-    A session repeats a few calls, units and input key sets 100,000 times: each is kept once (the
-    shape, `{"keys": [...]}`, is then shared by the entries that have it, and is read-only).
-    """
+def held_entry(entry: Entry, text: bytes | memoryview | msgspec.Raw | None = None) -> Entry:
+    """The entry measured while its input is parsed, then holding only `text` (its record) if there is one."""
     input_json = measure(entry)
+    _share(entry)
+    if text is not None:
+        entry.hold_as_text(text, input_json)
+    return entry
+
+
+def _share(entry: Entry) -> None:
+    """Keep each call, unit and input key set once.
+
+    A session repeats a few calls, units and input key sets 100,000 times: the shape,
+    `{"keys": [...]}`, is then shared by the entries that have it, and is read-only.
+    """
     entry.call = sys.intern(entry.call)
     if entry.unit is not None:
         entry.unit = sys.intern(entry.unit)
@@ -189,9 +288,6 @@ def held_entry(entry: Entry, text: bytes | msgspec.Raw | None = None) -> Entry:
             shared = _SHAPES[keys] = shape
         if shared is not None:
             entry.input_shape = shared
-    if text is not None:
-        entry.hold_as_text(text, input_json)
-    return entry
 
 
 _SHAPES: dict[tuple[str, ...], dict[str, Any]] = {}  # input shapes met, so equal ones are kept once

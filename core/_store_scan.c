@@ -1,0 +1,809 @@
+/* core._store_scan: one pass over a worker-session/1 JSON document, in C, measuring every store input.
+
+   The loader's pure-Python way parses each store record and writes its input again to learn the
+   size JavaScript gives it (`JSON.stringify`'s UTF-8 length): about ten times the work of reading
+   the text. This pass reads the text once, checks that it is JSON (RFC 8259, UTF-8), and for each
+   record of the top-level "store" array tells where its input is, how many bytes JSON.stringify
+   writes for it, its shape (keys, array length or kind), and the record's other members when they
+   are plain (strings without escapes, integers, true, false, null).
+
+   It never guesses. A size it cannot prove is -1 and the caller measures that record the slow way:
+   numbers it cannot print as JavaScript does (subnormals, very long literals), duplicate keys (the
+   parse keeps the last value), keys spelled with \u or \/ escapes (two spellings of one key would
+   hide a repeat). Anything that is not JSON, or nests deeper than
+   MAX_DEPTH, makes the whole scan return None: the Python loader then reads the file and says
+   where it is wrong. The scan itself runs without the GIL; only building the answer holds it.
+   See core/store_scan.py for the Python side and the tests that hold every size to V8's. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MAX_DEPTH 512          /* deeper than this: not scanned here (the loader's limit is 1,024) */
+#define FEW_KEYS 8             /* objects with at most this many keys are checked for duplicates pairwise */
+#define RELEASE_EVERY (16 << 20) /* with release: give back the pages read so far every 16 MB */
+
+enum kind { K_OBJECT, K_ARRAY, K_STRING, K_NUMBER, K_TRUE, K_FALSE, K_NULL };
+static const char *KIND_NAMES[] = {"object", "array", "string", "number", "boolean", "boolean", "null"};
+
+typedef struct { Py_ssize_t start, len; } Span;
+
+typedef struct {              /* one member of a record: key and value spans, the value's kind */
+    Span key, value;
+    int kind;
+    int plain;                /* a value the answer can hold as it is (see plain_value) */
+} Member;
+
+typedef struct {
+    Py_ssize_t start, end;    /* the record's text */
+    Py_ssize_t input_start, input_end; /* the input's value, or -1 when none (or more than one) */
+    long long input_bytes;    /* JSON.stringify's UTF-8 length, or -1 when unsure */
+    int input_kind, verbatim, is_object, plain;
+    Py_ssize_t array_length;
+    Py_ssize_t keys_at, keys_count;       /* the input's top-level keys in `input_keys` */
+    Py_ssize_t members_at, members_count; /* the record's members in `members` */
+} Record;
+
+typedef struct {
+    const unsigned char *text;
+    Py_ssize_t length, pos;
+    int depth;
+    int unsure;               /* the size being measured cannot be proven */
+    int verbatim;             /* the text is exactly what orjson.dumps writes for its value */
+    Span *keys; Py_ssize_t keys_len, keys_cap;       /* keys of the objects open now */
+    Span *input_keys; Py_ssize_t input_keys_len, input_keys_cap;  /* each input's top-level keys */
+    Member *members; Py_ssize_t members_len, members_cap;
+    Record *records; Py_ssize_t records_len, records_cap;
+    Member *parts; Py_ssize_t parts_len, parts_cap;  /* the document's own members */
+    Py_ssize_t store_index;   /* which part is "store", or -1 */
+    int release;              /* the text is a read-only file mapping: hand back pages behind us */
+    Py_ssize_t released;
+    int failed;               /* not JSON, too deep, or out of memory */
+    int no_memory;
+} Scan;
+
+static int grow(void **items, Py_ssize_t *cap, Py_ssize_t need, size_t size, Scan *s) {
+    if (need <= *cap) return 1;
+    Py_ssize_t next = *cap ? *cap * 2 : 64;
+    while (next < need) next *= 2;
+    void *bigger = realloc(*items, (size_t)next * size);
+    if (!bigger) { s->failed = s->no_memory = 1; return 0; }
+    *items = bigger;
+    *cap = next;
+    return 1;
+}
+
+static inline void skip_space(Scan *s) {
+    while (s->pos < s->length) {
+        unsigned char c = s->text[s->pos];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+        s->pos++;
+        s->verbatim = 0;
+    }
+}
+
+static inline int fail(Scan *s) { s->failed = 1; return 0; }
+
+static int hex4(const unsigned char *p, unsigned *out) {
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = p[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= c - '0';
+        else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
+        else return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* Bytes JSON.stringify writes for one UTF-16 code unit or code point given by an escape. */
+static long long escaped_size(unsigned cp) {
+    if (cp == '"' || cp == '\\' || cp == '\b' || cp == '\f' || cp == '\n' || cp == '\r' || cp == '\t') return 2;
+    if (cp < 0x20) return 6;  /* \u00XX */
+    if (cp < 0x80) return 1;
+    if (cp < 0x800) return 2;
+    if (cp >= 0xD800 && cp <= 0xDFFF) return 6;  /* a lone surrogate: well-formed JSON.stringify escapes it */
+    return 3;
+}
+
+/* Plain printable ASCII other than '"' and '\\': copied as they are by both parse and stringify. */
+static unsigned char PLAIN[256];
+
+/* A string at s->pos (its opening quote): checked, and JSON.stringify's length of it added to *size.
+   *escaped is ESCAPED when it holds escapes, all of the kind with one spelling (\" \\ \b \f \n \r
+   \t: these characters cannot be written otherwise), SPELLED_OTHERWISE when it holds \u or \/. */
+enum { NOT_ESCAPED, ESCAPED, SPELLED_OTHERWISE };
+static int scan_string(Scan *s, long long *size, int *escaped) {
+    const unsigned char *t = s->text;
+    Py_ssize_t p = s->pos + 1, n = s->length;
+    long long bytes = 2;
+    *escaped = 0;
+    for (;;) {
+        Py_ssize_t run = p;
+        while (p < n && PLAIN[t[p]]) p++;
+        bytes += p - run;
+        if (p >= n) return fail(s);
+        unsigned char c = t[p];
+        if (c == '"') { s->pos = p + 1; *size += bytes; return 1; }
+        if (c == '\\') {
+            if (*escaped == NOT_ESCAPED) *escaped = ESCAPED;
+            if (p + 1 >= n) return fail(s);
+            unsigned char e = t[p + 1];
+            switch (e) {
+            case '"': case '\\': bytes += 2; p += 2; break;
+            case 'b': case 'f': case 'n': case 'r': case 't': bytes += 2; p += 2; break;
+            case '/': bytes += 1; p += 2; s->verbatim = 0; *escaped = SPELLED_OTHERWISE; break;
+            case 'u': {
+                unsigned cp;
+                if (p + 6 > n || !hex4(t + p + 2, &cp)) return fail(s);
+                p += 6;
+                s->verbatim = 0;
+                *escaped = SPELLED_OTHERWISE;
+                if (cp >= 0xD800 && cp <= 0xDBFF && p + 6 <= n && t[p] == '\\' && t[p + 1] == 'u') {
+                    unsigned low;
+                    if (!hex4(t + p + 2, &low)) return fail(s);
+                    if (low >= 0xDC00 && low <= 0xDFFF) { bytes += 4; p += 6; break; }  /* a pair: one code point */
+                }
+                bytes += escaped_size(cp);
+                break;
+            }
+            default: return fail(s);
+            }
+            continue;
+        }
+        if (c < 0x80) {
+            if (c < 0x20) return fail(s);  /* a raw control character */
+            p++; bytes++;  /* DEL: not PLAIN only so that the table stays simple */
+            continue;
+        }
+        /* UTF-8, strictly: no overlong forms, no surrogates, nothing past U+10FFFF. */
+        Py_ssize_t width;
+        if (c >= 0xC2 && c <= 0xDF) width = 2;
+        else if (c >= 0xE0 && c <= 0xEF) width = 3;
+        else if (c >= 0xF0 && c <= 0xF4) width = 4;
+        else return fail(s);
+        if (p + width > n) return fail(s);
+        for (Py_ssize_t i = 1; i < width; i++) if ((t[p + i] & 0xC0) != 0x80) return fail(s);
+        if (c == 0xE0 && t[p + 1] < 0xA0) return fail(s);
+        if (c == 0xED && t[p + 1] >= 0xA0) return fail(s);
+        if (c == 0xF0 && t[p + 1] < 0x90) return fail(s);
+        if (c == 0xF4 && t[p + 1] >= 0x90) return fail(s);
+        p += width;
+        bytes += width;
+    }
+}
+
+/* JavaScript's Number::toString length for the value 0.DIGITS × 10^n with `k` digits (k ≥ 1). */
+static long long js_number_length(int k, long long n, int negative) {
+    long long length;
+    if (k <= n && n <= 21) length = n;
+    else if (0 < n && n <= 21) length = k + 1;
+    else if (-6 < n && n <= 0) length = 2 - n + k;
+    else {
+        long long e = n - 1, magnitude = e < 0 ? -e : e, digits = 1;
+        while (magnitude >= 10) { magnitude /= 10; digits++; }
+        length = k + (k > 1) + 2 + digits;  /* d.ddd e± digits */
+    }
+    return length + negative;
+}
+
+static locale_t C_LOCALE;
+
+/* The size of a number whose digits alone do not settle it: parsed and printed shortest, as
+   JavaScript does (the shortest of 15, 16 or 17 digits that reads back the same double). */
+static long long measured_number(Scan *s, Py_ssize_t start, Py_ssize_t end, int *same_digits,
+                                 const char *digits, int k, long long n) {
+    char literal[400], printed[40];
+    *same_digits = 0;
+    if (end - start >= (Py_ssize_t)sizeof literal) { s->unsure = 1; return 0; }
+    memcpy(literal, s->text + start, (size_t)(end - start));
+    literal[end - start] = 0;
+    locale_t previous = uselocale(C_LOCALE);
+    double x = strtod(literal, NULL);
+    long long size = 0;
+    if (isinf(x)) size = 4;  /* JSON.parse gives Infinity; JSON.stringify writes null */
+    else if (x == 0) size = 1;
+    else if (fpclassify(x) == FP_SUBNORMAL) s->unsure = 1;  /* fewer bits: the digit count argument fails */
+    else {
+        double magnitude = fabs(x);
+        int precision = 15;
+        for (; precision < 17; precision++) {
+            snprintf(printed, sizeof printed, "%.*e", precision - 1, magnitude);
+            if (strtod(printed, NULL) == magnitude) break;
+        }
+        if (precision == 17) snprintf(printed, sizeof printed, "%.*e", 16, magnitude);
+        /* At a power of two the doubles below are twice as close as those above, so the nearest
+           15 or 16 digits may miss x while the other neighbour hits it: not settled here. */
+        int binary_exponent;
+        if (precision > 15 && frexp(magnitude, &binary_exponent) == 0.5) s->unsure = 1;
+        char shortest[20];
+        int count = 0;
+        char *e = strchr(printed, 'e');
+        for (char *c = printed; c < e; c++) if (*c >= '0' && *c <= '9') shortest[count++] = *c;
+        while (count > 1 && shortest[count - 1] == '0') count--;
+        long long power = strtoll(e + 1, NULL, 10) + 1;
+        size = js_number_length(count, power, signbit(x) != 0);
+        *same_digits = count == k && power == n && memcmp(shortest, digits, (size_t)k) == 0;
+    }
+    uselocale(previous);
+    return size;
+}
+
+/* A number at s->pos: checked, its JSON.stringify length added to *size. *integral is set for a
+   plain integer literal of at most 18 digits (a Python int both ways). s->verbatim is cleared when
+   orjson would write the value otherwise. */
+static int scan_number(Scan *s, long long *size, int *integral) {
+    const unsigned char *t = s->text;
+    Py_ssize_t p = s->pos, n = s->length, start = p;
+    /* The grammar first, in tight loops; then where the significant digits (first to last non-zero) lie. */
+    int negative = t[p] == '-';
+    p += negative;
+    if (p >= n || (unsigned)(t[p] - '0') > 9) return fail(s);
+    Py_ssize_t int_start = p;
+    if (t[p] == '0') p++;
+    else while (p < n && (unsigned)(t[p] - '0') <= 9) p++;
+    Py_ssize_t int_end = p, frac_start = p, frac_end = p;
+    if (p < n && t[p] == '.') {
+        frac_start = ++p;
+        while (p < n && (unsigned)(t[p] - '0') <= 9) p++;
+        frac_end = p;
+        if (frac_end == frac_start) return fail(s);
+    }
+    Py_ssize_t first = -1, last = -1;
+    if (t[int_start] != '0') first = int_start;
+    else for (Py_ssize_t i = frac_start; i < frac_end; i++) if (t[i] != '0') { first = i; break; }
+    if (first >= 0) {
+        for (Py_ssize_t i = frac_end - 1; i >= frac_start && last < 0; i--) if (t[i] != '0') last = i;
+        for (Py_ssize_t i = int_end - 1; i >= int_start && last < 0; i--) if (t[i] != '0') last = i;
+    }
+    long long exponent = 0;
+    int has_exponent = p < n && (t[p] == 'e' || t[p] == 'E');
+    if (has_exponent) {
+        p++;
+        int exp_negative = 0;
+        if (p < n && (t[p] == '+' || t[p] == '-')) { exp_negative = t[p] == '-'; p++; }
+        Py_ssize_t exp_start = p;
+        while (p < n && (unsigned)(t[p] - '0') <= 9) {
+            if (exponent < 100000000) exponent = exponent * 10 + (t[p] - '0');
+            p++;
+        }
+        if (p == exp_start) return fail(s);
+        if (exp_negative) exponent = -exponent;
+    }
+    s->pos = p;
+    int has_fraction = frac_end > frac_start;
+    *integral = !has_fraction && !has_exponent && int_end - int_start <= 18 && !(negative && t[int_start] == '0');
+    if (first < 0) {  /* zero of any sign and spelling: JavaScript writes 0; orjson 0, 0.0 or -0.0 */
+        *size += 1;
+        int zero_as_orjson = !has_exponent && (has_fraction ? frac_end - frac_start == 1 : !negative);
+        if (!zero_as_orjson) s->verbatim = 0;
+        return 1;
+    }
+    int k = (int)(last - first + 1 - (first < int_end && last >= frac_start));
+    /* power: the value is 0.DIGITS × 10^power */
+    long long power = (first < int_end ? int_end - first : -(first - frac_start)) + exponent;
+    /* orjson writes a float's shortest digits in plain notation, with ".0" when it is integral, from
+       1e-4 to below 1e16; verbatim is kept to what that rule surely covers. */
+    int plain_float = has_fraction && !has_exponent && power >= -3 && power <= 15
+        && (t[frac_end - 1] != '0' || (frac_end - frac_start == 1 && last < int_end));
+    if (k <= 15 && power >= -290 && power <= 308) {
+        /* At most 15 significant digits read back as one double and are its shortest spelling. */
+        *size += js_number_length(k, power, negative);
+        if (!*integral && !plain_float) s->verbatim = 0;
+        return 1;
+    }
+    char digits[17];
+    int copied = 0;
+    for (Py_ssize_t i = first; i <= last && copied < 17; i++) if (i != int_end) digits[copied++] = (char)t[i];
+    int same = 0;
+    *size += measured_number(s, start, p, &same, digits, copied, power);
+    if (!*integral && !(plain_float && same && k <= 17)) s->verbatim = 0;
+    return 1;
+}
+
+static int scan_value(Scan *s, long long *size, int *kind);
+
+static int same_key(Scan *s, Span a, Span b) {
+    return a.len == b.len && memcmp(s->text + a.start, s->text + b.start, (size_t)a.len) == 0;
+}
+
+static uint64_t key_hash(Scan *s, Span k) {
+    uint64_t h = 1469598103934665603ULL;  /* FNV-1a */
+    for (Py_ssize_t i = 0; i < k.len; i++) h = (h ^ s->text[k.start + i]) * 1099511628211ULL;
+    return h;
+}
+
+/* Whether the keys keys[from:] of one object hold a repeat (compared as written: no escapes here). */
+static int has_duplicate(Scan *s, Py_ssize_t from) {
+    Py_ssize_t count = s->keys_len - from;
+    Span *k = s->keys + from;
+    if (count <= FEW_KEYS) {
+        for (Py_ssize_t i = 1; i < count; i++)
+            for (Py_ssize_t j = 0; j < i; j++) if (same_key(s, k[i], k[j])) return 1;
+        return 0;
+    }
+    size_t size = 16;
+    while (size < (size_t)count * 2) size *= 2;
+    Py_ssize_t *slots = malloc(size * sizeof(Py_ssize_t));  /* open addressing: index + 1, 0 when free */
+    if (!slots) return 1;  /* unsure, never wrong */
+    memset(slots, 0, size * sizeof(Py_ssize_t));
+    int repeat = 0;
+    for (Py_ssize_t i = 0; i < count && !repeat; i++) {
+        size_t at = key_hash(s, k[i]) & (size - 1);
+        while (slots[at] && !(repeat = same_key(s, k[slots[at] - 1], k[i]))) at = (at + 1) & (size - 1);
+        slots[at] = i + 1;
+    }
+    free(slots);
+    return repeat;
+}
+
+/* An object at s->pos. With `keep`, its keys stay on s->keys after it (the input's shape). */
+static int scan_object(Scan *s, long long *size, int keep) {
+    s->pos++;  /* { */
+    Py_ssize_t keys_from = s->keys_len;
+    long long bytes = 2, members = 0;
+    skip_space(s);
+    if (s->pos < s->length && s->text[s->pos] == '}') { s->pos++; *size += bytes; return 1; }
+    for (;;) {
+        skip_space(s);
+        if (s->pos >= s->length || s->text[s->pos] != '"') return fail(s);
+        int escaped, kind;
+        Py_ssize_t key_start = s->pos;
+        if (!scan_string(s, &bytes, &escaped)) return 0;
+        if (escaped == SPELLED_OTHERWISE) s->unsure = 1;  /* two spellings of one key would hide a repeat */
+        if (!grow((void **)&s->keys, &s->keys_cap, s->keys_len + 1, sizeof(Span), s)) return 0;
+        s->keys[s->keys_len++] = (Span){key_start + 1, s->pos - key_start - 2};
+        skip_space(s);
+        if (s->pos >= s->length || s->text[s->pos] != ':') return fail(s);
+        s->pos++;
+        skip_space(s);
+        bytes += 1;
+        if (!scan_value(s, &bytes, &kind)) return 0;
+        members++;
+        skip_space(s);
+        if (s->pos >= s->length) return fail(s);
+        if (s->text[s->pos] == ',') { s->pos++; continue; }
+        if (s->text[s->pos] == '}') { s->pos++; break; }
+        return fail(s);
+    }
+    if (has_duplicate(s, keys_from)) s->unsure = 1;
+    if (!keep) s->keys_len = keys_from;
+    *size += bytes + members - 1;
+    return 1;
+}
+
+static int scan_array(Scan *s, long long *size, Py_ssize_t *count) {
+    s->pos++;  /* [ */
+    long long bytes = 2;
+    Py_ssize_t items = 0;
+    skip_space(s);
+    if (s->pos < s->length && s->text[s->pos] == ']') { s->pos++; *size += bytes; *count = 0; return 1; }
+    for (;;) {
+        int kind;
+        skip_space(s);
+        if (!scan_value(s, &bytes, &kind)) return 0;
+        items++;
+        skip_space(s);
+        if (s->pos >= s->length) return fail(s);
+        if (s->text[s->pos] == ',') { s->pos++; continue; }
+        if (s->text[s->pos] == ']') { s->pos++; break; }
+        return fail(s);
+    }
+    *size += bytes + items - 1;
+    *count = items;
+    return 1;
+}
+
+static int literal(Scan *s, const char *word, Py_ssize_t length, long long *size) {
+    if (s->pos + length > s->length || memcmp(s->text + s->pos, word, (size_t)length) != 0) return fail(s);
+    s->pos += length;
+    *size += length;
+    return 1;
+}
+
+/* Any JSON value at s->pos: checked, its JSON.stringify length added to *size, its kind set. */
+static int scan_value(Scan *s, long long *size, int *kind) {
+    if (s->pos >= s->length) return fail(s);
+    unsigned char c = s->text[s->pos];
+    switch (c) {
+    case '{': {
+        if (++s->depth > MAX_DEPTH) return fail(s);
+        *kind = K_OBJECT;
+        int ok = scan_object(s, size, 0);
+        s->depth--;
+        return ok;
+    }
+    case '[': {
+        if (++s->depth > MAX_DEPTH) return fail(s);
+        Py_ssize_t count;
+        *kind = K_ARRAY;
+        int ok = scan_array(s, size, &count);
+        s->depth--;
+        return ok;
+    }
+    case '"': { int escaped; *kind = K_STRING; return scan_string(s, size, &escaped); }
+    case 't': *kind = K_TRUE; return literal(s, "true", 4, size);
+    case 'f': *kind = K_FALSE; return literal(s, "false", 5, size);
+    case 'n': *kind = K_NULL; return literal(s, "null", 4, size);
+    default: {
+        int integral;
+        *kind = K_NUMBER;
+        return scan_number(s, size, &integral);
+    }
+    }
+}
+
+/* The input at s->pos, measured from a clean slate; an object's top-level keys are copied to
+   s->input_keys for its shape. */
+static int scan_input(Scan *s, Record *r) {
+    s->unsure = 0;
+    s->verbatim = 1;
+    long long size = 0;
+    Py_ssize_t start = s->pos;
+    unsigned char c = s->text[start];
+    int ok;
+    if (++s->depth > MAX_DEPTH) return fail(s);
+    if (c == '{') {
+        Py_ssize_t keys_from = s->keys_len;
+        ok = scan_object(s, &size, 1);
+        if (ok) {
+            Py_ssize_t count = s->keys_len - keys_from;
+            if (!grow((void **)&s->input_keys, &s->input_keys_cap, s->input_keys_len + count, sizeof(Span), s)) return 0;
+            memcpy(s->input_keys + s->input_keys_len, s->keys + keys_from, (size_t)count * sizeof(Span));
+            r->keys_at = s->input_keys_len;
+            r->keys_count = count;
+            s->input_keys_len += count;
+            s->keys_len = keys_from;
+        }
+        r->input_kind = K_OBJECT;
+    } else if (c == '[') {
+        ok = scan_array(s, &size, &r->array_length);
+        r->input_kind = K_ARRAY;
+    } else {
+        ok = scan_value(s, &size, &r->input_kind);
+    }
+    s->depth--;
+    if (!ok) return 0;
+    r->input_start = start;
+    r->input_end = s->pos;
+    r->input_bytes = s->unsure ? -1 : size;
+    r->verbatim = s->verbatim && !s->unsure;
+    return 1;
+}
+
+/* One store record at s->pos. An object's "input" is measured; its other members are kept as spans,
+   and the record is `plain` when each is a value the answer can hold as it is. */
+static int scan_record(Scan *s) {
+    Record r = {.start = s->pos, .input_start = -1, .input_end = -1, .input_bytes = -1,
+                .members_at = s->members_len};
+    long long ignored = 0;
+    if (s->pos >= s->length || s->text[s->pos] != '{') {
+        int kind;
+        if (!scan_value(s, &ignored, &kind)) return 0;
+    } else {
+        r.is_object = 1;
+        r.plain = 1;
+        int inputs = 0;
+        if (++s->depth > MAX_DEPTH) return fail(s);
+        s->pos++;
+        skip_space(s);
+        if (s->pos < s->length && s->text[s->pos] == '}') s->pos++;
+        else for (;;) {
+            skip_space(s);
+            if (s->pos >= s->length || s->text[s->pos] != '"') return fail(s);
+            int escaped, kind = K_NULL, plain = 0;
+            Py_ssize_t key_start = s->pos;
+            if (!scan_string(s, &ignored, &escaped)) return 0;
+            Span key = {key_start + 1, s->pos - key_start - 2};
+            if (escaped) r.plain = 0;
+            skip_space(s);
+            if (s->pos >= s->length || s->text[s->pos] != ':') return fail(s);
+            s->pos++;
+            skip_space(s);
+            if (s->pos >= s->length) return fail(s);
+            Py_ssize_t value_start = s->pos;
+            if (!escaped && key.len == 5 && memcmp(s->text + key.start, "input", 5) == 0) {
+                if (++inputs > 1) r.plain = 0;
+                if (!scan_input(s, &r)) return 0;
+            } else {
+                unsigned char c = s->text[s->pos];
+                if (c == '"') {
+                    int value_escaped;
+                    kind = K_STRING;
+                    if (!scan_string(s, &ignored, &value_escaped)) return 0;
+                    plain = !value_escaped;
+                } else if (c == '-' || (c >= '0' && c <= '9')) {
+                    kind = K_NUMBER;
+                    if (!scan_number(s, &ignored, &plain)) return 0;
+                } else {
+                    if (!scan_value(s, &ignored, &kind)) return 0;
+                    plain = kind == K_TRUE || kind == K_FALSE || kind == K_NULL;
+                }
+                if (!plain) r.plain = 0;
+                if (!grow((void **)&s->members, &s->members_cap, s->members_len + 1, sizeof(Member), s)) return 0;
+                s->members[s->members_len++] = (Member){key, {value_start, s->pos - value_start}, kind, plain};
+            }
+            skip_space(s);
+            if (s->pos >= s->length) return fail(s);
+            if (s->text[s->pos] == ',') { s->pos++; continue; }
+            if (s->text[s->pos] == '}') { s->pos++; break; }
+            return fail(s);
+        }
+        s->depth--;
+        if (inputs > 1) r.input_start = r.input_end = -1;  /* the parse keeps the last: measured the slow way */
+        r.members_count = s->members_len - r.members_at;
+        Member *m = s->members + r.members_at;
+        for (Py_ssize_t i = 1; i < r.members_count && r.plain; i++)
+            for (Py_ssize_t j = 0; j < i; j++) if (same_key(s, m[i].key, m[j].key)) { r.plain = 0; break; }
+    }
+    r.end = s->pos;
+    if (!grow((void **)&s->records, &s->records_cap, s->records_len + 1, sizeof(Record), s)) return 0;
+    s->records[s->records_len++] = r;
+    return 1;
+}
+
+/* Give back the pages of a file mapping read so far (they come back from the page cache if asked). */
+static void release_behind(Scan *s) {
+    if (!s->release || s->pos - s->released < RELEASE_EVERY) return;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)(s->text + s->released) + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t to = (uintptr_t)(s->text + s->pos) & ~(uintptr_t)(page - 1);
+    if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
+    s->released = s->pos;
+}
+
+static int scan_store(Scan *s) {
+    s->pos++;  /* [ */
+    if (++s->depth > MAX_DEPTH) return fail(s);
+    skip_space(s);
+    if (s->pos < s->length && s->text[s->pos] == ']') { s->pos++; s->depth--; return 1; }
+    for (;;) {
+        skip_space(s);
+        if (!scan_record(s)) return 0;
+        release_behind(s);
+        skip_space(s);
+        if (s->pos >= s->length) return fail(s);
+        if (s->text[s->pos] == ',') { s->pos++; continue; }
+        if (s->text[s->pos] == ']') { s->pos++; break; }
+        return fail(s);
+    }
+    s->depth--;
+    return 1;
+}
+
+/* The whole document: an object whose members are kept as spans, "store" scanned record by record. */
+static void scan_document(Scan *s) {
+    long long ignored = 0;
+    s->store_index = -1;
+    skip_space(s);
+    if (s->pos >= s->length || s->text[s->pos] != '{') { fail(s); return; }
+    s->pos++;
+    s->depth = 1;
+    skip_space(s);
+    if (s->pos < s->length && s->text[s->pos] == '}') s->pos++;
+    else for (;;) {
+        skip_space(s);
+        if (s->pos >= s->length || s->text[s->pos] != '"') { fail(s); return; }
+        int escaped, kind = K_NULL;
+        Py_ssize_t key_start = s->pos;
+        if (!scan_string(s, &ignored, &escaped)) return;
+        if (escaped) { fail(s); return; }  /* the Python reader handles a part named with escapes */
+        Span key = {key_start + 1, s->pos - key_start - 2};
+        skip_space(s);
+        if (s->pos >= s->length || s->text[s->pos] != ':') { fail(s); return; }
+        s->pos++;
+        skip_space(s);
+        if (s->pos >= s->length) { fail(s); return; }
+        Py_ssize_t value_start = s->pos;
+        int is_store = key.len == 5 && memcmp(s->text + key.start, "store", 5) == 0;
+        if (is_store && s->text[s->pos] == '[') {
+            if (s->store_index >= 0) { fail(s); return; }
+            s->store_index = s->parts_len;
+            kind = K_ARRAY;
+            if (!scan_store(s)) return;
+        } else if (!scan_value(s, &ignored, &kind)) return;
+        if (!grow((void **)&s->parts, &s->parts_cap, s->parts_len + 1, sizeof(Member), s)) return;
+        for (Py_ssize_t i = 0; i < s->parts_len; i++)
+            if (same_key(s, s->parts[i].key, key)) { fail(s); return; }  /* a repeated part: the Python reader decides */
+        s->parts[s->parts_len++] = (Member){key, {value_start, s->pos - value_start}, kind, 0};
+        skip_space(s);
+        if (s->pos >= s->length) { fail(s); return; }
+        if (s->text[s->pos] == ',') { s->pos++; continue; }
+        if (s->text[s->pos] == '}') { s->pos++; break; }
+        fail(s);
+        return;
+    }
+    skip_space(s);
+    if (s->pos != s->length) fail(s);
+}
+
+/* ---- The answer: a Python object over the scan, building each record's tuple when asked. ---- */
+
+typedef struct {
+    PyObject_HEAD
+    Scan scan;
+    Py_buffer view;
+    Py_ssize_t next;          /* the next record to hand out */
+    PyObject *kinds[7];
+} Scanned;
+
+static void free_scan(Scan *s) {
+    free(s->keys); free(s->input_keys); free(s->members); free(s->records); free(s->parts);
+    s->keys = s->input_keys = NULL; s->members = NULL; s->records = NULL; s->parts = NULL;
+}
+
+static void Scanned_dealloc(Scanned *self) {
+    free_scan(&self->scan);
+    if (self->view.obj) PyBuffer_Release(&self->view);
+    for (int i = 0; i < 7; i++) Py_XDECREF(self->kinds[i]);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* The text of a key (interned), its escapes undone: only the one-spelling kind reach here. */
+static PyObject *text_of(Scanned *self, Span span) {
+    const char *at = (const char *)self->scan.text + span.start;
+    PyObject *text;
+    if (!memchr(at, '\\', (size_t)span.len)) text = PyUnicode_DecodeUTF8(at, span.len, "strict");
+    else {
+        char *plain = PyMem_Malloc((size_t)span.len);
+        if (!plain) return PyErr_NoMemory();
+        Py_ssize_t n = 0;
+        for (Py_ssize_t i = 0; i < span.len; i++) {
+            char c = at[i];
+            if (c == '\\') {
+                c = at[++i];
+                c = c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : c;
+            }
+            plain[n++] = c;
+        }
+        text = PyUnicode_DecodeUTF8(plain, n, "strict");
+        PyMem_Free(plain);
+    }
+    if (text) PyUnicode_InternInPlace(&text);
+    return text;
+}
+
+static PyObject *plain_value(Scanned *self, Member *m) {
+    const char *at = (const char *)self->scan.text + m->value.start;
+    switch (m->kind) {
+    case K_STRING: return PyUnicode_DecodeUTF8(at + 1, m->value.len - 2, "strict");
+    case K_NUMBER: {
+        char digits[24];
+        memcpy(digits, at, (size_t)m->value.len);
+        digits[m->value.len] = 0;
+        return PyLong_FromString(digits, NULL, 10);
+    }
+    case K_TRUE: Py_RETURN_TRUE;
+    case K_FALSE: Py_RETURN_FALSE;
+    default: Py_RETURN_NONE;
+    }
+}
+
+/* (start, end, input_start, input_end, input_bytes, shape, fields, verbatim) for record `i`. */
+static PyObject *record_tuple(Scanned *self, Record *r) {
+    PyObject *shape, *fields;
+    if (r->input_start < 0) shape = Py_NewRef(Py_None);
+    else if (r->input_kind == K_OBJECT) {
+        shape = PyTuple_New(r->keys_count);
+        if (!shape) return NULL;
+        for (Py_ssize_t i = 0; i < r->keys_count; i++) {
+            PyObject *key = text_of(self, self->scan.input_keys[r->keys_at + i]);
+            if (!key) { Py_DECREF(shape); return NULL; }
+            PyTuple_SET_ITEM(shape, i, key);
+        }
+    } else if (r->input_kind == K_ARRAY) shape = PyLong_FromSsize_t(r->array_length);
+    else shape = Py_NewRef(self->kinds[r->input_kind]);
+    if (!shape) return NULL;
+    if (!r->plain || r->input_start < 0) fields = Py_NewRef(Py_None);
+    else {
+        fields = PyDict_New();
+        for (Py_ssize_t i = 0; fields && i < r->members_count; i++) {
+            Member *m = self->scan.members + r->members_at + i;
+            PyObject *key = text_of(self, m->key), *value = key ? plain_value(self, m) : NULL;
+            if (!value || PyDict_SetItem(fields, key, value) < 0) Py_CLEAR(fields);
+            Py_XDECREF(key);
+            Py_XDECREF(value);
+        }
+        if (fields && PyDict_SetItemString(fields, "input", Py_None) < 0) Py_CLEAR(fields);
+    }
+    if (!fields) { Py_DECREF(shape); return NULL; }
+    return Py_BuildValue("(nnnnLNNO)", r->start, r->end, r->input_start, r->input_end, r->input_bytes,
+                         shape, fields, r->verbatim ? Py_True : Py_False);
+}
+
+static PyObject *Scanned_next(Scanned *self) {
+    if (self->next >= self->scan.records_len) return NULL;
+    Record *r = self->scan.records + self->next++;
+    PyObject *record = record_tuple(self, r);
+    self->scan.pos = r->end;  /* reading the record's keys and members brought its pages back */
+    release_behind(&self->scan);
+    return record;
+}
+
+static PyObject *Scanned_parts(Scanned *self, PyObject *Py_UNUSED(ignored)) {
+    PyObject *parts = PyList_New(self->scan.parts_len);
+    for (Py_ssize_t i = 0; parts && i < self->scan.parts_len; i++) {
+        Member *m = self->scan.parts + i;
+        PyObject *key = text_of(self, m->key);
+        PyObject *item = key ? Py_BuildValue("(Nnn)", key, m->value.start, m->value.start + m->value.len) : NULL;
+        if (!item) { Py_CLEAR(parts); break; }
+        PyList_SET_ITEM(parts, i, item);
+    }
+    return parts;
+}
+
+static PyObject *Scanned_len(Scanned *self, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromSsize_t(self->scan.records_len);
+}
+
+static PyMethodDef Scanned_methods[] = {
+    {"parts", (PyCFunction)Scanned_parts, METH_NOARGS, "The document's members: (name, start, end) each."},
+    {"count", (PyCFunction)Scanned_len, METH_NOARGS, "How many store records were scanned."},
+    {NULL}
+};
+
+static PyTypeObject ScannedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "core._store_scan.Scanned",
+    .tp_basicsize = sizeof(Scanned),
+    .tp_dealloc = (destructor)Scanned_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A scanned session document; iterating gives each store record's tuple, once.",
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)Scanned_next,
+    .tp_methods = Scanned_methods,
+};
+
+/* scan(text, release=False) -> Scanned, or None when the text is not a plain JSON session document. */
+static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"text", "release", NULL};
+    PyObject *text;
+    int release = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p", names, &text, &release)) return NULL;
+    Scanned *self = PyObject_New(Scanned, &ScannedType);
+    if (!self) return NULL;
+    memset(&self->scan, 0, sizeof self->scan);
+    memset(&self->view, 0, sizeof self->view);
+    self->next = 0;
+    for (int i = 0; i < 7; i++) self->kinds[i] = NULL;
+    if (PyObject_GetBuffer(text, &self->view, PyBUF_SIMPLE) < 0) { self->view.obj = NULL; Py_DECREF(self); return NULL; }
+    for (int i = 0; i < 7; i++) {
+        self->kinds[i] = PyUnicode_InternFromString(KIND_NAMES[i]);
+        if (!self->kinds[i]) { Py_DECREF(self); return NULL; }
+    }
+    Scan *s = &self->scan;
+    s->text = self->view.buf;
+    s->length = self->view.len;
+    s->release = release;
+    Py_BEGIN_ALLOW_THREADS
+    scan_document(s);
+    Py_END_ALLOW_THREADS
+    s->released = 0;  /* handing out the records reads their pages again: released again behind them */
+    if (s->no_memory) { Py_DECREF(self); return PyErr_NoMemory(); }
+    if (s->failed) { Py_DECREF(self); Py_RETURN_NONE; }
+    return (PyObject *)self;
+}
+
+static PyMethodDef module_methods[] = {
+    {"scan", (PyCFunction)(void (*)(void))scan, METH_VARARGS | METH_KEYWORDS,
+     "scan(text, release=False): the session document scanned, or None (see core/store_scan.py)."},
+    {NULL}
+};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "core._store_scan", NULL, -1, module_methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__store_scan(void) {
+    for (int c = 0x20; c < 0x7F; c++) PLAIN[c] = c != '"' && c != '\\';
+    C_LOCALE = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (!C_LOCALE) return PyErr_NoMemory();
+    if (PyType_Ready(&ScannedType) < 0) return NULL;
+    return PyModule_Create(&module_def);
+}
