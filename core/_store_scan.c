@@ -34,21 +34,22 @@ static const char *KIND_NAMES[] = {"object", "array", "string", "number", "boole
 
 typedef struct { Py_ssize_t start, len; } Span;
 
-typedef struct {              /* one member of a record: key and value spans, the value's kind */
-    Span key, value;
-    int kind;
-    int plain;                /* a value the answer can hold as it is (see plain_value) */
-} Member;
+typedef struct { Span key, value; } Part;  /* one member of the document */
 
+/* One store record; a million of them are held at once, so it is kept small: its other members
+   are read again when its answer is built, and an input's key set is kept once (a Shape). */
 typedef struct {
     Py_ssize_t start, end;    /* the record's text */
     Py_ssize_t input_start, input_end; /* the input's value, or -1 when none (or more than one) */
     long long input_bytes;    /* JSON.stringify's UTF-8 length, or -1 when unsure */
-    int input_kind, verbatim, is_object, plain;
-    Py_ssize_t array_length;
-    Py_ssize_t keys_at, keys_count;       /* the input's top-level keys in `input_keys` */
-    Py_ssize_t members_at, members_count; /* the record's members in `members` */
+    Py_ssize_t shape;         /* an object input's Shape, or an array input's length */
+    unsigned char input_kind, verbatim, plain;
 } Record;
+
+typedef struct {              /* a set of top-level input keys, in order, as first met */
+    uint64_t hash;
+    Py_ssize_t keys_at, count; /* in `input_keys` */
+} Shape;
 
 typedef struct {
     const unsigned char *text;
@@ -57,10 +58,11 @@ typedef struct {
     int unsure;               /* the size being measured cannot be proven */
     int verbatim;             /* the text is exactly what orjson.dumps writes for its value */
     Span *keys; Py_ssize_t keys_len, keys_cap;       /* keys of the objects open now */
-    Span *input_keys; Py_ssize_t input_keys_len, input_keys_cap;  /* each input's top-level keys */
-    Member *members; Py_ssize_t members_len, members_cap;
+    Span *input_keys; Py_ssize_t input_keys_len, input_keys_cap;  /* each Shape's keys */
+    Shape *shapes; Py_ssize_t shapes_len, shapes_cap;
+    Py_ssize_t *shape_slots; Py_ssize_t slots_size;  /* a hash table of shapes: index + 1, 0 when free */
     Record *records; Py_ssize_t records_len, records_cap;
-    Member *parts; Py_ssize_t parts_len, parts_cap;  /* the document's own members */
+    Part *parts; Py_ssize_t parts_len, parts_cap;  /* the document's own members */
     Py_ssize_t store_index;   /* which part is "store", or -1 */
     int release;              /* the text is a read-only file mapping: hand back pages behind us */
     Py_ssize_t released;
@@ -441,6 +443,54 @@ static int scan_value(Scan *s, long long *size, int *kind) {
     }
 }
 
+static uint64_t keys_hash(Scan *s, Span *keys, Py_ssize_t count) {
+    uint64_t h = 1469598103934665603ULL;
+    for (Py_ssize_t i = 0; i < count; i++) h = (h ^ key_hash(s, keys[i])) * 1099511628211ULL;
+    return h;
+}
+
+static int same_keys(Scan *s, Shape *shape, Span *keys, Py_ssize_t count) {
+    if (shape->count != count) return 0;
+    for (Py_ssize_t i = 0; i < count; i++) if (!same_key(s, s->input_keys[shape->keys_at + i], keys[i])) return 0;
+    return 1;
+}
+
+static int add_slot(Scan *s, Py_ssize_t index) {
+    Py_ssize_t at = (Py_ssize_t)(s->shapes[index].hash & (uint64_t)(s->slots_size - 1));
+    while (s->shape_slots[at]) at = (at + 1) & (s->slots_size - 1);
+    s->shape_slots[at] = index + 1;
+    return 1;
+}
+
+/* The Shape of the keys s->keys[from:], found or added; -1 when out of memory. */
+static Py_ssize_t shape_of(Scan *s, Py_ssize_t from) {
+    Span *keys = s->keys + from;
+    Py_ssize_t count = s->keys_len - from;
+    uint64_t hash = keys_hash(s, keys, count);
+    if (s->slots_size) {
+        for (Py_ssize_t at = (Py_ssize_t)(hash & (uint64_t)(s->slots_size - 1)); s->shape_slots[at]; at = (at + 1) & (s->slots_size - 1)) {
+            Shape *shape = s->shapes + s->shape_slots[at] - 1;
+            if (shape->hash == hash && same_keys(s, shape, keys, count)) return s->shape_slots[at] - 1;
+        }
+    }
+    if (!grow((void **)&s->input_keys, &s->input_keys_cap, s->input_keys_len + count, sizeof(Span), s)) return -1;
+    if (!grow((void **)&s->shapes, &s->shapes_cap, s->shapes_len + 1, sizeof(Shape), s)) return -1;
+    memcpy(s->input_keys + s->input_keys_len, keys, (size_t)count * sizeof(Span));
+    s->shapes[s->shapes_len] = (Shape){hash, s->input_keys_len, count};
+    s->input_keys_len += count;
+    Py_ssize_t index = s->shapes_len++;
+    if (s->shapes_len * 2 > s->slots_size) {  /* keep the table at most half full */
+        Py_ssize_t size = s->slots_size ? s->slots_size * 2 : 64;
+        Py_ssize_t *slots = calloc((size_t)size, sizeof(Py_ssize_t));
+        if (!slots) { s->failed = s->no_memory = 1; return -1; }
+        free(s->shape_slots);
+        s->shape_slots = slots;
+        s->slots_size = size;
+        for (Py_ssize_t i = 0; i < s->shapes_len; i++) add_slot(s, i);
+    } else add_slot(s, index);
+    return index;
+}
+
 /* The input at s->pos, measured from a clean slate; an object's top-level keys are copied to
    s->input_keys for its shape. */
 static int scan_input(Scan *s, Record *r) {
@@ -455,20 +505,18 @@ static int scan_input(Scan *s, Record *r) {
         Py_ssize_t keys_from = s->keys_len;
         ok = scan_object(s, &size, 1);
         if (ok) {
-            Py_ssize_t count = s->keys_len - keys_from;
-            if (!grow((void **)&s->input_keys, &s->input_keys_cap, s->input_keys_len + count, sizeof(Span), s)) return 0;
-            memcpy(s->input_keys + s->input_keys_len, s->keys + keys_from, (size_t)count * sizeof(Span));
-            r->keys_at = s->input_keys_len;
-            r->keys_count = count;
-            s->input_keys_len += count;
+            r->shape = shape_of(s, keys_from);
+            ok = r->shape >= 0;
             s->keys_len = keys_from;
         }
         r->input_kind = K_OBJECT;
     } else if (c == '[') {
-        ok = scan_array(s, &size, &r->array_length);
+        ok = scan_array(s, &size, &r->shape);
         r->input_kind = K_ARRAY;
     } else {
-        ok = scan_value(s, &size, &r->input_kind);
+        int kind;
+        ok = scan_value(s, &size, &kind);
+        r->input_kind = (unsigned char)kind;
     }
     s->depth--;
     if (!ok) return 0;
@@ -479,19 +527,19 @@ static int scan_input(Scan *s, Record *r) {
     return 1;
 }
 
-/* One store record at s->pos. An object's "input" is measured; its other members are kept as spans,
-   and the record is `plain` when each is a value the answer can hold as it is. */
+/* One store record at s->pos. An object's "input" is measured; the record is `plain` when each of its
+   other members is a value the answer can hold as it is (see plain_fields), under a key without
+   escapes, each key once. */
 static int scan_record(Scan *s) {
-    Record r = {.start = s->pos, .input_start = -1, .input_end = -1, .input_bytes = -1,
-                .members_at = s->members_len};
+    Record r = {.start = s->pos, .input_start = -1, .input_end = -1, .input_bytes = -1};
     long long ignored = 0;
     if (s->pos >= s->length || s->text[s->pos] != '{') {
         int kind;
         if (!scan_value(s, &ignored, &kind)) return 0;
     } else {
-        r.is_object = 1;
         r.plain = 1;
         int inputs = 0;
+        Py_ssize_t keys_from = s->keys_len;
         if (++s->depth > MAX_DEPTH) return fail(s);
         s->pos++;
         skip_space(s);
@@ -499,17 +547,18 @@ static int scan_record(Scan *s) {
         else for (;;) {
             skip_space(s);
             if (s->pos >= s->length || s->text[s->pos] != '"') return fail(s);
-            int escaped, kind = K_NULL, plain = 0;
+            int escaped, kind, plain = 0;
             Py_ssize_t key_start = s->pos;
             if (!scan_string(s, &ignored, &escaped)) return 0;
             Span key = {key_start + 1, s->pos - key_start - 2};
             if (escaped) r.plain = 0;
+            if (!grow((void **)&s->keys, &s->keys_cap, s->keys_len + 1, sizeof(Span), s)) return 0;
+            s->keys[s->keys_len++] = key;
             skip_space(s);
             if (s->pos >= s->length || s->text[s->pos] != ':') return fail(s);
             s->pos++;
             skip_space(s);
             if (s->pos >= s->length) return fail(s);
-            Py_ssize_t value_start = s->pos;
             if (!escaped && key.len == 5 && memcmp(s->text + key.start, "input", 5) == 0) {
                 if (++inputs > 1) r.plain = 0;
                 if (!scan_input(s, &r)) return 0;
@@ -517,19 +566,15 @@ static int scan_record(Scan *s) {
                 unsigned char c = s->text[s->pos];
                 if (c == '"') {
                     int value_escaped;
-                    kind = K_STRING;
                     if (!scan_string(s, &ignored, &value_escaped)) return 0;
                     plain = !value_escaped;
                 } else if (c == '-' || (c >= '0' && c <= '9')) {
-                    kind = K_NUMBER;
                     if (!scan_number(s, &ignored, &plain)) return 0;
                 } else {
                     if (!scan_value(s, &ignored, &kind)) return 0;
                     plain = kind == K_TRUE || kind == K_FALSE || kind == K_NULL;
                 }
                 if (!plain) r.plain = 0;
-                if (!grow((void **)&s->members, &s->members_cap, s->members_len + 1, sizeof(Member), s)) return 0;
-                s->members[s->members_len++] = (Member){key, {value_start, s->pos - value_start}, kind, plain};
             }
             skip_space(s);
             if (s->pos >= s->length) return fail(s);
@@ -539,10 +584,8 @@ static int scan_record(Scan *s) {
         }
         s->depth--;
         if (inputs > 1) r.input_start = r.input_end = -1;  /* the parse keeps the last: measured the slow way */
-        r.members_count = s->members_len - r.members_at;
-        Member *m = s->members + r.members_at;
-        for (Py_ssize_t i = 1; i < r.members_count && r.plain; i++)
-            for (Py_ssize_t j = 0; j < i; j++) if (same_key(s, m[i].key, m[j].key)) { r.plain = 0; break; }
+        if (r.plain && has_duplicate(s, keys_from)) r.plain = 0;
+        s->keys_len = keys_from;
     }
     r.end = s->pos;
     if (!grow((void **)&s->records, &s->records_cap, s->records_len + 1, sizeof(Record), s)) return 0;
@@ -610,10 +653,10 @@ static void scan_document(Scan *s) {
             kind = K_ARRAY;
             if (!scan_store(s)) return;
         } else if (!scan_value(s, &ignored, &kind)) return;
-        if (!grow((void **)&s->parts, &s->parts_cap, s->parts_len + 1, sizeof(Member), s)) return;
+        if (!grow((void **)&s->parts, &s->parts_cap, s->parts_len + 1, sizeof(Part), s)) return;
         for (Py_ssize_t i = 0; i < s->parts_len; i++)
             if (same_key(s, s->parts[i].key, key)) { fail(s); return; }  /* a repeated part: the Python reader decides */
-        s->parts[s->parts_len++] = (Member){key, {value_start, s->pos - value_start}, kind, 0};
+        s->parts[s->parts_len++] = (Part){key, {value_start, s->pos - value_start}};
         skip_space(s);
         if (s->pos >= s->length) { fail(s); return; }
         if (s->text[s->pos] == ',') { s->pos++; continue; }
@@ -633,14 +676,17 @@ typedef struct {
     Py_buffer view;
     Py_ssize_t next;          /* the next record to hand out */
     PyObject *kinds[7];
+    PyObject **shape_keys;    /* each Shape's tuple of keys, made when first handed out */
 } Scanned;
 
 static void free_scan(Scan *s) {
-    free(s->keys); free(s->input_keys); free(s->members); free(s->records); free(s->parts);
-    s->keys = s->input_keys = NULL; s->members = NULL; s->records = NULL; s->parts = NULL;
+    free(s->keys); free(s->input_keys); free(s->shapes); free(s->shape_slots); free(s->records); free(s->parts);
+    s->keys = s->input_keys = NULL; s->shapes = NULL; s->shape_slots = NULL; s->records = NULL; s->parts = NULL;
 }
 
 static void Scanned_dealloc(Scanned *self) {
+    if (self->shape_keys) for (Py_ssize_t i = 0; i < self->scan.shapes_len; i++) Py_XDECREF(self->shape_keys[i]);
+    free(self->shape_keys);
     free_scan(&self->scan);
     if (self->view.obj) PyBuffer_Release(&self->view);
     for (int i = 0; i < 7; i++) Py_XDECREF(self->kinds[i]);
@@ -671,49 +717,76 @@ static PyObject *text_of(Scanned *self, Span span) {
     return text;
 }
 
-static PyObject *plain_value(Scanned *self, Member *m) {
-    const char *at = (const char *)self->scan.text + m->value.start;
-    switch (m->kind) {
-    case K_STRING: return PyUnicode_DecodeUTF8(at + 1, m->value.len - 2, "strict");
-    case K_NUMBER: {
-        char digits[24];
-        memcpy(digits, at, (size_t)m->value.len);
-        digits[m->value.len] = 0;
-        return PyLong_FromString(digits, NULL, 10);
-    }
-    case K_TRUE: Py_RETURN_TRUE;
-    case K_FALSE: Py_RETURN_FALSE;
-    default: Py_RETURN_NONE;
-    }
+static Py_ssize_t after_space(const unsigned char *t, Py_ssize_t p) {
+    while (t[p] == ' ' || t[p] == '\n' || t[p] == '\r' || t[p] == '\t') p++;
+    return p;
 }
 
-/* (start, end, input_start, input_end, input_bytes, shape, fields, verbatim) for record `i`. */
+/* A plain record's members, read again (the scan checked them all): the input as None, strings
+   without escapes, integers of at most 18 digits, true, false, null. */
+static PyObject *plain_fields(Scanned *self, Record *r) {
+    const unsigned char *t = self->scan.text;
+    PyObject *fields = PyDict_New();
+    Py_ssize_t p = after_space(t, r->start + 1);
+    while (fields && t[p] != '}') {
+        Py_ssize_t key_start = p + 1, key_end = key_start;
+        while (t[key_end] != '"') key_end++;
+        PyObject *key = text_of(self, (Span){key_start, key_end - key_start}), *value = NULL;
+        p = after_space(t, after_space(t, key_end + 1) + 1);  /* past the colon */
+        if (p == r->input_start) { value = Py_NewRef(Py_None); p = r->input_end; }
+        else if (t[p] == '"') {
+            Py_ssize_t end = p + 1;
+            while (t[end] != '"') end++;
+            value = PyUnicode_DecodeUTF8((const char *)t + p + 1, end - p - 1, "strict");
+            p = end + 1;
+        } else if (t[p] == 't') { value = Py_NewRef(Py_True); p += 4; }
+        else if (t[p] == 'f') { value = Py_NewRef(Py_False); p += 5; }
+        else if (t[p] == 'n') { value = Py_NewRef(Py_None); p += 4; }
+        else {
+            char digits[24];
+            int n = 0;
+            while (n < 20 && (t[p] == '-' || (unsigned)(t[p] - '0') <= 9)) digits[n++] = (char)t[p++];
+            digits[n] = 0;
+            value = PyLong_FromString(digits, NULL, 10);
+        }
+        if (!key || !value || PyDict_SetItem(fields, key, value) < 0) Py_CLEAR(fields);
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        p = after_space(t, p);
+        if (t[p] == ',') p = after_space(t, p + 1);
+    }
+    return fields;
+}
+
+/* The tuple of a Shape's keys: made once, then shared by every record with that key set. */
+static PyObject *shape_keys(Scanned *self, Py_ssize_t index) {
+    if (!self->shape_keys) {
+        self->shape_keys = calloc((size_t)self->scan.shapes_len + 1, sizeof(PyObject *));
+        if (!self->shape_keys) return PyErr_NoMemory();
+    }
+    if (!self->shape_keys[index]) {
+        Shape *shape = self->scan.shapes + index;
+        PyObject *keys = PyTuple_New(shape->count);
+        for (Py_ssize_t i = 0; keys && i < shape->count; i++) {
+            PyObject *key = text_of(self, self->scan.input_keys[shape->keys_at + i]);
+            if (!key) Py_CLEAR(keys);
+            else PyTuple_SET_ITEM(keys, i, key);
+        }
+        if (!keys) return NULL;
+        self->shape_keys[index] = keys;
+    }
+    return Py_NewRef(self->shape_keys[index]);
+}
+
+/* (start, end, input_start, input_end, input_bytes, shape, fields, verbatim) for one record. */
 static PyObject *record_tuple(Scanned *self, Record *r) {
     PyObject *shape, *fields;
-    if (r->input_start < 0) shape = Py_NewRef(Py_None);
-    else if (r->input_kind == K_OBJECT) {
-        shape = PyTuple_New(r->keys_count);
-        if (!shape) return NULL;
-        for (Py_ssize_t i = 0; i < r->keys_count; i++) {
-            PyObject *key = text_of(self, self->scan.input_keys[r->keys_at + i]);
-            if (!key) { Py_DECREF(shape); return NULL; }
-            PyTuple_SET_ITEM(shape, i, key);
-        }
-    } else if (r->input_kind == K_ARRAY) shape = PyLong_FromSsize_t(r->array_length);
+    if (r->input_start < 0 || r->input_bytes < 0) shape = Py_NewRef(Py_None);
+    else if (r->input_kind == K_OBJECT) shape = shape_keys(self, r->shape);
+    else if (r->input_kind == K_ARRAY) shape = PyLong_FromSsize_t(r->shape);
     else shape = Py_NewRef(self->kinds[r->input_kind]);
     if (!shape) return NULL;
-    if (!r->plain || r->input_start < 0) fields = Py_NewRef(Py_None);
-    else {
-        fields = PyDict_New();
-        for (Py_ssize_t i = 0; fields && i < r->members_count; i++) {
-            Member *m = self->scan.members + r->members_at + i;
-            PyObject *key = text_of(self, m->key), *value = key ? plain_value(self, m) : NULL;
-            if (!value || PyDict_SetItem(fields, key, value) < 0) Py_CLEAR(fields);
-            Py_XDECREF(key);
-            Py_XDECREF(value);
-        }
-        if (fields && PyDict_SetItemString(fields, "input", Py_None) < 0) Py_CLEAR(fields);
-    }
+    fields = r->plain && r->input_start >= 0 ? plain_fields(self, r) : Py_NewRef(Py_None);
     if (!fields) { Py_DECREF(shape); return NULL; }
     return Py_BuildValue("(nnnnLNNO)", r->start, r->end, r->input_start, r->input_end, r->input_bytes,
                          shape, fields, r->verbatim ? Py_True : Py_False);
@@ -731,7 +804,7 @@ static PyObject *Scanned_next(Scanned *self) {
 static PyObject *Scanned_parts(Scanned *self, PyObject *Py_UNUSED(ignored)) {
     PyObject *parts = PyList_New(self->scan.parts_len);
     for (Py_ssize_t i = 0; parts && i < self->scan.parts_len; i++) {
-        Member *m = self->scan.parts + i;
+        Part *m = self->scan.parts + i;
         PyObject *key = text_of(self, m->key);
         PyObject *item = key ? Py_BuildValue("(Nnn)", key, m->value.start, m->value.start + m->value.len) : NULL;
         if (!item) { Py_CLEAR(parts); break; }
@@ -773,6 +846,7 @@ static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwa
     memset(&self->scan, 0, sizeof self->scan);
     memset(&self->view, 0, sizeof self->view);
     self->next = 0;
+    self->shape_keys = NULL;
     for (int i = 0; i < 7; i++) self->kinds[i] = NULL;
     if (PyObject_GetBuffer(text, &self->view, PyBUF_SIMPLE) < 0) { self->view.obj = NULL; Py_DECREF(self); return NULL; }
     for (int i = 0; i < 7; i++) {
