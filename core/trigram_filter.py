@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # numpy loads only when a session is searched
     import numpy
     from numpy.typing import NDArray
 
+    from core.fast_find import ByteBuffer
+
 RUN_RECORDS = 64  # records a signature stands for: some 80 kB of a float-heavy session
 SIGNATURE_BITS = 4096  # bits of one run's signature (a power of two)
 _BYTES_AT_ONCE = 1 << 20  # bytes read at once for the signatures: some 10 MB of temporaries at most
@@ -32,7 +34,7 @@ def _hash(first: int, second: int, third: int) -> int:
     return (first * 961 + second * 31 + third) & (SIGNATURE_BITS - 1)  # numpy's uint16 wrapping keeps these bits
 
 
-def signatures(haystack: bytes, starts: array[int], most_capitals: int) -> tuple[NDArray[numpy.uint8], NDArray[numpy.int64] | None]:
+def signatures(haystack: ByteBuffer, starts: array[int], most_capitals: int) -> tuple[NDArray[numpy.uint8], NDArray[numpy.int64] | None]:
     """The signature of each run of RUN_RECORDS records in `haystack` (starting at `starts`, then its end plus one),
     and where `haystack` holds an ASCII capital (found among the letters read for the trigrams, for free; None past `most_capitals`).
 
