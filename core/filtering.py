@@ -358,19 +358,22 @@ class ManifestIndex:
 
         if isinstance(indices, range) and indices.step == 1:
             rows = numpy.arange(indices.start, indices.stop, dtype=numpy.int64)
+            ascending = True
         else:
             rows = numpy.fromiter(indices, numpy.int64, len(indices))
+            ascending = bool((rows[1:] > rows[:-1]).all())  # each row once, in order: a block's rows are a stretch
         hits: list[int] = []
-        for number, count in enumerate(numpy.bincount(rows // _BATCH).tolist() if len(rows) else []):
+        counts = numpy.bincount(rows // _BATCH) if len(rows) else numpy.zeros(0, numpy.int64)
+        for number, (count, end) in enumerate(zip(counts.tolist(), numpy.cumsum(counts).tolist())):
             first = number * _BATCH
             size = min(_BATCH, len(self.entries) - first)
             if not count:
                 continue
-            wanted = rows[(rows >= first) & (rows < first + size)]
+            wanted = rows[end - count:end] if ascending else rows[(rows >= first) & (rows < first + size)]
             if count * _FEW_OF_A_BLOCK < size:  # a few rows of the block: each alone, no join
                 hits += [i for i in wanted.tolist() if self._record_holds(i, needle)]
             else:
-                every = len(wanted) == size and bool((wanted[1:] > wanted[:-1]).all())  # ascending: each once
+                every = count == size and (ascending or bool((wanted[1:] > wanted[:-1]).all()))  # each once
                 hits += self._scan(number, needle, None if every else wanted)
         return rows[numpy.isin(rows, numpy.array(hits, numpy.int64))].tolist()
 
