@@ -90,7 +90,7 @@ class _Block:
 def _first_hits(pieces: list[tuple[ByteBuffer, int]], needle: bytes, starts: array[int]) -> Iterator[int]:
     """The first place of `needle` in each record that holds it: records start at `starts`, and `pieces`
     are runs of them (each with where it starts among all), in order. A hit that runs past its record's
-    end (records in place: across a comma) is that record's last, and lies in no input."""
+    end (records in place: across a comma) comes after every hit inside it, and lies in no input."""
     last = len(starts) - 2  # starts ends with the end of the last record plus one
     for piece, at in pieces:
         find = finder(piece)
