@@ -7,13 +7,14 @@ indices by a key list computed once per column.
 
 Text search means: the input's compact JSON (orjson), lowercased, holds the text as JSON writes it
 inside a string, lowercased. It is answered from the records' own texts, in blocks of _BATCH entries
-joined with newlines (a few MB at a time, never a lowered or joined copy of the file): the needle is
+read where they lie in the file's bytes (the JSON form: core.in_place), or else joined with newlines
+(a few MB at a time, never a lowered or joined copy of the file): the needle is
 found as given with `bytes.find` (the C library's memmem where there is one: core.fast_find), one
 per record that holds it (past _MANY_HITS records, every hit at once from the needle's rarest byte
 with numpy), and a hit that only a lowered text holds must cover
 one of the block's ASCII capitals, which the block keeps from its first search (few in real
 sessions; a block with too many is lowered per search instead). Only the runs of records whose
-trigram signature may hold the needle are joined and searched (`core.trigram_filter`: a needle few
+trigram signature may hold the needle are searched (`core.trigram_filter`: a needle few
 records hold reads a few runs, not 130 MB). The loader notes where each record spells its input
 exactly as orjson writes it (`Entry.input_span`): a hit there is a hit in the input, checked for all
 hits at once. An input is
@@ -33,7 +34,8 @@ from typing import Any
 
 import orjson
 
-from core.fast_find import finder
+from core.fast_find import ByteBuffer, finder
+from core.in_place import records_in_place
 from core.jsonsize import js_keys
 from core.manifest import shape_text
 from core.model import Entry
@@ -75,18 +77,20 @@ class _Block:
     size: int  # entries it was read over (the last block grows as a followed file does)
     parsed: list[int]  # entries without a record text, or whose record spells its input otherwise and holds a backslash
     loose: frozenset[int]  # entries whose record spells its input otherwise, without a backslash (see _screenable)
-    texts: list[Any]  # the entries' record texts (the entries' own objects), joined to be searched
+    texts: list[Any]  # the entries' record texts (the entries' own objects), searched in place or joined
     owners: Any  # the entry of each text (a numpy array), or the first one's when they follow each other (an int)
-    starts: array[int]  # where each text starts once joined by newlines, then the end plus one
-    inputs: Any  # where each text's input_span starts and ends once joined (numpy arrays; -1 when it has none)
-    capitals: Any  # where the joined texts hold an ASCII capital (a numpy array); None: too many
-    counts: Any  # about how many of each byte the joined texts hold (a numpy array of 256; see _facts)
+    starts: array[int]  # where each text starts in place or once joined by newlines, then the end plus one
+    inputs: Any  # where each text's input_span starts and ends there (numpy arrays; -1 when it has none)
+    capitals: Any  # where the texts hold an ASCII capital (a numpy array); None: too many
+    counts: Any  # about how many of each byte the texts hold (a numpy array of 256; see _facts)
     runs: Any  # each run of records' trigram signature (core.trigram_filter), to read only runs that may hold a needle
+    in_place: Any  # the texts where they lie in the file (core.in_place: a numpy view, no copy), searched there; None: joined
 
 
-def _first_hits(pieces: list[tuple[bytes, int]], needle: bytes, starts: array[int]) -> Iterator[int]:
+def _first_hits(pieces: list[tuple[ByteBuffer, int]], needle: bytes, starts: array[int]) -> Iterator[int]:
     """The first place of `needle` in each record that holds it: records start at `starts`, and `pieces`
-    are runs of them joined (each with where it starts among all), in order. No hit spans two records."""
+    are runs of them (each with where it starts among all), in order. A hit that runs past its record's
+    end (records in place: across a comma) comes after every hit inside it, and lies in no input."""
     last = len(starts) - 2  # starts ends with the end of the last record plus one
     for piece, at in pieces:
         find = finder(piece)
@@ -99,7 +103,7 @@ def _first_hits(pieces: list[tuple[bytes, int]], needle: bytes, starts: array[in
             hit = find(needle, starts[k + 1] - at)
 
 
-def _places(pieces: list[tuple[bytes, int]], needle: bytes, starts: array[int], counts: Any, lowered: bool) -> tuple[Any, int]:
+def _places(pieces: list[tuple[ByteBuffer, int]], needle: bytes, starts: array[int], counts: Any, lowered: bool) -> tuple[Any, int]:
     """Where `needle` is in `pieces` as given (numpy array), and how many of those places come first, one per record.
 
     The first hit in each record that holds it, then the next record; past _MANY_HITS records, every
@@ -120,7 +124,7 @@ def _places(pieces: list[tuple[bytes, int]], needle: bytes, starts: array[int], 
     return numpy.array(first_places, numpy.int64), len(first_places)
 
 
-def _facts(haystack: bytes, starts: array[int]) -> tuple[Any, Any, Any]:
+def _facts(haystack: ByteBuffer, starts: array[int]) -> tuple[Any, Any, Any]:
     """Where `haystack` holds an ASCII capital (None when over 1 in _CAPITALS_KEPT), about how many of each
     byte it holds (counted in 1 of _SAMPLED bytes: only to choose how to search), and its runs' signatures."""
     import numpy
@@ -132,7 +136,7 @@ def _facts(haystack: bytes, starts: array[int]) -> tuple[Any, Any, Any]:
     return capitals, counts, runs
 
 
-def _exact_hits(haystack: bytes, needle: bytes, counts: Any) -> Any:
+def _exact_hits(haystack: ByteBuffer, needle: bytes, counts: Any) -> Any:
     """Every place `needle` is in `haystack` as given (a numpy array), or None when that is too many places to check.
 
     The needle's rarest byte (by `counts`, the haystack's byte counts) gives the places to check, all
@@ -152,14 +156,14 @@ def _exact_hits(haystack: bytes, needle: bytes, counts: Any) -> Any:
     return places
 
 
-def _capital_hits(haystack: bytes, capitals: Any, at: int, needle: bytes) -> Any:
+def _capital_hits(haystack: ByteBuffer, capitals: Any, at: int, needle: bytes) -> Any:
     """Where `needle` (lowercase) is in `haystack` (a piece of the block starting at `at`) only once it is lowered.
 
     A numpy array of places in the block; `capitals` are the block's.
 
     Such a hit covers a capital that lowers to one of the needle's letters: each capital and letter
     gives one place to check, and all are checked at once, byte by byte, never lowering the text. A
-    place may be given twice (two capitals in one hit); the needle has no newline, so no hit spans two records.
+    place may be given twice (two capitals in one hit).
     """
     import numpy
 
@@ -354,19 +358,22 @@ class ManifestIndex:
 
         if isinstance(indices, range) and indices.step == 1:
             rows = numpy.arange(indices.start, indices.stop, dtype=numpy.int64)
+            ascending = True
         else:
             rows = numpy.fromiter(indices, numpy.int64, len(indices))
+            ascending = bool((rows[1:] > rows[:-1]).all())  # each row once, in order: a block's rows are a stretch
         hits: list[int] = []
-        for number, count in enumerate(numpy.bincount(rows // _BATCH).tolist() if len(rows) else []):
+        counts = numpy.bincount(rows // _BATCH) if len(rows) else numpy.zeros(0, numpy.int64)
+        for number, (count, end) in enumerate(zip(counts.tolist(), numpy.cumsum(counts).tolist())):
             first = number * _BATCH
             size = min(_BATCH, len(self.entries) - first)
             if not count:
                 continue
-            wanted = rows[(rows >= first) & (rows < first + size)]
+            wanted = rows[end - count:end] if ascending else rows[(rows >= first) & (rows < first + size)]
             if count * _FEW_OF_A_BLOCK < size:  # a few rows of the block: each alone, no join
                 hits += [i for i in wanted.tolist() if self._record_holds(i, needle)]
             else:
-                every = len(wanted) == size and bool((wanted[1:] > wanted[:-1]).all())  # ascending: each once
+                every = count == size and (ascending or bool((wanted[1:] > wanted[:-1]).all()))  # each once
                 hits += self._scan(number, needle, None if every else wanted)
         return rows[numpy.isin(rows, numpy.array(hits, numpy.int64))].tolist()
 
@@ -388,11 +395,12 @@ class ManifestIndex:
         block = self._blocks.get(number)
         return block if block is not None and block.size == min(_BATCH, len(self.entries) - number * _BATCH) else None
 
-    def _block(self, number: int) -> tuple[_Block, bytes | None]:
-        """Block `number`'s kept facts, and its records' texts joined by newlines when they were read for them (its first search)."""
+    def _block(self, number: int) -> tuple[_Block, ByteBuffer | None]:
+        """Block `number`'s kept facts, and its records' texts as one haystack when at hand: where they lie
+        in the file (core.in_place; every search), or joined by newlines (its first search, which reads them for its facts)."""
         block = self._kept_block(number)
         if block is not None:
-            return block, None
+            return block, block.in_place
         import numpy
 
         first = number * _BATCH
@@ -411,9 +419,13 @@ class ManifestIndex:
             owners = [i for i, text in zip(owners, texts) if text is not None]
             spans = [span or (-1, -1) for text, span in zip(texts, spans) if text is not None]
             texts = [text for text in texts if text is not None]
-        # The newline joining records cannot be in a needle: search_needle escapes control characters.
-        haystack = b"\n".join(texts)
-        starts = array("q", accumulate(map((1).__add__, map(len, texts)), initial=0))
+        in_place = records_in_place(texts)
+        haystack: ByteBuffer
+        if in_place is not None:
+            haystack, starts = in_place
+        else:  # the newline joining records cannot be in a needle: search_needle escapes control characters
+            haystack = b"\n".join(texts)
+            starts = array("q", accumulate(map((1).__add__, map(len, texts)), initial=0))
         base = numpy.frombuffer(starts, numpy.int64)[:-1]
         inputs = numpy.array(spans, numpy.int64).reshape(-1, 2).T + base
         inputs[:, inputs[0] < base] = -1
@@ -421,18 +433,18 @@ class ManifestIndex:
             inputs = inputs.astype(numpy.int32)
         owners = first if type(owners) is range else numpy.array(owners, numpy.int64)
         block = self._blocks[number] = _Block(len(entries), parsed, frozenset(loose), texts, owners, starts, inputs,
-                                              *_facts(haystack, starts))
+                                              *_facts(haystack, starts), None if in_place is None else haystack)
         return block, haystack
 
     def _scan(self, number: int, needle: bytes, keep: Any) -> list[int]:
         """The entries of block `number` (those in `keep`, a numpy array; all when None) holding `needle`.
 
         The block's records that may hold the needle (their run's trigram signature has it, see
-        core.trigram_filter) are joined and searched for the needle as given (lowercase) with one
-        `bytes.find` per record that holds it; a hit with capital letters must cover one of the
+        core.trigram_filter) are searched where they lie in the file (core.in_place), or else joined, for
+        the needle as given (lowercase) with one `find` per record that holds it; a hit with capital letters must cover one of the
         block's few capitals, kept from its first search, and is found from them (`_capital_hits`).
         A record with an `input_span` holds the needle in its input exactly when a hit lies in that
-        span (checked for every hit at once). A record that spells its input otherwise is parsed
+        span (checked for every hit at once; a hit across two records in place lies in neither's). A record that spells its input otherwise is parsed
         and searched: every one when the needle cannot be screened (`_screenable`), else those with a
         backslash and those holding the needle somewhere. Python work grows with hits and parsed
         records, not bytes.
@@ -459,7 +471,7 @@ class ManifestIndex:
         letters = needle.upper() != needle
         lowered = capitals is None and letters  # too many capitals to keep: lowered instead
         if lowered:
-            pieces = [(piece.lower(), at) for piece, at in pieces]
+            pieces = [(bytes(piece).lower(), at) for piece, at in pieces]
         places, firsts = _places(pieces, needle, starts, block.counts, lowered)
         if capitals is not None and len(capitals) and letters:
             places = numpy.concatenate([places, *(_capital_hits(piece, capitals, at, needle) for piece, at in pieces)])
@@ -480,7 +492,7 @@ class ManifestIndex:
         piece_starts = [at for _, at in pieces]
         for i, start, end in zip(ids[before].tolist(), low[before].tolist(), high[before].tolist()):
             piece, at = pieces[bisect_right(piece_starts, start) - 1]  # the piece holding the record
-            if i not in hits and piece.find(needle, start - at, end - at) >= 0:
+            if i not in hits and finder(piece)(needle, start - at, end - at) >= 0:
                 hits.add(i)
         if screened:  # a loose record holding the needle somewhere: parsed (the others were, above)
             loose = block.loose

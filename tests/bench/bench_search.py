@@ -3,8 +3,9 @@
 Run: `.venv/bin/python tests/bench/bench_search.py [ENTRIES]`. Targets (issue 18): a value search that
 matches every entry in at most 200 ms, one that matches few in at most 50 ms, without keeping more
 than a batch of text; and a first search that pays no multi-second re-scan (read here as at most
-1 s: it joins each block once for its capitals and its runs' trigram signatures, kept for later
-searches; the input spans come from the load). Each figure is printed against its target (the
+1 s: it reads each block once for its capitals and its runs' trigram signatures, kept for later
+searches; the input spans come from the load). The JSON form's records are searched where they lie in
+the file's bytes (core.in_place), JSON Lines records joined a block at a time. Each figure is printed against its target (the
 ratio; at most 1.0 meets it) and against a baseline measured in the same run: one bare `bytes.find`
 of a 4-byte missing needle over the whole file's bytes (what reading every byte once costs at all).
 Each figure is the best of three, wall clock and this process's CPU time (steadier on a shared

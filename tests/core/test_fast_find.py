@@ -14,25 +14,47 @@ def test_memmem_is_used_on_this_machine():
         assert fast_find._MEMMEM is not None
 
 
+def _buffers(data: bytes) -> list:
+    """`data` as each kind of buffer a search hands the finder: bytes, a numpy view of a larger text, a Raw, a bytearray."""
+    import msgspec
+    import numpy
+
+    padded = numpy.frombuffer(b"<" + data + b">", numpy.uint8)
+    return [data, padded[1:-1], msgspec.Raw(data), bytearray(data), memoryview(b"(" + data + b")")[1:-1]]
+
+
+@pytest.mark.parametrize("memmem", [True, False])
 @pytest.mark.parametrize("seed", range(6))
-def test_every_needle_and_start_answers_as_bytes_find(seed):
+def test_every_needle_start_and_end_answers_as_bytes_find(monkeypatch, seed, memmem):
+    if not memmem:
+        monkeypatch.setattr(fast_find, "_MEMMEM", None)  # as on Windows
     rng = random.Random(seed)
     haystack = bytes(rng.choice(b"0123456789.,[]ab") for _ in range(3000))
-    find = finder(haystack)
-    for _ in range(400):
-        at = rng.randrange(len(haystack))
-        needle = haystack[at:at + rng.randrange(1, 9)] if rng.random() < 0.7 else bytes(rng.choice(b"0123456789xz") for _ in range(rng.randrange(1, 6)))
-        start = rng.choice([0, rng.randrange(-5, len(haystack) + 5), len(haystack), len(haystack) + 1])
-        assert find(needle, start) == haystack.find(needle, start), (needle, start)
-        assert find(needle) == haystack.find(needle)
+    bounds = [0, len(haystack), len(haystack) + 1, -1]
+    for find in map(finder, _buffers(haystack)):
+        for _ in range(150):
+            at = rng.randrange(len(haystack))
+            needle = haystack[at:at + rng.randrange(1, 9)] if rng.random() < 0.7 else bytes(rng.choice(b"0123456789xz") for _ in range(rng.randrange(1, 6)))
+            start = rng.choice([*bounds, rng.randrange(-5, len(haystack) + 5), rng.randrange(-len(haystack) - 5, 0)])
+            end = rng.choice([None, *bounds, rng.randrange(-5, len(haystack) + 5), rng.randrange(-len(haystack) - 5, 0)])
+            assert find(needle, start) == haystack.find(needle, start), (needle, start)
+            assert find(needle, start, end) == haystack.find(needle, start, end), (needle, start, end)
+            assert find(needle) == haystack.find(needle)
 
 
 def test_edges_answer_as_bytes_find():
-    find = finder(b"abcabc")
-    for needle, start in [(b"", 0), (b"", 6), (b"", 7), (b"c", 6), (b"abc", 3), (b"abc", 4), (b"abcabcd", 0), (b"c", -2)]:
-        assert find(needle, start) == b"abcabc".find(needle, start), (needle, start)
+    for find in map(finder, _buffers(b"abcabc")):
+        for needle, start, end in [(b"", 0, None), (b"", 6, None), (b"", 7, None), (b"c", 6, None), (b"abc", 3, None),
+                                   (b"abc", 4, None), (b"abcabcd", 0, None), (b"c", -2, None), (b"", 4, 2), (b"", 2, 2),
+                                   (b"", 9, 12), (b"b", 0, -4), (b"b", 0, -5), (b"", -9, -8), (b"ca", 2, 4), (b"ca", 2, 3)]:
+            assert find(needle, start, end) == b"abcabc".find(needle, start, end), (needle, start, end)
 
 
-def test_a_buffer_that_is_not_bytes_uses_its_own_find():
+def test_a_bytearray_cannot_move_while_its_finder_lives():
     data = bytearray(b"xyz")
-    assert finder(data) == data.find
+    find = finder(data)
+    with pytest.raises(BufferError):
+        data.extend(b"more")  # its bytes stay where the finder reads them
+    assert find(b"z") == 2
+    del find
+    data.extend(b"more")

@@ -69,10 +69,14 @@ def _index(form: str, count: int = 120, seed: int = 3) -> tuple[ManifestIndex, l
     return ManifestIndex(session.entries), session.entries
 
 
+# Needles a record's end, the comma and the next record's start may spell together, where the JSON form's
+# records are searched in place (core.in_place): such a hit is in neither record's input.
+STRADDLING = ["},{", "]},{", "}},{", "\"},{", "},", ",{", "}}", "]}", "0]},{", "1},{", "mm\"},{"]
+
 NEEDLES = ["ward", "WARD", "wArD", "war", "ard", "d", "w", "warden", "north wing", "café", "caf", "zone", "quiet",
            "jjj", "made in memory", "after the input", "level", '"level":', "wa", "ward\"", '"quoted"', "\\",
            "c1", "pack", "mm", " ", "true", "null", "2400", "38.5", "-0", "[[", "rd", "ward 1", "upward",
-           "ward 11", "quiet 7", "é n", "ORTH W", "ward4"]
+           "ward 11", "quiet 7", "é n", "ORTH W", "ward4", *STRADDLING]
 
 
 # How each block is searched: rows alone; records found one by one (bytes.find); all hits at once
@@ -108,6 +112,54 @@ def test_hits_found_only_through_capitals_and_a_needle_across_two_records():
     assert index.containing(range(len(entries)), "WARD") == index.containing(range(len(entries)), "ward")
     assert index.containing([ids["end"], ids["rd"]], "ward") == []  # "WA" then "RD": two records, no hit
     assert index.containing([ids["end"], ids["rd"]], "wa") == [ids["end"]]
+
+
+def _store(records: list[bytes], layout: str) -> bytes:
+    """A JSON form session whose store holds `records`, laid out compactly or as a pretty-printer does."""
+    if layout == "compact":
+        return b'{"format":"worker-session/1","session":{"id":"t"},"store":[' + b",".join(records) + b"]}"
+    return b'{\n  "format": "worker-session/1",\n  "session": {"id": "t"},\n  "store": [\n    ' + b",\n    ".join(records) + b"\n  ]\n}"
+
+
+def test_a_hit_across_the_comma_between_two_records_is_no_hit():
+    """Searched where they lie in the file, two records are one text: "}},{" is the end of one and the
+    start of the next, and "},{" there is too, while another record's input holds "},{" itself."""
+    records = [b'{"id":"a","call":"a.b.c","input":{"v":[1,2]}}', b'{"id":"b","call":"a.b.c","input":[{"a":1},{"b":2}]}',
+               b'{"id":"c","call":"a.b.c","input":{"w":"x"},"unit":"mm"}', b'{"id":"d","call":"a.b.c","input":{"x":1}}']
+    entries = load_bytes(_store(records, "compact"), "t.json").entries
+    index = ManifestIndex(entries)
+    for _ in range(2):  # the block read, then kept
+        assert index.containing(range(4), "]}},{") == []
+        assert index.containing(range(4), "},{") == [1]
+        assert index.containing(range(4), "}},{") == []
+        assert index.containing(range(4), 'mm"},{') == []
+        assert index.containing(range(4), "2]}") == [0]  # inside the first input, which "2]}},{" runs past
+    assert all(block.in_place is not None for block in index._blocks.values())
+
+
+@pytest.mark.parametrize("layout", ["compact", "pretty"])
+@pytest.mark.parametrize("path", PATHS)
+def test_records_searched_in_place_answer_as_the_same_records_joined(monkeypatch, layout, path):
+    """The JSON form's records are searched where they lie in the file; joined with newlines instead (as
+    JSON Lines records are), every needle and every search path gives the same rows."""
+    few, many, hit_bytes = PATHS[path]
+    monkeypatch.setattr(core.trigram_filter, "RUN_RECORDS", 3)
+    monkeypatch.setattr(core.filtering, "_BATCH", 16)
+    monkeypatch.setattr(core.filtering, "_FEW_OF_A_BLOCK", few)
+    monkeypatch.setattr(core.filtering, "_MANY_HITS", many)
+    monkeypatch.setattr(core.filtering, "_HIT_BYTES", hit_bytes)
+    rng = random.Random(11)
+    entries = load_bytes(_store([_record(rng, n) for n in range(90)], layout), "t.json").entries
+    in_place, joined = ManifestIndex(entries), ManifestIndex(entries)
+    every = range(len(entries))
+    with monkeypatch.context() as joining:
+        joining.setattr(core.filtering, "records_in_place", lambda texts: None)
+        found_joined = {text: joined.containing(every, text) for text in NEEDLES}
+    found_in_place = {text: in_place.containing(every, text) for text in NEEDLES}
+    assert all(block.in_place is None for block in joined._blocks.values())
+    assert all(block.in_place is not None for block in in_place._blocks.values())
+    assert found_in_place == found_joined
+    assert found_in_place == {text: [i for i in every if _holds(entries[i], search_needle(text))] for text in NEEDLES}
 
 
 @pytest.mark.parametrize("run", [3, 64])
