@@ -668,6 +668,64 @@ static void scan_document(Scan *s) {
     if (s->pos != s->length) fail(s);
 }
 
+/* ---- A record's text: a read-only buffer over the scanned text, 40 bytes where a memoryview is 184. ---- */
+
+typedef struct {              /* holds one export of the scanned text for every RecordText */
+    PyObject_HEAD
+    Py_buffer view;
+} Keeper;
+
+static void Keeper_dealloc(Keeper *self) {
+    PyBuffer_Release(&self->view);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject KeeperType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "core._store_scan.Keeper",
+    .tp_basicsize = sizeof(Keeper),
+    .tp_dealloc = (destructor)Keeper_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The scanned text, held exported (so a bytearray cannot move) while any record's text lives.",
+};
+
+typedef struct {
+    PyObject_HEAD
+    Keeper *keeper;
+    const char *start;
+    Py_ssize_t length;
+} RecordText;
+
+static void RecordText_dealloc(RecordText *self) {
+    Py_DECREF(self->keeper);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int RecordText_getbuffer(RecordText *self, Py_buffer *view, int flags) {
+    return PyBuffer_FillInfo(view, (PyObject *)self, (void *)self->start, self->length, 1, flags);
+}
+
+static Py_ssize_t RecordText_length(RecordText *self) { return self->length; }
+
+static PyObject *RecordText_repr(RecordText *self) {
+    return PyUnicode_FromFormat("<record text, %zd bytes>", self->length);
+}
+
+static PyBufferProcs RecordText_buffer = {.bf_getbuffer = (getbufferproc)RecordText_getbuffer};
+static PySequenceMethods RecordText_sequence = {.sq_length = (lenfunc)RecordText_length};
+
+static PyTypeObject RecordTextType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "core._store_scan.RecordText",
+    .tp_basicsize = sizeof(RecordText),
+    .tp_dealloc = (destructor)RecordText_dealloc,
+    .tp_repr = (reprfunc)RecordText_repr,
+    .tp_as_buffer = &RecordText_buffer,
+    .tp_as_sequence = &RecordText_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One store record's JSON text, read where it lies (bytes(), memoryview() and len() work).",
+};
+
 /* ---- The answer: a Python object over the scan, building each record's tuple when asked. ---- */
 
 typedef struct {
@@ -677,6 +735,7 @@ typedef struct {
     Py_ssize_t next;          /* the next record to hand out */
     PyObject *kinds[7];
     PyObject **shape_keys;    /* each Shape's tuple of keys, made when first handed out */
+    Keeper *keeper;           /* made with the first record's text */
 } Scanned;
 
 static void free_scan(Scan *s) {
@@ -687,6 +746,7 @@ static void free_scan(Scan *s) {
 static void Scanned_dealloc(Scanned *self) {
     if (self->shape_keys) for (Py_ssize_t i = 0; i < self->scan.shapes_len; i++) Py_XDECREF(self->shape_keys[i]);
     free(self->shape_keys);
+    Py_XDECREF(self->keeper);
     free_scan(&self->scan);
     if (self->view.obj) PyBuffer_Release(&self->view);
     for (int i = 0; i < 7; i++) Py_XDECREF(self->kinds[i]);
@@ -778,9 +838,27 @@ static PyObject *shape_keys(Scanned *self, Py_ssize_t index) {
     return Py_NewRef(self->shape_keys[index]);
 }
 
-/* (start, end, input_start, input_end, input_bytes, shape, fields, verbatim) for one record. */
+static PyObject *record_text(Scanned *self, Record *r) {
+    if (!self->keeper) {
+        self->keeper = PyObject_New(Keeper, &KeeperType);
+        if (!self->keeper) return NULL;
+        if (PyObject_GetBuffer(self->view.obj, &self->keeper->view, PyBUF_SIMPLE) < 0) {
+            self->keeper->view.obj = NULL;
+            Py_CLEAR(self->keeper);
+            return NULL;
+        }
+    }
+    RecordText *text = PyObject_New(RecordText, &RecordTextType);
+    if (!text) return NULL;
+    text->keeper = (Keeper *)Py_NewRef(self->keeper);
+    text->start = (const char *)self->keeper->view.buf + r->start;
+    text->length = r->end - r->start;
+    return (PyObject *)text;
+}
+
+/* (start, end, input_start, input_end, input_bytes, shape, fields, verbatim, text) for one record. */
 static PyObject *record_tuple(Scanned *self, Record *r) {
-    PyObject *shape, *fields;
+    PyObject *shape, *fields, *text;
     if (r->input_start < 0 || r->input_bytes < 0) shape = Py_NewRef(Py_None);
     else if (r->input_kind == K_OBJECT) shape = shape_keys(self, r->shape);
     else if (r->input_kind == K_ARRAY) shape = PyLong_FromSsize_t(r->shape);
@@ -788,8 +866,10 @@ static PyObject *record_tuple(Scanned *self, Record *r) {
     if (!shape) return NULL;
     fields = r->plain && r->input_start >= 0 ? plain_fields(self, r) : Py_NewRef(Py_None);
     if (!fields) { Py_DECREF(shape); return NULL; }
-    return Py_BuildValue("(nnnnLNNO)", r->start, r->end, r->input_start, r->input_end, r->input_bytes,
-                         shape, fields, r->verbatim ? Py_True : Py_False);
+    text = record_text(self, r);
+    if (!text) { Py_DECREF(shape); Py_DECREF(fields); return NULL; }
+    return Py_BuildValue("(nnnnLNNON)", r->start, r->end, r->input_start, r->input_end, r->input_bytes,
+                         shape, fields, r->verbatim ? Py_True : Py_False, text);
 }
 
 static PyObject *Scanned_next(Scanned *self) {
@@ -847,6 +927,7 @@ static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwa
     memset(&self->view, 0, sizeof self->view);
     self->next = 0;
     self->shape_keys = NULL;
+    self->keeper = NULL;
     for (int i = 0; i < 7; i++) self->kinds[i] = NULL;
     if (PyObject_GetBuffer(text, &self->view, PyBUF_SIMPLE) < 0) { self->view.obj = NULL; Py_DECREF(self); return NULL; }
     for (int i = 0; i < 7; i++) {
@@ -878,6 +959,6 @@ PyMODINIT_FUNC PyInit__store_scan(void) {
     for (int c = 0x20; c < 0x7F; c++) PLAIN[c] = c != '"' && c != '\\';
     C_LOCALE = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     if (!C_LOCALE) return PyErr_NoMemory();
-    if (PyType_Ready(&ScannedType) < 0) return NULL;
+    if (PyType_Ready(&ScannedType) < 0 || PyType_Ready(&KeeperType) < 0 || PyType_Ready(&RecordTextType) < 0) return NULL;
     return PyModule_Create(&module_def);
 }

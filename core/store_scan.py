@@ -26,7 +26,7 @@ class Scanned(NamedTuple):
     """A scanned document: its members, and its store's records, each made when reached.
 
     A record is a tuple of offsets into the scanned text and what was learned there:
-    `(start, end, input_start, input_end, input_bytes, shape, fields, verbatim)`:
+    `(start, end, input_start, input_end, input_bytes, shape, fields, verbatim, text)`:
     - `input_start`, `input_end`: the input's value; -1 when the record has none, or more than one
       (the parse keeps the last; such a record is measured the slow way);
     - `input_bytes`: JSON.stringify's UTF-8 length of the input, or -1 when it could not be proven;
@@ -35,12 +35,14 @@ class Scanned(NamedTuple):
       spelled with escapes is left as written, and makes the size unsure);
     - `fields`: the record's members with `input` as None, when every other one is a plain value
       (a string without escapes, an integer, true, false, null); else None;
-    - `verbatim`: the input's text is exactly `orjson.dumps` of its value (searchable as it is).
+    - `verbatim`: the input's text is exactly `orjson.dumps` of its value (searchable as it is);
+    - `text`: the record's text where it lies, a read-only buffer (`bytes()`, `memoryview()`, `len()`)
+      of 40 bytes, where a memoryview is 184 (a million entries hold one each).
     A plain tuple, not a named one: there is one per entry, and the loader unpacks it at once.
     """
 
     parts: list[tuple[str, int, int]]
-    records: Iterator[tuple[int, int, int, int, int, Any, dict[str, Any] | None, bool]]
+    records: Iterator[tuple[int, int, int, int, int, Any, dict[str, Any] | None, bool, Any]]
 
 
 def scan(text: bytes | bytearray | memoryview, release: bool = False) -> Scanned | None:

@@ -97,7 +97,8 @@ def test_every_size_the_scan_proves_is_v8s(v8, values, seed):
     texts = [_spellings(rng, v) for v in values]
     want = _v8_shapes(v8, texts)
     for (record, data), (size, keys, length), text in zip(_scanned(texts), want, texts):
-        start, end, input_start, input_end, input_bytes, shape, fields, verbatim = record
+        start, end, input_start, input_end, input_bytes, shape, fields, verbatim, record_text = record
+        assert bytes(record_text) == data[start:end] and len(record_text) == end - start
         assert data[input_start:input_end].decode() == text.strip()
         assert input_bytes in (size, -1), text
         if input_bytes >= 0:  # an unsure input is measured again, shape and all
@@ -143,7 +144,7 @@ def test_verbatim_is_claimed_only_where_orjson_writes_the_same_bytes(values, see
             continue
     scanned = core.store_scan.scan(_document(texts)) if texts else None
     for record in scanned.records if scanned else []:
-        start, end, input_start, input_end, *_, verbatim = record
+        start, end, input_start, input_end, *_, verbatim, _ = record
         text = _document(texts)[input_start:input_end]
         if verbatim:
             assert orjson.dumps(orjson.loads(text)) == text
@@ -153,7 +154,7 @@ def test_what_orjson_writes_is_mostly_found_verbatim():
     rng = random.Random(9)
     texts = [orjson.dumps({"spine": [[rng.uniform(-9e4, 9e4), rng.uniform(0, 1e5)] for _ in range(20)], "n": i, "label": f"run {i} — ward"}).decode()
              for i in range(500)]
-    assert all(record[-1] for record, _ in _scanned(texts))
+    assert all(record[7] for record, _ in _scanned(texts))
 
 
 @pytest.mark.parametrize("text", [

@@ -220,9 +220,8 @@ def _add_scanned(session: Session, checker: RecordChecker, text: Any, records: I
     """
     view = memoryview(text)
     append = session.timeline.append
-    for index, (start, end, input_start, input_end, size, shape, fields, verbatim) in enumerate(records):
+    for index, (start, end, input_start, input_end, size, shape, fields, verbatim, raw) in enumerate(records):
         pointer = f"/store/{index}"
-        raw = view[start:end]
         if size >= 0 and fields is None:
             try:  # the members around the input: a few dozen bytes
                 fields = orjson.loads(b"".join((view[start:input_start], b"null", view[input_end:end])))
