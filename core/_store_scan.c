@@ -777,43 +777,49 @@ static PyObject *text_of(Scanned *self, Span span) {
     return text;
 }
 
-static Py_ssize_t after_space(const unsigned char *t, Py_ssize_t p) {
-    while (t[p] == ' ' || t[p] == '\n' || t[p] == '\r' || t[p] == '\t') p++;
+static Py_ssize_t after_space(const unsigned char *t, Py_ssize_t p, Py_ssize_t end) {
+    while (p < end && (t[p] == ' ' || t[p] == '\n' || t[p] == '\r' || t[p] == '\t')) p++;
+    return p;
+}
+
+static Py_ssize_t closing_quote(const unsigned char *t, Py_ssize_t p, Py_ssize_t end) {
+    while (p < end && t[p] != '"') p++;
     return p;
 }
 
 /* A plain record's members, read again (the scan checked them all): the input as None, strings
-   without escapes, integers of at most 18 digits, true, false, null. */
+   without escapes, integers of at most 18 digits, true, false, null. Every step stays inside the
+   record, whatever its bytes (a mapped file can change under a reader). */
 static PyObject *plain_fields(Scanned *self, Record *r) {
     const unsigned char *t = self->scan.text;
+    Py_ssize_t end = r->end - 1;  /* the closing brace */
     PyObject *fields = PyDict_New();
-    Py_ssize_t p = after_space(t, r->start + 1);
-    while (fields && t[p] != '}') {
-        Py_ssize_t key_start = p + 1, key_end = key_start;
-        while (t[key_end] != '"') key_end++;
+    Py_ssize_t p = after_space(t, r->start + 1, end);
+    while (fields && p < end) {
+        Py_ssize_t key_start = p + 1, key_end = closing_quote(t, key_start, end);
         PyObject *key = text_of(self, (Span){key_start, key_end - key_start}), *value = NULL;
-        p = after_space(t, after_space(t, key_end + 1) + 1);  /* past the colon */
+        p = after_space(t, after_space(t, key_end + 1, end) + 1, end);  /* past the colon */
         if (p == r->input_start) { value = Py_NewRef(Py_None); p = r->input_end; }
-        else if (t[p] == '"') {
-            Py_ssize_t end = p + 1;
-            while (t[end] != '"') end++;
-            value = PyUnicode_DecodeUTF8((const char *)t + p + 1, end - p - 1, "strict");
-            p = end + 1;
-        } else if (t[p] == 't') { value = Py_NewRef(Py_True); p += 4; }
-        else if (t[p] == 'f') { value = Py_NewRef(Py_False); p += 5; }
-        else if (t[p] == 'n') { value = Py_NewRef(Py_None); p += 4; }
+        else if (p < end && t[p] == '"') {
+            Py_ssize_t close = closing_quote(t, p + 1, end);
+            value = PyUnicode_DecodeUTF8((const char *)t + p + 1, close - p - 1, "strict");
+            p = close + 1;
+        } else if (p < end && t[p] == 't') { value = Py_NewRef(Py_True); p += 4; }
+        else if (p < end && t[p] == 'f') { value = Py_NewRef(Py_False); p += 5; }
+        else if (p < end && t[p] == 'n') { value = Py_NewRef(Py_None); p += 4; }
         else {
             char digits[24];
             int n = 0;
-            while (n < 20 && (t[p] == '-' || (unsigned)(t[p] - '0') <= 9)) digits[n++] = (char)t[p++];
+            while (n < 20 && p < end && (t[p] == '-' || (unsigned)(t[p] - '0') <= 9)) digits[n++] = (char)t[p++];
             digits[n] = 0;
-            value = PyLong_FromString(digits, NULL, 10);
+            value = PyLong_FromString(digits, NULL, 10);  /* nothing read: a ValueError, not a wrong value */
         }
         if (!key || !value || PyDict_SetItem(fields, key, value) < 0) Py_CLEAR(fields);
         Py_XDECREF(key);
         Py_XDECREF(value);
-        p = after_space(t, p);
-        if (t[p] == ',') p = after_space(t, p + 1);
+        p = after_space(t, p, end);
+        if (p < end && t[p] == ',') p = after_space(t, p + 1, end);
+        else break;
     }
     return fields;
 }

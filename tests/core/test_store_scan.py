@@ -189,3 +189,30 @@ def test_every_file_loads_the_same_with_and_without_the_scanner(monkeypatch, tmp
     monkeypatch.setattr(core.store_scan, "_scan", None)
     assert scanned == seen(load_bytes(data, "t.json")) == mapped
     assert path.read_bytes() == data
+
+
+def test_damaged_files_load_the_same_with_and_without_the_scanner(monkeypatch):
+    """Flipped, cut and inserted bytes: the scan refuses what is not JSON and never reads past the text."""
+    rng = random.Random(12)
+    store = [{"id": f"c{i}", "call": "a.b.c", "unit": "mm", "input": random_value(rng)} for i in range(12)]
+    good = json.dumps({"format": "worker-session/1", "store": store}).encode()
+    still_json = 0
+    for _ in range(400):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(data))
+            choice = rng.random()
+            if choice < 0.4:
+                data[at] = rng.choice(b'{}[]",:\\ 0123456789.eE+-tfnu\xff\xc3\x80')
+            elif choice < 0.7:
+                del data[at:at + rng.randint(1, 8)]
+            else:
+                data[at:at] = rng.choice([b",", b"]", b'"', b"\\u12", b"1e999", b" "])
+        still_json += core.store_scan.scan(bytes(data)) is not None  # these, the C scan reads
+        with monkeypatch.context() as patch:
+            scanned = load_bytes(bytes(data), "t.json")
+            patch.setattr(core.store_scan, "_scan", None)
+            python = load_bytes(bytes(data), "t.json")
+        assert [(e.id, e.input_bytes, e.input_shape) for e in scanned.entries] == [(e.id, e.input_bytes, e.input_shape) for e in python.entries]
+        assert [str(p) for p in scanned.problems] == [str(p) for p in python.problems]
+    assert still_json >= 20, still_json
