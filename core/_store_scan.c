@@ -31,6 +31,7 @@
 
 enum kind { K_OBJECT, K_ARRAY, K_STRING, K_NUMBER, K_TRUE, K_FALSE, K_NULL };
 static const char *KIND_NAMES[] = {"object", "array", "string", "number", "boolean", "boolean", "null"};
+static PyObject *KINDS[7];    /* the names, interned once */
 
 typedef struct { Py_ssize_t start, len; } Span;
 
@@ -733,7 +734,6 @@ typedef struct {
     Scan scan;
     Py_buffer view;
     Py_ssize_t next;          /* the next record to hand out */
-    PyObject *kinds[7];
     PyObject **shape_keys;    /* each Shape's tuple of keys, made when first handed out */
     Keeper *keeper;           /* made with the first record's text */
 } Scanned;
@@ -749,7 +749,6 @@ static void Scanned_dealloc(Scanned *self) {
     Py_XDECREF(self->keeper);
     free_scan(&self->scan);
     if (self->view.obj) PyBuffer_Release(&self->view);
-    for (int i = 0; i < 7; i++) Py_XDECREF(self->kinds[i]);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -868,7 +867,7 @@ static PyObject *record_tuple(Scanned *self, Record *r) {
     if (r->input_start < 0 || r->input_bytes < 0) shape = Py_NewRef(Py_None);
     else if (r->input_kind == K_OBJECT) shape = shape_keys(self, r->shape);
     else if (r->input_kind == K_ARRAY) shape = PyLong_FromSsize_t(r->shape);
-    else shape = Py_NewRef(self->kinds[r->input_kind]);
+    else shape = Py_NewRef(KINDS[r->input_kind]);
     if (!shape) return NULL;
     fields = r->plain && r->input_start >= 0 ? plain_fields(self, r) : Py_NewRef(Py_None);
     if (!fields) { Py_DECREF(shape); return NULL; }
@@ -922,11 +921,8 @@ static PyTypeObject ScannedType = {
 };
 
 /* scan(text, release=False) -> Scanned, or None when the text is not a plain JSON session document. */
-static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"text", "release", NULL};
-    PyObject *text;
-    int release = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p", names, &text, &release)) return NULL;
+/* A Scanned over `text`, nothing scanned yet; NULL with an exception set. */
+static Scanned *new_scanned(PyObject *text) {
     Scanned *self = PyObject_New(Scanned, &ScannedType);
     if (!self) return NULL;
     memset(&self->scan, 0, sizeof self->scan);
@@ -934,15 +930,21 @@ static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwa
     self->next = 0;
     self->shape_keys = NULL;
     self->keeper = NULL;
-    for (int i = 0; i < 7; i++) self->kinds[i] = NULL;
     if (PyObject_GetBuffer(text, &self->view, PyBUF_SIMPLE) < 0) { self->view.obj = NULL; Py_DECREF(self); return NULL; }
-    for (int i = 0; i < 7; i++) {
-        self->kinds[i] = PyUnicode_InternFromString(KIND_NAMES[i]);
-        if (!self->kinds[i]) { Py_DECREF(self); return NULL; }
-    }
+    self->scan.text = self->view.buf;
+    self->scan.length = self->view.len;
+    return self;
+}
+
+/* scan(text, release=False) -> Scanned, or None when the text is not a plain JSON session document. */
+static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"text", "release", NULL};
+    PyObject *text;
+    int release = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p", names, &text, &release)) return NULL;
+    Scanned *self = new_scanned(text);
+    if (!self) return NULL;
     Scan *s = &self->scan;
-    s->text = self->view.buf;
-    s->length = self->view.len;
     s->release = release;
     Py_BEGIN_ALLOW_THREADS
     scan_document(s);
@@ -953,9 +955,28 @@ static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwa
     return (PyObject *)self;
 }
 
+/* scan_record(text) -> one record's tuple (as Scanned gives them), or None when `text` is not one
+   JSON value. A JSON Lines line: short, so the GIL is kept. */
+static PyObject *scan_one_record(PyObject *Py_UNUSED(module), PyObject *text) {
+    Scanned *self = new_scanned(text);
+    if (!self) return NULL;
+    Scan *s = &self->scan;
+    skip_space(s);
+    int ok = scan_record(s);
+    skip_space(s);
+    PyObject *record = NULL;
+    if (s->no_memory) PyErr_NoMemory();
+    else if (!ok || s->failed || s->pos != s->length) record = Py_NewRef(Py_None);
+    else record = record_tuple(self, s->records);
+    Py_DECREF(self);
+    return record;
+}
+
 static PyMethodDef module_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_VARARGS | METH_KEYWORDS,
      "scan(text, release=False): the session document scanned, or None (see core/store_scan.py)."},
+    {"scan_record", (PyCFunction)scan_one_record, METH_O,
+     "scan_record(text): one record (a JSON Lines line) scanned, or None (see core/store_scan.py)."},
     {NULL}
 };
 
@@ -964,6 +985,7 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "core._store_scan
 PyMODINIT_FUNC PyInit__store_scan(void) {
     for (int c = 0x20; c < 0x7F; c++) PLAIN[c] = c != '"' && c != '\\';
     C_LOCALE = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    for (int i = 0; i < 7; i++) if (!(KINDS[i] = PyUnicode_InternFromString(KIND_NAMES[i]))) return NULL;
     if (!C_LOCALE) return PyErr_NoMemory();
     if (PyType_Ready(&ScannedType) < 0 || PyType_Ready(&KeeperType) < 0 || PyType_Ready(&RecordTextType) < 0) return NULL;
     return PyModule_Create(&module_def);

@@ -16,8 +16,9 @@ from typing import Any, NamedTuple
 
 try:
     from core._store_scan import scan as _scan
+    from core._store_scan import scan_record as _scan_record
 except ImportError:  # built without a C compiler: every input is measured in Python
-    _scan = None
+    _scan = _scan_record = None
 
 BUILT = _scan is not None
 
@@ -58,3 +59,9 @@ def scan(text: bytes | bytearray | memoryview, release: bool = False) -> Scanned
     if scanned is None:
         return None
     return Scanned(scanned.parts(), scanned)
+
+
+def scan_record(text: bytes) -> tuple | None:
+    """One record (a JSON Lines line) scanned: a tuple as `Scanned.records` gives them (offsets into
+    `text`), or None (not built, or not one JSON value)."""
+    return None if _scan_record is None else _scan_record(text)

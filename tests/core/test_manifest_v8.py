@@ -40,6 +40,7 @@ def reader(request, monkeypatch):
     """Each test once with the JSON form's C scan (core.store_scan), once with the Python reader alone."""
     if request.param == "python":
         monkeypatch.setattr(core.store_scan, "_scan", None)
+        monkeypatch.setattr(core.store_scan, "_scan_record", None)
     elif not core.store_scan.BUILT:
         pytest.skip("built without a C compiler")
     return request.param

@@ -187,6 +187,7 @@ def test_every_file_loads_the_same_with_and_without_the_scanner(monkeypatch, tmp
 
     scanned, mapped = seen(load_bytes(data, "t.json")), seen(load(path, mapped=True))
     monkeypatch.setattr(core.store_scan, "_scan", None)
+    monkeypatch.setattr(core.store_scan, "_scan_record", None)
     assert scanned == seen(load_bytes(data, "t.json")) == mapped
     assert path.read_bytes() == data
 
@@ -212,7 +213,38 @@ def test_damaged_files_load_the_same_with_and_without_the_scanner(monkeypatch):
         with monkeypatch.context() as patch:
             scanned = load_bytes(bytes(data), "t.json")
             patch.setattr(core.store_scan, "_scan", None)
+            patch.setattr(core.store_scan, "_scan_record", None)
             python = load_bytes(bytes(data), "t.json")
         assert [(e.id, e.input_bytes, e.input_shape) for e in scanned.entries] == [(e.id, e.input_bytes, e.input_shape) for e in python.entries]
         assert [str(p) for p in scanned.problems] == [str(p) for p in python.problems]
     assert still_json >= 20, still_json
+
+
+def test_json_lines_load_the_same_with_and_without_the_scanner(monkeypatch):
+    """Each JSON Lines entry line is scanned on its own (core.store_scan.scan_record); bodies, kept
+    lines and what the scan cannot settle are read as before."""
+    rng = random.Random(8)
+    lines = [json.dumps({"format": "worker-session/1", "session": {"id": "t"}})]
+    for i in range(200):
+        if i % 17 == 0:
+            lines.append(json.dumps({"kind": "body", "id": f"b{i}", "code": "return 1"}))
+        elif i % 23 == 0:
+            lines.append(json.dumps({"kind": "kept", "kept": {"spine": [1, 2]}}))
+        else:
+            record = {"kind": "entry", "id": f"c{i}", "call": "a.b.c", "input": random_value(rng), **({"body": f"b{i - i % 17}"} if i % 2 else {})}
+            lines.append(json.dumps(record, indent=None if i % 3 else 0).replace("\n", " ") + (" \r" if i % 5 == 0 else ""))
+    lines[50] = '{"kind": "entry", "id": "c50", "call": "a.b.c", "input": [1, 2'  # cut short: an error
+    data = "\n".join(lines).encode()
+    assert core.store_scan.scan_record(lines[2].encode()) is not None
+
+    def seen(session):
+        entries = [(e.id, e.input_bytes, e.input_shape, js_stringify(e.input), e.input_span is not None) for e in session.entries]
+        return entries, [str(p) for p in session.problems], len(session.timeline)
+
+    scanned = seen(load_bytes(data, "t.jsonl"))
+    monkeypatch.setattr(core.store_scan, "_scan_record", None)
+    python = seen(load_bytes(data, "t.jsonl"))
+    assert scanned[1:] == python[1:]
+    assert [e[:4] for e in scanned[0]] == [e[:4] for e in python[0]]
+    # The scan finds more inputs spelled as orjson spells them (after `"input": `, a space), never fewer.
+    assert all(s[4] >= p[4] for s, p in zip(scanned[0], python[0]))

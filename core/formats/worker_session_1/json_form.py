@@ -215,30 +215,54 @@ def _scanned_json(session: Session, text: Any, release: bool) -> dict[str, Any] 
 def _add_scanned(session: Session, checker: RecordChecker, text: Any, records: Iterator[Any]) -> None:
     """Add the scanned store's entries: measured in C, each record's other members checked as usual.
 
-    A record whose input could not be measured there, or whose members are not all plain and do
-    not parse with orjson, is read as the Python reader reads every record.
+    A record that measured_entry leaves to the Python reader is read as it reads every record.
     """
     view = memoryview(text)
     append = session.timeline.append
-    for index, (start, end, input_start, input_end, size, shape, fields, verbatim, raw) in enumerate(records):
+    for index, record in enumerate(records):
         pointer = f"/store/{index}"
-        if size >= 0 and fields is None:
-            try:  # the members around the input: a few dozen bytes
-                fields = orjson.loads(b"".join((view[start:input_start], b"null", view[input_end:end])))
-            except orjson.JSONDecodeError:
-                pass
-        if size < 0 or fields is None:
-            record = _record(session, text, raw, pointer, "this entry", parse=True)
-            if record is not _UNREADABLE:
-                add_entry(session, checker.entry(record, pointer), raw)
-            continue
-        entry = checker.entry(fields, pointer)
-        if entry is not None:
-            entry.input_bytes = size
-            entry.input_shape = _scanned_shape(shape)
-            _share(entry)
-            entry.hold_text(raw, input_start - start if verbatim else None, end - input_end)
+        entry = measured_entry(checker, record, view, pointer)
+        if isinstance(entry, Unmeasured):
+            raw = record[-1]
+            parsed = _record(session, text, raw, pointer, "this entry", parse=True)
+            if parsed is not _UNREADABLE:
+                add_entry(session, checker.entry(parsed, pointer), raw)
+        elif entry is not None:
             append(entry)
+
+
+class Unmeasured:
+    """measured_entry's answer for a record the Python reader must read."""
+
+
+UNMEASURED = Unmeasured()
+
+
+def measured_entry(checker: RecordChecker, record: tuple, view: memoryview, where: str | Place,
+                   kind: str | None = None) -> Entry | None | Unmeasured:
+    """The Entry of a record core.store_scan read (`view`: the scanned text), its input measured there.
+
+    None when the record has an error (listed by `checker`); UNMEASURED when the scan could not prove the
+    input's size, or the members around the input do not parse with orjson, or (`kind`, a JSON
+    Lines record) the record's `kind` is not `kind`: the caller then reads it as every record was read.
+    """
+    start, end, input_start, input_end, size, shape, fields, verbatim, raw = record
+    if size < 0:
+        return UNMEASURED
+    if fields is None:
+        try:  # the members around the input: a few dozen bytes
+            fields = orjson.loads(b"".join((view[start:input_start], b"null", view[input_end:end])))
+        except orjson.JSONDecodeError:
+            return UNMEASURED
+    if kind is not None and fields.get("kind") != kind:
+        return UNMEASURED
+    entry = checker.entry(fields, where, "kind" if kind is not None else "")
+    if entry is not None:
+        entry.input_bytes = size
+        entry.input_shape = _scanned_shape(shape)
+        _share(entry)
+        entry.hold_text(raw, input_start - start if verbatim else None, end - input_end)
+    return entry
 
 
 def _scanned_shape(shape: tuple[str, ...] | int | str) -> dict[str, Any]:

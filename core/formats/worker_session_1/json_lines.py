@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from core.formats.worker_session_1.header import HEADER_PARTS, read_header
-from core.formats.worker_session_1.json_form import held_entry
+from core.formats.worker_session_1.json_form import Unmeasured, held_entry, measured_entry
 from core.model import KeptSnapshot, Problem, TimelineItem
 from core.place import Place
 from core.reading import JsonSyntaxError, iter_lines, parse_json
 from core.records import RecordChecker
+from core.store_scan import scan_record
 
 if TYPE_CHECKING:
     from core.session import Session
@@ -86,6 +87,11 @@ def read_record(session: Session, checker: RecordChecker, number: int, line: byt
     """
     where = Place.record_line(number)
     if record is None:
+        scanned = scan_record(line)  # an entry measured in C, when it can be (core.store_scan)
+        if scanned is not None:
+            entry = measured_entry(checker, scanned, memoryview(line), where, kind="entry")
+            if not isinstance(entry, Unmeasured):
+                return entry
         try:
             record = parse_json(line)
         except JsonSyntaxError as exc:
