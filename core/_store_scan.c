@@ -348,34 +348,59 @@ static int has_duplicate(Scan *s, Py_ssize_t from) {
     return repeat;
 }
 
+/* After a member or an item: 1 at ',' (another follows), 0 at `close` (the last), -1 when not JSON. */
+static int next_member(Scan *s, unsigned char close) {
+    skip_space(s);
+    unsigned char c = s->pos < s->length ? s->text[s->pos++] : 0;
+    if (c == ',') return 1;
+    if (c == close) return 0;
+    fail(s);
+    return -1;
+}
+
+/* An empty object or array at s->pos (just past its opening bracket): skipped over. */
+static int closes_at_once(Scan *s, unsigned char close) {
+    skip_space(s);
+    if (s->pos < s->length && s->text[s->pos] == close) { s->pos++; return 1; }
+    return 0;
+}
+
+/* A member's key and colon at s->pos: the key's span, `escaped` as scan_string sets it, its
+   JSON.stringify length and the colon's added to *size; s->pos is left at the value. */
+static int member_key(Scan *s, Span *key, int *escaped, long long *size) {
+    skip_space(s);
+    if (s->pos >= s->length || s->text[s->pos] != '"') return fail(s);
+    Py_ssize_t start = s->pos;
+    if (!scan_string(s, size, escaped)) return 0;
+    *key = (Span){start + 1, s->pos - start - 2};
+    skip_space(s);
+    if (s->pos >= s->length || s->text[s->pos] != ':') return fail(s);
+    s->pos++;
+    *size += 1;
+    skip_space(s);
+    return s->pos < s->length ? 1 : fail(s);
+}
+
+static int push_key(Scan *s, Span key) {
+    if (!grow((void **)&s->keys, &s->keys_cap, s->keys_len + 1, sizeof(Span), s)) return 0;
+    s->keys[s->keys_len++] = key;
+    return 1;
+}
+
 /* An object at s->pos. With `keep`, its keys stay on s->keys after it (the input's shape). */
 static int scan_object(Scan *s, long long *size, int keep) {
     s->pos++;  /* { */
     Py_ssize_t keys_from = s->keys_len;
     long long bytes = 2, members = 0;
-    skip_space(s);
-    if (s->pos < s->length && s->text[s->pos] == '}') { s->pos++; *size += bytes; return 1; }
-    for (;;) {
-        skip_space(s);
-        if (s->pos >= s->length || s->text[s->pos] != '"') return fail(s);
+    if (closes_at_once(s, '}')) { *size += bytes; return 1; }
+    for (int more = 1; more;) {
         int escaped, kind;
-        Py_ssize_t key_start = s->pos;
-        if (!scan_string(s, &bytes, &escaped)) return 0;
+        Span key;
+        if (!member_key(s, &key, &escaped, &bytes) || !push_key(s, key)) return 0;
         if (escaped == SPELLED_OTHERWISE) s->unsure = 1;  /* two spellings of one key would hide a repeat */
-        if (!grow((void **)&s->keys, &s->keys_cap, s->keys_len + 1, sizeof(Span), s)) return 0;
-        s->keys[s->keys_len++] = (Span){key_start + 1, s->pos - key_start - 2};
-        skip_space(s);
-        if (s->pos >= s->length || s->text[s->pos] != ':') return fail(s);
-        s->pos++;
-        skip_space(s);
-        bytes += 1;
         if (!scan_value(s, &bytes, &kind)) return 0;
         members++;
-        skip_space(s);
-        if (s->pos >= s->length) return fail(s);
-        if (s->text[s->pos] == ',') { s->pos++; continue; }
-        if (s->text[s->pos] == '}') { s->pos++; break; }
-        return fail(s);
+        if ((more = next_member(s, '}')) < 0) return 0;
     }
     if (has_duplicate(s, keys_from)) s->unsure = 1;
     if (!keep) s->keys_len = keys_from;
@@ -387,20 +412,16 @@ static int scan_array(Scan *s, long long *size, Py_ssize_t *count) {
     s->pos++;  /* [ */
     long long bytes = 2;
     Py_ssize_t items = 0;
-    skip_space(s);
-    if (s->pos < s->length && s->text[s->pos] == ']') { s->pos++; *size += bytes; *count = 0; return 1; }
-    for (;;) {
-        int kind;
-        skip_space(s);
-        if (!scan_value(s, &bytes, &kind)) return 0;
-        items++;
-        skip_space(s);
-        if (s->pos >= s->length) return fail(s);
-        if (s->text[s->pos] == ',') { s->pos++; continue; }
-        if (s->text[s->pos] == ']') { s->pos++; break; }
-        return fail(s);
+    if (!closes_at_once(s, ']')) {
+        for (int more = 1; more;) {
+            int kind;
+            skip_space(s);
+            if (!scan_value(s, &bytes, &kind)) return 0;
+            items++;
+            if ((more = next_member(s, ']')) < 0) return 0;
+        }
     }
-    *size += bytes + items - 1;
+    *size += bytes + (items ? items - 1 : 0);
     *count = items;
     return 1;
 }
@@ -543,23 +564,11 @@ static int scan_record(Scan *s) {
         Py_ssize_t keys_from = s->keys_len;
         if (++s->depth > MAX_DEPTH) return fail(s);
         s->pos++;
-        skip_space(s);
-        if (s->pos < s->length && s->text[s->pos] == '}') s->pos++;
-        else for (;;) {
-            skip_space(s);
-            if (s->pos >= s->length || s->text[s->pos] != '"') return fail(s);
+        if (!closes_at_once(s, '}')) for (int more = 1; more;) {
             int escaped, kind, plain = 0;
-            Py_ssize_t key_start = s->pos;
-            if (!scan_string(s, &ignored, &escaped)) return 0;
-            Span key = {key_start + 1, s->pos - key_start - 2};
+            Span key;
+            if (!member_key(s, &key, &escaped, &ignored) || !push_key(s, key)) return 0;
             if (escaped) r.plain = 0;
-            if (!grow((void **)&s->keys, &s->keys_cap, s->keys_len + 1, sizeof(Span), s)) return 0;
-            s->keys[s->keys_len++] = key;
-            skip_space(s);
-            if (s->pos >= s->length || s->text[s->pos] != ':') return fail(s);
-            s->pos++;
-            skip_space(s);
-            if (s->pos >= s->length) return fail(s);
             if (!escaped && key.len == 5 && memcmp(s->text + key.start, "input", 5) == 0) {
                 if (++inputs > 1) r.plain = 0;
                 if (!scan_input(s, &r)) return 0;
@@ -577,11 +586,7 @@ static int scan_record(Scan *s) {
                 }
                 if (!plain) r.plain = 0;
             }
-            skip_space(s);
-            if (s->pos >= s->length) return fail(s);
-            if (s->text[s->pos] == ',') { s->pos++; continue; }
-            if (s->text[s->pos] == '}') { s->pos++; break; }
-            return fail(s);
+            if ((more = next_member(s, '}')) < 0) return 0;
         }
         s->depth--;
         if (inputs > 1) r.input_start = r.input_end = -1;  /* the parse keeps the last: measured the slow way */
@@ -607,17 +612,11 @@ static void release_behind(Scan *s) {
 static int scan_store(Scan *s) {
     s->pos++;  /* [ */
     if (++s->depth > MAX_DEPTH) return fail(s);
-    skip_space(s);
-    if (s->pos < s->length && s->text[s->pos] == ']') { s->pos++; s->depth--; return 1; }
-    for (;;) {
+    if (!closes_at_once(s, ']')) for (int more = 1; more;) {
         skip_space(s);
         if (!scan_record(s)) return 0;
         release_behind(s);
-        skip_space(s);
-        if (s->pos >= s->length) return fail(s);
-        if (s->text[s->pos] == ',') { s->pos++; continue; }
-        if (s->text[s->pos] == ']') { s->pos++; break; }
-        return fail(s);
+        if ((more = next_member(s, ']')) < 0) return 0;
     }
     s->depth--;
     return 1;
@@ -631,39 +630,22 @@ static void scan_document(Scan *s) {
     if (s->pos >= s->length || s->text[s->pos] != '{') { fail(s); return; }
     s->pos++;
     s->depth = 1;
-    skip_space(s);
-    if (s->pos < s->length && s->text[s->pos] == '}') s->pos++;
-    else for (;;) {
-        skip_space(s);
-        if (s->pos >= s->length || s->text[s->pos] != '"') { fail(s); return; }
-        int escaped, kind = K_NULL;
-        Py_ssize_t key_start = s->pos;
-        if (!scan_string(s, &ignored, &escaped)) return;
+    if (!closes_at_once(s, '}')) for (int more = 1; more;) {
+        int escaped, kind;
+        Span key;
+        if (!member_key(s, &key, &escaped, &ignored)) return;
         if (escaped) { fail(s); return; }  /* the Python reader handles a part named with escapes */
-        Span key = {key_start + 1, s->pos - key_start - 2};
-        skip_space(s);
-        if (s->pos >= s->length || s->text[s->pos] != ':') { fail(s); return; }
-        s->pos++;
-        skip_space(s);
-        if (s->pos >= s->length) { fail(s); return; }
         Py_ssize_t value_start = s->pos;
-        int is_store = key.len == 5 && memcmp(s->text + key.start, "store", 5) == 0;
-        if (is_store && s->text[s->pos] == '[') {
+        if (key.len == 5 && memcmp(s->text + key.start, "store", 5) == 0 && s->text[s->pos] == '[') {
             if (s->store_index >= 0) { fail(s); return; }
             s->store_index = s->parts_len;
-            kind = K_ARRAY;
             if (!scan_store(s)) return;
         } else if (!scan_value(s, &ignored, &kind)) return;
         if (!grow((void **)&s->parts, &s->parts_cap, s->parts_len + 1, sizeof(Part), s)) return;
         for (Py_ssize_t i = 0; i < s->parts_len; i++)
             if (same_key(s, s->parts[i].key, key)) { fail(s); return; }  /* a repeated part: the Python reader decides */
         s->parts[s->parts_len++] = (Part){key, {value_start, s->pos - value_start}};
-        skip_space(s);
-        if (s->pos >= s->length) { fail(s); return; }
-        if (s->text[s->pos] == ',') { s->pos++; continue; }
-        if (s->text[s->pos] == '}') { s->pos++; break; }
-        fail(s);
-        return;
+        if ((more = next_member(s, '}')) < 0) return;
     }
     skip_space(s);
     if (s->pos != s->length) fail(s);
