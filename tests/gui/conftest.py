@@ -52,28 +52,40 @@ def open_file(qtbot):
     return opener
 
 
-class _LayoutSpy(QObject):
-    """Notes each widget that asks for a relayout (one relayout of the main window repaints it all)."""
+class _EventSpy(QObject):
+    """Notes each watched widget that receives an event of one type."""
 
-    def __init__(self):
+    def __init__(self, kind: QEvent.Type):
         super().__init__()
+        self.kind = kind
         self.seen: list = []
 
     def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
-        if event.type() == QEvent.Type.LayoutRequest:
+        if event.type() == self.kind:
             self.seen.append(watched)
         return False
 
 
-@pytest.fixture
-def layout_requests():
-    """layout_requests(*widgets): the list the widgets' layout requests are added to from now on."""
+def _spying(kind: QEvent.Type):
     spies = []
 
     def watch(*widgets):
-        spy = _LayoutSpy()
+        spy = _EventSpy(kind)
         spies.append(spy)  # kept alive for the test
         for widget in widgets:
             widget.installEventFilter(spy)
         return spy.seen
     return watch
+
+
+@pytest.fixture
+def layout_requests():
+    """layout_requests(*widgets): the list the widgets' layout requests are added to from now on
+    (one relayout of the main window repaints it all)."""
+    return _spying(QEvent.Type.LayoutRequest)
+
+
+@pytest.fixture
+def paints():
+    """paints(*widgets): the list the widgets are added to, from now on, each time one is painted."""
+    return _spying(QEvent.Type.Paint)

@@ -289,3 +289,25 @@ def test_moving_the_cursor_from_the_end_to_a_body_and_back_lays_nothing_out(wind
         window.context.set_cursor(cursor)
         qtbot.wait(20)
     assert "at the end of the session" in view.count_label.text() and layouts == [], [(type(w).__name__, w.objectName()) for w in layouts]
+
+
+def test_a_cursor_move_that_shows_another_entry_repaints_no_column_header(window, open_file, demo_path, qtbot, paints):
+    # Issue 18: a header shares its view's selection and repainted whole when another row was chosen
+    # (the Inputs table's, the timeline's); the JSON tree's was reset with its model on each entry shown.
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    timeline = window.timeline_dock.widget()
+    window.context.set_cursor("b7")  # from the end, where entries fall and the "at cap" column shows
+    qtbot.wait(20)
+    tour = ["b6", "b5", "b4", "b3"]  # backwards: each store lacks the entry shown before, so its newest is shown
+    headers = [view.table.horizontalHeader(), timeline.tree.header(), view.tree.header()]
+    painted = paints(*(header.viewport() for header in headers))
+    shown = []
+    for cursor in tour:
+        window.context.set_cursor(cursor)
+        qtbot.wait(20)
+        shown.append(view.shown_entry)
+    assert len({id(entry) for entry in shown}) == len(tour), "each move shows another entry"
+    assert view.table.isColumnHidden(view.model.CAP_COLUMN), "nothing falls on this tour: the columns stay"
+    assert painted == [], [w.parent().parent().objectName() for w in painted]
