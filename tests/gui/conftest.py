@@ -1,5 +1,6 @@
 """GUI fixtures: a real MainWindow with its own settings file and log, and a helper that opens a file
 and waits for the load thread to finish."""
+import time
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,22 @@ def layout_requests():
 def paints():
     """paints(*widgets): the list the widgets are added to, from now on, each time one is painted."""
     return _spying(QEvent.Type.Paint)
+
+
+@pytest.fixture
+def settle(qtbot):
+    """settle(*widgets): wait until the widgets have asked for no layout for 100 ms (at most 3 s), so that
+    what opening left to do (on a busy machine it lands late) is over before a test counts layouts."""
+    def wait(*widgets):
+        spy = _EventSpy(QEvent.Type.LayoutRequest)
+        for widget in widgets:
+            widget.installEventFilter(spy)
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            spy.seen.clear()
+            qtbot.wait(100)
+            if not spy.seen:
+                break
+        for widget in widgets:
+            widget.removeEventFilter(spy)
+    return wait
