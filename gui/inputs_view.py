@@ -32,7 +32,7 @@ from core.trim_preview import TrimPreview
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
-from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, monospace, share_width
+from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, header_apart, monospace, share_width
 from gui.models.manifest import ManifestModel, trim_preview_of
 from gui.quiet_label import QuietLabel
 from gui.theme import hex_of
@@ -78,7 +78,7 @@ class InputsView(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
-        header = self.table.horizontalHeader()
+        header = header_apart(self.table)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, width in enumerate((64, 220, 40, 70, 150, 70, 70)):
             self.table.setColumnWidth(column, width)

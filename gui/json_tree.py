@@ -12,14 +12,14 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
 from core.diff import parse_pointer, pointer
 from core.jsonsize import compact_json, js_keys, json_bytes
 from core.run_inputs import js_type
-from gui.look import monospace
+from gui.look import DISPLAY, delegate_asks, monospace, still_header
 from gui.theme import colour
 
 BATCH = 500
@@ -58,12 +58,13 @@ def preview(value: Any) -> str:
 class JsonNode:
     """One value in the tree; its children are made when first asked for."""
 
-    __slots__ = ("parent", "row", "key", "value", "children", "_child_keys")
+    __slots__ = ("parent", "row", "key", "value", "children", "_child_keys", "_pointer")
 
     def __init__(self, parent: JsonNode | None, row: int, key: str | int, value: Any):
         self.parent, self.row, self.key, self.value = parent, row, key, value
         self.children: list[JsonNode] = []
         self._child_keys: list[str | int] | None = None
+        self._pointer: str | None = None
 
     @property
     def child_keys(self) -> list[str | int]:
@@ -82,13 +83,18 @@ class JsonNode:
 
     @property
     def pointer(self) -> str:
-        """This node's JSON Pointer from the tree's root value (`""` for the root)."""
-        tokens: list[str | int] = []
-        node: JsonNode | None = self
-        while node is not None and node.parent is not None:
-            tokens.append(node.key)
-            node = node.parent
-        return pointer(tokens[::-1])
+        """This node's JSON Pointer from the tree's root value (`""` for the root), made once.
+
+        Up the tree to the nearest node whose pointer is made (a loop: a value may be a thousand deep);
+        an annotation asks for it on every paint of the node's row."""
+        if self._pointer is None:
+            tokens: list[str | int] = []
+            node = self
+            while node.parent is not None and node._pointer is None:
+                tokens.append(node.key)
+                node = node.parent
+            self._pointer = (node._pointer or "") + pointer(tokens[::-1])
+        return self._pointer
 
     def fetch(self, count: int) -> list[JsonNode]:
         """Make up to `count` more children and return them."""
@@ -115,12 +121,23 @@ class JsonTreeModel(QAbstractItemModel):
 
     # --- what other views use -------------------------------------------------------------------
     def set_value(self, value: Any, label: str = "value", present: bool = True) -> None:
-        """Show `value` under one top row named `label`; `present=False` shows nothing."""
-        self.beginResetModel()
-        self._holder = JsonNode(None, 0, "", None)
-        self._root = JsonNode(None, 0, label, value) if present else None
-        self._holder.children = [self._root] if self._root is not None else []
-        self._end_reset()
+        """Show `value` under one top row named `label`; `present=False` shows nothing.
+
+        The top row is taken out and another put in, not the model reset: a reset resets the view's
+        header too, which repaints it (on every cursor move that shows another entry)."""
+        self._signalling = True  # as in _end_reset: no fetching inside these signals
+        try:
+            if self._holder.children:
+                self.beginRemoveRows(QModelIndex(), 0, len(self._holder.children) - 1)
+                self._root, self._holder.children = None, []
+                self.endRemoveRows()
+            if present:
+                self.beginInsertRows(QModelIndex(), 0, 0)
+                self._root = JsonNode(None, 0, label, value)
+                self._holder.children = [self._root]
+                self.endInsertRows()
+        finally:
+            self._signalling = False
 
     def set_annotations(self, title: str | None = None, column: Annotation | None = None,
                         tooltip: Annotation | None = None, colour: Annotation | None = None) -> None:
@@ -212,26 +229,42 @@ class JsonTreeModel(QAbstractItemModel):
         return self._extra_title or ""
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _ROW_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
+
+    def multiData(self, index: QModelIndex, span: QModelRoleDataSpan) -> None:  # noqa: N802 — Qt's name
+        # The delegate asks a cell's seven roles in one call (gui.look.DELEGATE_ROLES): one call into
+        # Python per cell. Every role is set, None too: the request is handed from cell to cell.
+        if not index.isValid() or not delegate_asks(span):
+            super().multiData(index, span)  # each role through data()
+            return
+        node: JsonNode = index.internalPointer()
+        column = index.column()
+        foreground = _VALUE_COLOURS.get(kind_of(node.value)) if column == 1 else None
+        background = self._colour(node.pointer, node.value) if self._colour is not None else None
+        for slot, value in enumerate((monospace(), None, foreground, None, None, self._text(node, column), background)):
+            span[slot].setData(value)
+
+    def _text(self, node: JsonNode, column: int) -> str | None:
+        """What a cell shows: the key, the value's preview, its type, or the annotation column's text."""
+        if column == 0:
+            return str(node.key)
+        if column == 1:
+            return preview(node.value)
+        if column == 2:
+            kind = kind_of(node.value)
+            return f"{kind} · {len(node.value):,}" if kind in ("array", "object") else kind
+        if self._extra is not None:
+            text = self._extra(node.pointer, node.value)
+            return None if text is None else str(text)
+        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         node: JsonNode = index.internalPointer()
         column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == 0:
-                return str(node.key)
-            if column == 1:
-                return preview(node.value)
-            if column == 2:
-                kind = kind_of(node.value)
-                return f"{kind} · {len(node.value):,}" if kind in ("array", "object") else kind
-            if self._extra is not None:
-                text = self._extra(node.pointer, node.value)
-                return None if text is None else str(text)
+        if role == DISPLAY:
+            return self._text(node, column)
         elif role == Qt.ItemDataRole.ToolTipRole:
             parts = [node.pointer or "(root)"]
             if column == 1 and isinstance(node.value, str) and len(node.value) > 60:
@@ -253,6 +286,7 @@ class JsonTreeModel(QAbstractItemModel):
         return None
 
 
+_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable  # made once: Python's enum flags are slow to combine
 _VALUE_COLOURS = {  # the theme's shared colours (gui.theme): light or dark after the palette
     "string": colour("json_string"),
     "number": colour("json_number"),
@@ -274,7 +308,7 @@ class JsonTreeView(QTreeView):
         self.setAlternatingRowColors(True)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
-        header = self.header()
+        header = still_header(self)
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the value takes the room; type stays in view

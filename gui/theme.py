@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QWidget
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette, QPixmap
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOptionComplex, QStyleOptionSlider, QWidget
 
 LIGHT: dict[str, str] = {
     "person": "#a15200", "person_background": "#fff1de", "person_written": "#ffd9a8",
@@ -193,9 +193,18 @@ def _dress_with_rules(widget: QWidget, rules: str) -> None:
         widget.setStyleSheet(sheet)
 
 
+SCROLL_GROOVE = QStyle.SubControl.SC_ScrollBarGroove
+GROOVES_KEPT = 64  # scroll bar grooves kept drawn: every scroll bar of the window in each size it had lately
+
+
 class LookStyle(QProxyStyle):
-    """Fusion that dresses each widget as it is polished (`dress`): the one call of the style that goes
-    through Python (once per widget, not per cell painted)."""
+    """Fusion that dresses each widget as it is polished (`dress`), and draws a scroll bar's groove
+    from a picture of it. The calls of the style that go through Python: once per widget polished,
+    once per complex control painted (a scroll bar, a spin box), never per cell."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self._grooves: dict[tuple[Any, ...], QPixmap] = {}
 
     def polish(self, target: Any) -> Any:  # noqa: D102 — QStyle's overloads: a widget, a palette, the application
         if isinstance(target, QWidget):
@@ -203,6 +212,46 @@ class LookStyle(QProxyStyle):
             dress(target)
             return None
         return super().polish(target)
+
+    def drawComplexControl(self, control: QStyle.ComplexControl, option: QStyleOptionComplex, painter: QPainter,  # noqa: N802
+                           widget: QWidget | None = None) -> None:
+        """A scroll bar's groove comes from `_groove`, the rest from Fusion.
+
+        Fusion fills the groove with a gradient pixel by pixel: half a millisecond for a bar the height
+        of a table, and a cursor move scrolls two or three of them. The groove does not change as the
+        bar's handle moves: it is drawn once per size and colours, then copied.
+        """
+        if (control == QStyle.ComplexControl.CC_ScrollBar and isinstance(option, QStyleOptionSlider)
+                and option.subControls & SCROLL_GROOVE
+                and not self.styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, option, widget)):  # a fading groove is drawn as it fades
+            painter.drawPixmap(option.rect.topLeft(), self._groove(option, painter, widget))
+            rest = QStyleOptionSlider(option)
+            rest.subControls = option.subControls & ~SCROLL_GROOVE
+            super().drawComplexControl(control, rest, painter, widget)
+            return
+        super().drawComplexControl(control, option, painter, widget)
+
+    def _groove(self, option: QStyleOptionSlider, painter: QPainter, widget: QWidget | None) -> QPixmap:
+        """Fusion's groove of a scroll bar of this size, direction and colours, drawn once."""
+        ratio = painter.device().devicePixelRatioF()
+        size, palette = option.rect.size(), option.palette
+        key = (option.orientation, size.width(), size.height(), ratio,  # Fusion draws it from Button and Window
+               palette.button().color().rgba(), palette.window().color().rgba())
+        groove = self._grooves.get(key)
+        if groove is None:
+            if len(self._grooves) >= GROOVES_KEPT:
+                self._grooves.clear()
+            groove = QPixmap(size * ratio)
+            groove.setDevicePixelRatio(ratio)
+            groove.fill(palette.window().color())
+            alone = QStyleOptionSlider(option)
+            alone.rect = QRect(QPoint(0, 0), size)
+            alone.subControls = SCROLL_GROOVE
+            drawing = QPainter(groove)
+            super().drawComplexControl(QStyle.ComplexControl.CC_ScrollBar, alone, drawing, widget)
+            drawing.end()
+            self._grooves[key] = groove
+        return groove
 
 
 class GridStyle(QProxyStyle):

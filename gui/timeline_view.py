@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QVBoxLa
 
 from core.growing import Appended
 from gui.context import InspectorContext
+from gui.look import still_header
 from gui.models.timeline import TimelineModel
 from gui.quiet_label import QuietLabel
 
@@ -25,7 +26,7 @@ class TimelineView(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.tree.header().setStretchLastSection(False)
+        still_header(self.tree).setStretchLastSection(False)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         # Fixed, not ResizeToContents: sizing a column to its contents walks every row of a
         # 100,000-entry timeline on each cursor move.

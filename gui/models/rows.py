@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QModelRoleDataSpan, Qt
 
-from gui.look import DISPLAY, Index
+from gui.look import DELEGATE_ROLES, DISPLAY, Index, delegate_asks
 
 
 class RowsModel(QAbstractTableModel):
@@ -28,6 +28,16 @@ class RowsModel(QAbstractTableModel):
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
+
+    def multiData(self, index: QModelIndex, span: QModelRoleDataSpan) -> None:  # noqa: N802 — Qt's name
+        # The delegate asks a cell's seven roles in one call (gui.look.DELEGATE_ROLES): they are answered
+        # by data() here, one call from Qt into Python per cell rather than seven. Every role is set,
+        # None too: the request is handed from cell to cell.
+        if not delegate_asks(span):
+            super().multiData(index, span)  # each role through data()
+            return
+        for slot, role in enumerate(DELEGATE_ROLES):
+            span[slot].setData(self.data(index, role))
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):

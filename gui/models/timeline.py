@@ -11,12 +11,16 @@ from core.model import Body, Entry, id_key
 from core.session import Session
 from core.timeline import TimelineRow, body_outcome, first_code_line, timeline_rows
 from gui.look import (
-    BACKGROUND, CURSOR_BACKGROUND, DECORATION, DELEGATE_ROLES, DISPLAY, FONT, FOREGROUND, PERSON, PERSON_BACKGROUND, PERSON_TAG,
+    BACKGROUND, CURSOR_BACKGROUND, DECORATION, DISPLAY, FONT, FOREGROUND, PERSON, PERSON_BACKGROUND, PERSON_TAG,
     TOOLTIP, Index, bold_monospace, delegate_asks, monospace, status_icon,
 )
 
 
 ANSWERED = frozenset(map(int, (DISPLAY, DECORATION, TOOLTIP, FONT, BACKGROUND, FOREGROUND)))
+LOOK_ROLES = tuple(map(int, (FONT, FOREGROUND, DECORATION, DISPLAY, BACKGROUND)))  # what `_look` answers, in its order
+LOOK_SLOT = {role: slot for slot, role in enumerate(LOOK_ROLES)}
+NOTHING = (None,) * len(LOOK_ROLES)  # a cell that shows nothing of its own
+TOP_KINDS = ("body", "end", "group", "kept")  # rows that are not one entry or edit
 TITLES_KEPT = 4096  # body rows whose titles are kept for the next paints: a screenful many times over
 
 
@@ -143,77 +147,82 @@ class TimelineModel(QAbstractItemModel):
         if role not in ANSWERED or not index.isValid():  # a view asks every row for seven roles on each paint
             return None
         row, call = self.item(index)
-        return self._answer(row, call, index.column(), role)
+        if role == TOOLTIP:
+            return self._tooltip(row, call, index.column())
+        return self._look(row, call, index.column())[LOOK_SLOT[role]]
 
     def multiData(self, index: QModelIndex, span: QModelRoleDataSpan) -> None:  # noqa: N802 — Qt's name
         # The delegate asks a cell's seven roles in one call (gui.look.DELEGATE_ROLES): one call into
-        # Python per cell, the row looked up once. Every role is set, None too: the request is handed
-        # from cell to cell.
+        # Python per cell, its look made once. Every role is set, None too: the request is handed from
+        # cell to cell.
         if not index.isValid() or not delegate_asks(span):
             super().multiData(index, span)  # each role through data()
             return
         row, call = self.item(index)
-        column = index.column()
-        for slot, role in enumerate(DELEGATE_ROLES):
-            span[slot].setData(self._answer(row, call, column, role) if role in ANSWERED else None)
+        font, foreground, icon, text, background = self._look(row, call, index.column())
+        for slot, value in enumerate((font, None, foreground, None, icon, text, background)):  # DELEGATE_ROLES
+            span[slot].setData(value)
 
-    def _answer(self, row: TimelineRow, call: Entry | None, column: int, role: int) -> Any:
-        """What a cell (its top row, and its call when nested) answers for `role`."""
-        if call is not None:
-            return self._call_data(call, column, role)
-        at_cursor = (row.kind == "body" and row.item.key == self.cursor_key) or (row.kind == "end" and self.cursor_key is None)  # type: ignore[union-attr]
-        if role == BACKGROUND and at_cursor:
-            return CURSOR_BACKGROUND
+    def _look(self, row: TimelineRow, call: Entry | None, column: int) -> tuple[Any, ...]:
+        """A cell's font, foreground, icon, text and background (LOOK_ROLES; None: the view's own), its
+        top row and its call (when nested) looked at once."""
+        if call is not None or row.kind not in TOP_KINDS:  # a call nested under its body, or a lone entry or edit
+            return self._call_look(call if call is not None else row.item, column)  # type: ignore[arg-type]
         if row.kind == "body":
-            return self._body_data(row, column, role, at_cursor)
+            return self._body_look(row, column)
         if row.kind == "end":
+            at_cursor = self.cursor_key is None
+            background = CURSOR_BACKGROUND if at_cursor else None
             if column != 0:
-                return None
-            if role == DISPLAY:
-                return "End of session"
-            if role == DECORATION:
-                return status_icon("end")
-            if role == TOOLTIP:
-                return "the state after the last record: the whole store and the final kept set"
-            if role == FONT and at_cursor:
-                return bold_monospace()
-            return None
+                return None, None, None, None, background
+            return bold_monospace() if at_cursor else None, None, status_icon("end"), "End of session", background
+        if column != 0:
+            return NOTHING
         if row.kind == "group":
-            return self._group_data(row, column, role)
-        if row.kind == "kept":
-            if role == DISPLAY and column == 0:
-                return f"kept snapshot · {len(row.item.kept)} names"  # type: ignore[union-attr]
-            if role == DECORATION and column == 0:
-                return status_icon("kept")
-            if role == TOOLTIP:
-                return f"a kept snapshot at {row.item.where}: it replaces the kept set"  # type: ignore[union-attr]
-            return None
-        return self._call_data(row.item, column, role)  # type: ignore[arg-type]
+            edits = self._edits_in(row)
+            first, last = row.children[0].id, row.children[-1].id
+            what = f"{edits:,} canvas edits" if edits == len(row.children) else f"{len(row.children):,} entries ({edits:,} canvas edits)"
+            return (monospace(), PERSON if edits else None, status_icon("person") if edits else None,
+                    f"{PERSON_TAG if edits else '·'}  {what}  ·  {first} … {last}", None)
+        return None, None, status_icon("kept"), f"kept snapshot · {len(row.item.kept)} names", None  # type: ignore[union-attr]
 
-    def _body_data(self, row: TimelineRow, column: int, role: int, at_cursor: bool) -> Any:
+    def _body_look(self, row: TimelineRow, column: int) -> tuple[Any, ...]:
         body: Body = row.item  # type: ignore[assignment]
-        outcome = body_outcome(body, self.refused)
-        badge = self.badges.get(body.key)
+        at_cursor = body.key == self.cursor_key
+        background = CURSOR_BACKGROUND if at_cursor else None
         if column == 1:
-            if role == DISPLAY:
-                return badge or ""
-            if role == DECORATION and badge:
-                return status_icon(badge)
-            if role == TOOLTIP and badge:
-                return f"replay: {badge}"
-            return None
-        if role == DISPLAY:
-            return self._body_title(row)
-        if role == DECORATION:
-            return status_icon(outcome)
-        if role == FONT:
-            return bold_monospace() if at_cursor else monospace()
-        if role == TOOLTIP:
+            badge = self.badges.get(body.key)
+            return None, None, status_icon(badge) if badge else None, badge or "", background
+        return (bold_monospace() if at_cursor else monospace(), None, status_icon(body_outcome(body, self.refused)),
+                self._body_title(row), background)
+
+    def _call_look(self, entry: Entry, column: int) -> tuple[Any, ...]:
+        if column != 0:
+            return NOTHING
+        if entry.applied:
+            of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
+            return (monospace(), PERSON, status_icon("person"), f"{PERSON_TAG}  {entry.id}  canvas edit{of}  ·  {entry.call}",
+                    PERSON_BACKGROUND)
+        return monospace(), None, None, f"{entry.id}  {entry.call}", None
+
+    def _tooltip(self, row: TimelineRow, call: Entry | None, column: int) -> str | None:
+        """A cell's tooltip: what its row stands for, where it was recorded."""
+        if call is not None or row.kind not in TOP_KINDS:
+            return self._call_tooltip(call if call is not None else row.item, column)  # type: ignore[arg-type]
+        if row.kind == "body":
+            body: Body = row.item  # type: ignore[assignment]
+            if column == 1:
+                badge = self.badges.get(body.key)
+                return f"replay: {badge}" if badge else None
             words = {"ok": "ran ok", "failed": "failed", "refused": "its keep was refused (InvalidKeepError)", "none": "no recorded result"}
             error = (body.result or {}).get("error")
-            text = f"body {body.id} {words[outcome]}; choosing it moves the cursor to the state it was handed"
+            text = f"body {body.id} {words[body_outcome(body, self.refused)]}; choosing it moves the cursor to the state it was handed"
             return text + (f"\n{error}" if error else "")
-        return None
+        if row.kind == "end":
+            return "the state after the last record: the whole store and the final kept set" if column == 0 else None
+        if row.kind == "group":
+            return "a long run of records with no body between them, folded into one row: expand it to see each" if column == 0 else None
+        return f"a kept snapshot at {row.item.where}: it replaces the kept set"  # type: ignore[union-attr]
 
     def _body_title(self, row: TimelineRow) -> str:
         """`body b3  ·  4 calls  ·  <its first line>`, made once (again only when the body's calls grew)."""
@@ -226,24 +235,6 @@ class TimelineModel(QAbstractItemModel):
             title = self._titles[id(row)] = (calls, f"body {body.id}  ·  {calls} call{'s' if calls != 1 else ''}  ·  {first_code_line(body.code)}")
         return title[1]
 
-    def _group_data(self, row: TimelineRow, column: int, role: int) -> Any:
-        if column != 0:
-            return None
-        edits = self._edits_in(row)
-        if role == DISPLAY:
-            first, last = row.children[0].id, row.children[-1].id
-            what = f"{edits:,} canvas edits" if edits == len(row.children) else f"{len(row.children):,} entries ({edits:,} canvas edits)"
-            return f"{PERSON_TAG if edits else '·'}  {what}  ·  {first} … {last}"
-        if role == DECORATION and edits:
-            return status_icon("person")
-        if role == FOREGROUND and edits:
-            return PERSON
-        if role == FONT:
-            return monospace()
-        if role == TOOLTIP:
-            return "a long run of records with no body between them, folded into one row: expand it to see each"
-        return None
-
     def _edits_in(self, row: TimelineRow) -> int:
         """How many of a group row's entries are canvas edits, counted once (again only when it grew):
         a view asks for every role of the row on each paint, and a group can hold 20,000 entries."""
@@ -252,26 +243,11 @@ class TimelineModel(QAbstractItemModel):
             count = self._edit_counts[id(row)] = (len(row.children), sum(e.applied for e in row.children))
         return count[1]
 
-    def _call_data(self, entry: Entry, column: int, role: int) -> Any:
+    def _call_tooltip(self, entry: Entry, column: int) -> str | None:
         if column != 0:
             return None
-        if role == DISPLAY:
-            if entry.applied:
-                of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
-                return f"{PERSON_TAG}  {entry.id}  canvas edit{of}  ·  {entry.call}"
-            return f"{entry.id}  {entry.call}"
-        if role == DECORATION and entry.applied:
-            return status_icon("person")
-        if role == FOREGROUND:
-            return PERSON if entry.applied else None
-        if role == BACKGROUND and entry.applied:
-            return PERSON_BACKGROUND
-        if role == FONT:
-            return monospace()
-        if role == TOOLTIP:
-            who = "a person's canvas edit (applied)" if entry.applied else f"a call made by body {entry.body}"
-            return f"{entry.id}: {entry.call}, {who}, recorded at {entry.where}\n" + recorded_fields_text(entry)
-        return None
+        who = "a person's canvas edit (applied)" if entry.applied else f"a call made by body {entry.body}"
+        return f"{entry.id}: {entry.call}, {who}, recorded at {entry.where}\n" + recorded_fields_text(entry)
 
 
 TOOLTIP_VALUE_CHARS = 160  # each recorded value in a tooltip is cut here (the Inputs detail shows it all)

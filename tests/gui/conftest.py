@@ -1,5 +1,6 @@
 """GUI fixtures: a real MainWindow with its own settings file and log, and a helper that opens a file
 and waits for the load thread to finish."""
+import time
 from pathlib import Path
 
 import pytest
@@ -52,28 +53,59 @@ def open_file(qtbot):
     return opener
 
 
-class _LayoutSpy(QObject):
-    """Notes each widget that asks for a relayout (one relayout of the main window repaints it all)."""
+class _EventSpy(QObject):
+    """Notes each watched widget that receives an event of one type."""
 
-    def __init__(self):
+    def __init__(self, kind: QEvent.Type):
         super().__init__()
+        self.kind = kind
         self.seen: list = []
 
     def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
-        if event.type() == QEvent.Type.LayoutRequest:
+        if event.type() == self.kind:
             self.seen.append(watched)
         return False
 
 
-@pytest.fixture
-def layout_requests():
-    """layout_requests(*widgets): the list the widgets' layout requests are added to from now on."""
+def _spying(kind: QEvent.Type):
     spies = []
 
     def watch(*widgets):
-        spy = _LayoutSpy()
+        spy = _EventSpy(kind)
         spies.append(spy)  # kept alive for the test
         for widget in widgets:
             widget.installEventFilter(spy)
         return spy.seen
     return watch
+
+
+@pytest.fixture
+def layout_requests():
+    """layout_requests(*widgets): the list the widgets' layout requests are added to from now on
+    (one relayout of the main window repaints it all)."""
+    return _spying(QEvent.Type.LayoutRequest)
+
+
+@pytest.fixture
+def paints():
+    """paints(*widgets): the list the widgets are added to, from now on, each time one is painted."""
+    return _spying(QEvent.Type.Paint)
+
+
+@pytest.fixture
+def settle(qtbot):
+    """settle(*widgets): wait until the widgets have asked for no layout for 100 ms (at most 3 s), so that
+    what opening left to do (on a busy machine it lands late) is over before a test counts layouts."""
+    def wait(*widgets):
+        spy = _EventSpy(QEvent.Type.LayoutRequest)
+        for widget in widgets:
+            widget.installEventFilter(spy)
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            spy.seen.clear()
+            qtbot.wait(100)
+            if not spy.seen:
+                break
+        for widget in widgets:
+            widget.removeEventFilter(spy)
+    return wait

@@ -262,30 +262,53 @@ def test_the_shape_column_keeps_its_room_when_the_at_cap_column_appears(window, 
     assert view.table.columnWidth(4) >= SHAPE_LEAST * 3 // 4  # not squeezed to "…" by the column that appeared
 
 
-def test_showing_another_entry_of_one_line_lays_nothing_out(window, open_file, demo_path, qtbot, layout_requests):
+def test_showing_another_entry_of_one_line_lays_nothing_out(window, open_file, demo_path, qtbot, layout_requests, settle):
     # The entry's title changes on most cursor moves: as a plain QLabel it laid the Inputs tab out
     # (and the main window above it) each time, though it kept its one line.
     session = open_file(window, demo_path)
     window.show_tab("inputs")
     view = window.views["inputs"]
     view.show_entry(session.entry("c5"))
-    qtbot.wait(50)
+    settle(view, view.splitter, window)
     layouts = layout_requests(view, view.splitter, window)
     view.show_entry(session.entry("c6"))
     qtbot.wait(50)
-    assert "c6" in view.entry_label.text() and layouts == []
+    assert "c6" in view.entry_label.text()
+    assert layouts == [], [(type(w).__name__, w.objectName()) for w in layouts]
 
 
-def test_moving_the_cursor_from_the_end_to_a_body_and_back_lays_nothing_out(window, open_file, demo_path, qtbot, layout_requests):
+def test_moving_the_cursor_from_the_end_to_a_body_and_back_lays_nothing_out(window, open_file, demo_path, qtbot, layout_requests, settle):
     # Issue 18: the count read "36 of 36 entries at the end of the session", then "… at body b2",
     # a fifth shorter: the label gave its room back, laying the Inputs tab and the main window out
     # and repainting the whole tab twice (the slowest jump, 21–24 ms on a million entries).
     open_file(window, demo_path)
     window.show_tab("inputs")
     view = window.views["inputs"]
-    qtbot.wait(50)
+    settle(view, view.parentWidget(), window)
     layouts = layout_requests(view, view.parentWidget())  # the tab and the tabs' stack (the status bar's figures are its own)
     for cursor in ("b2", None, "b8", None):
         window.context.set_cursor(cursor)
         qtbot.wait(20)
     assert "at the end of the session" in view.count_label.text() and layouts == [], [(type(w).__name__, w.objectName()) for w in layouts]
+
+
+def test_a_cursor_move_that_shows_another_entry_repaints_no_column_header(window, open_file, demo_path, qtbot, paints, settle):
+    # Issue 18: a header shares its view's selection and repainted whole when another row was chosen
+    # (the Inputs table's, the timeline's); the JSON tree's was reset with its model on each entry shown.
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    timeline = window.timeline_dock.widget()
+    window.context.set_cursor("b7")  # from the end, where entries fall and the "at cap" column shows
+    settle(view, window)
+    tour = ["b6", "b5", "b4", "b3"]  # backwards: each store lacks the entry shown before, so its newest is shown
+    headers = [view.table.horizontalHeader(), timeline.tree.header(), view.tree.header()]
+    painted = paints(*(header.viewport() for header in headers))
+    shown = []
+    for cursor in tour:
+        window.context.set_cursor(cursor)
+        qtbot.wait(20)
+        shown.append(view.shown_entry)
+    assert len({id(entry) for entry in shown}) == len(tour), "each move shows another entry"
+    assert view.table.isColumnHidden(view.model.CAP_COLUMN), "nothing falls on this tour: the columns stay"
+    assert painted == [], [w.parent().parent().objectName() for w in painted]

@@ -754,3 +754,37 @@ def test_the_delegate_reads_the_timelines_cells_in_one_call_and_sees_what_data_a
             cells.append(top)
             cells += [model.index(child, column, model.index(row, 0)) for child in range(model.rowCount(model.index(row, 0)))]
     assert delegate_sees_what_data_answers(model, cells) == {"coloured", "plain", "icon"}
+
+
+def test_the_delegate_reads_the_json_trees_cells_in_one_call_and_sees_what_data_answers(demo):
+    # Issue 18: the Inputs tab's JSON tree is painted afresh on every cursor move that shows another
+    # entry; its cells (keys, coloured values, types, a background a search match gets) answer in one call.
+    from gui.json_tree import JsonTreeModel
+    from gui.look import HIGHLIGHT
+
+    model = JsonTreeModel()
+    entry = max(demo.entries, key=lambda e: len(e.input) if isinstance(e.input, dict) else 0)
+    model.set_value({**entry.input, "flag": True, "nothing": None, "words": "a b"}, "input")
+    model.set_annotations(colour=lambda pointer, _value: HIGHLIGHT if pointer == "/flag" else None)
+    root = model.root_index()
+    model.fetchMore(root)
+    cells = [model.index(0, column) for column in range(model.columnCount())]
+    cells += [model.index(row, column, root) for row in range(model.rowCount(root)) for column in range(model.columnCount())]
+    assert delegate_sees_what_data_answers(model, cells) == {"coloured", "plain"}
+
+
+@pytest.mark.parametrize("name", ["KeptModel", "RefusedModel", "ProblemsModel", "StoreChangesModel", "KeptChangesModel"])
+def test_the_delegate_reads_a_small_tables_cells_in_one_call_and_sees_what_data_answers(demo, name):
+    # Issue 18: the Kept, Problems and Changes tables (RowsModel) answer the delegate's seven roles in
+    # one multiData call, through data(): at every state their views show, each cell as data() says.
+    steps = DRIVERS[name](demo)
+    model = next(steps)
+    met: set[str] = set()
+
+    def check() -> None:
+        cells = [model.index(row, column) for row in range(model.rowCount()) for column in range(model.columnCount())]
+        met.update(delegate_sees_what_data_answers(model, cells))
+    model.modelReset.connect(check)
+    for _ in steps:
+        pass
+    assert "plain" in met

@@ -173,3 +173,32 @@ def test_item_views_paint_without_a_style_sheet_and_keep_the_themes_colours():
         assert found["grid"] == found["expected"]["grid"]
         assert found["header_rules"] and found["tab_rules"] and found["line_edit_rules"], found
     assert seen["light"]["expected"] != seen["dark"]["expected"]
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_scroll_bars_look_as_fusion_draws_them_with_each_groove_drawn_once(qtbot, dark):
+    """Issue 18: Fusion fills a scroll bar's groove with a gradient pixel by pixel (half a millisecond
+    for a table-high bar, two or three bars scrolled on each cursor move). The look draws each groove
+    once per size and colours and copies it: the bars are the same to the pixel, wherever the handle."""
+    from PySide6.QtWidgets import QScrollBar, QStyleFactory, QWidget
+
+    look, fusion = theme.LookStyle("Fusion"), QStyleFactory.create("Fusion")
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    holder.setPalette(theme.application_palette(fusion.standardPalette(), dark))
+    holder.resize(300, 300)
+    holder.show()
+    for orientation, geometry in ((Qt.Orientation.Vertical, (0, 0, 14, 250)), (Qt.Orientation.Horizontal, (20, 0, 250, 14))):
+        bar = QScrollBar(orientation, holder)
+        bar.setGeometry(*geometry)
+        bar.setRange(0, 1000)
+        bar.setPageStep(50)
+        bar.show()
+        for value, enabled in ((0, True), (500, True), (1000, True), (500, False)):
+            bar.setValue(value)
+            bar.setEnabled(enabled)
+            bar.setStyle(fusion)
+            wanted = bar.grab().toImage()
+            bar.setStyle(look)
+            assert bar.grab().toImage().convertToFormat(wanted.format()) == wanted, (orientation, value, enabled)
+    assert len(look._grooves) == 2  # one per direction (a disabled bar's colours are the same here), not one per paint
