@@ -290,7 +290,7 @@ static int scan_number(Scan *s, long long *size, int *integral) {
         if (!zero_as_orjson) s->verbatim = 0;
         return 1;
     }
-    int k = (int)(last - first + 1 - (first < int_end && last >= frac_start));
+    long long k = last - first + 1 - (first < int_end && last >= frac_start);  /* a literal may be long */
     /* power: the value is 0.DIGITS × 10^power */
     long long power = (first < int_end ? int_end - first : -(first - frac_start)) + exponent;
     /* orjson writes a float's shortest digits in plain notation, with ".0" when it is integral, from
@@ -299,7 +299,7 @@ static int scan_number(Scan *s, long long *size, int *integral) {
         && (t[frac_end - 1] != '0' || (frac_end - frac_start == 1 && last < int_end));
     if (k <= 15 && power >= -290 && power <= 308) {
         /* At most 15 significant digits read back as one double and are its shortest spelling. */
-        *size += js_number_length(k, power, negative);
+        *size += js_number_length((int)k, power, negative);
         if (!*integral && !plain_float) s->verbatim = 0;
         return 1;
     }

@@ -24,6 +24,7 @@ Kept: some 50 bytes an entry (its input span; texts list, starts, spans in them,
 from __future__ import annotations
 
 import json
+import math
 import re
 from array import array
 from bisect import bisect_left, bisect_right
@@ -44,6 +45,7 @@ from core.trigram_filter import records_read, runs_holding, signatures
 
 COLUMNS = ("id", "call", "unit", "applied", "shape", "bytes")
 _DIGITS = re.compile(r"(\d+)")
+_MOST_DIGITS = 4000  # digit runs read as ints up to here: Python refuses int() past 4,300 digits
 _NOT_WITHIN_ONE_TOKEN = re.compile(rb'[,:\[\]{}"\\]').search
 _NUMBER_CHARACTERS = re.compile(rb"[0-9eE+\-.]*").fullmatch
 
@@ -259,8 +261,12 @@ def shape_of(entry: Entry, limit: int = 60) -> str:
 
 
 def natural_key(text: str) -> tuple:
-    """Sort `c2` before `c10`: digit runs compare as numbers, the rest as text."""
-    return tuple(int(part) if part.isdigit() else part for part in _DIGITS.split(text))
+    """Sort `c2` before `c10`: digit runs compare as numbers, the rest as text.
+
+    A run longer than Python reads as an int (4,300 digits; an id is user data) sorts after every
+    shorter one, as infinity: among such ids the text after it decides.
+    """
+    return tuple((int(part) if len(part) <= _MOST_DIGITS else math.inf) if part.isdigit() else part for part in _DIGITS.split(text))
 
 
 @dataclass(frozen=True, slots=True)

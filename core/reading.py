@@ -203,7 +203,7 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
     if deep_at is not None:
         raise too_deep(text, deep_at)
     try:
-        return json.loads(text.decode("utf-8", "surrogatepass"))
+        return json.loads(text.decode("utf-8", "surrogatepass"), parse_int=_integer)
     except UnicodeDecodeError as exc:
         line, column = _position(text, exc.start)
         raise JsonSyntaxError(f"not UTF-8 text (byte 0x{text[exc.start]:02x}); save the session as UTF-8",
@@ -213,6 +213,12 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
         if not text[offset:].strip():  # nothing after where it stopped: cut short
             raise JsonSyntaxError(ENDS_EARLY, exc.lineno, exc.colno, offset, ends_early=True) from None
         raise JsonSyntaxError(_reword(exc.msg), exc.lineno, exc.colno, offset) from None
+
+
+def _integer(digits: str) -> int | float:
+    """An integer literal as the JSON parser reads it: past Python's 4,300-digit limit for int() it is
+    read as JavaScript reads every number, a double (infinite there), not refused with a ValueError."""
+    return int(digits) if len(digits) <= 4000 else float(digits)
 
 
 ENDS_EARLY = "the JSON document ends early (a value or a closing bracket is missing); the file may be truncated"

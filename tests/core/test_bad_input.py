@@ -57,6 +57,25 @@ def test_an_input_nested_988_deep_loads_in_every_command(tmp_path, form):
     assert manifest["entries"][0]["bytes"] == 2 * 988 + 1
 
 
+@pytest.mark.parametrize("form", ["json", "jsonl"])
+def test_an_integer_of_5000_digits_loads_as_javascript_reads_it(tmp_path, form):
+    """A 5,000-digit integer went past Python's 4,300-digit limit for int() and ended `wsi manifest` in a
+    traceback (ValueError). JSON.parse reads it as Infinity, which JSON.stringify writes as null."""
+    huge = "1" * 5000
+    if form == "json":
+        text = with_input(json_form(entry("c1", "HUGE"), entry("c2")), "HUGE", f"[{huge},-{huge},1]")
+    else:
+        text = "\n".join([json.dumps(HEAD), with_input(json.dumps({"kind": "entry", **entry("c1", "HUGE")}), "HUGE", f"[{huge},-{huge},1]"),
+                          json.dumps({"kind": "entry", **entry("c2")})]) + "\n"
+    path = tmp_path / f"huge.{form}"
+    path.write_text(text)
+    done = wsi("manifest", path, "--json")
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads(done.stdout)
+    assert [e["id"] for e in manifest["entries"]] == ["c1", "c2"]
+    assert manifest["entries"][0]["bytes"] == len("[null,null,1]")
+
+
 def test_a_canvas_edit_nested_988_deep_diffs(tmp_path):
     text = with_input(with_input(json_form(entry("c1", {"a": "BASE"}), entry("e1", {"a": "EDIT"}, applied=True)),
                                  "BASE", deep(985)), "EDIT", deep(985, "2"))

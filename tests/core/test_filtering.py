@@ -83,6 +83,8 @@ def test_shape_and_natural_key():
     assert shape_of(Entry("c2", "a.b.c", [1, 2])) == "[2]"
     assert shape_of(Entry("c3", "a.b.c", 3)) == "number"
     assert natural_key("c2") < natural_key("c10")
+    # An id is user data: a run of 5,000 digits (past int()'s limit) sorts after the shorter ones, no ValueError.
+    assert natural_key("c10") < natural_key("c" + "1" * 5000 + "a") < natural_key("c" + "1" * 5000 + "b")
 
 
 # Texts a record may spell differently from the compact JSON of its input: escapes, exponents,
