@@ -62,6 +62,10 @@ WRAP_TAIL = "\n})"
 VENDOR = Path(__file__).with_name("vendor") / "amaro"
 LOADER = Path(__file__).with_name("typescript_stripper.js")
 STRIP_TIMEOUT_S = 5.0
+# How long closing waits for V8 to answer the calls it was given, a stopped strip's among them. Its own
+# figure, not the strip's: with a strip bound of 1 ms (a test) the isolate was closed before that answer,
+# whose callback then found mini-racer's event loop closed ("Exception ignored … Event loop is closed").
+CLOSE_WAIT_S = 5.0
 # V8's flags in the host, where only this stripper runs: memory protection keys off (see the module's
 # docstring), and WebAssembly functions validated when first compiled, not all when the module is
 # (compiling swc's module: 40-100 ms -> ~10 ms on the loaded machine; the build is pinned by checksum).
@@ -153,7 +157,7 @@ class _Stripper:
         from py_mini_racer import JSEvalException
 
         with contextlib.suppress(JSEvalException):
-            self.racer.eval("0", timeout_sec=STRIP_TIMEOUT_S)  # V8 answers in order: the stopped call first
+            self.racer.eval("0", timeout_sec=CLOSE_WAIT_S)  # V8 answers in order: the stopped call first
         self.racer.close()
 
 
