@@ -496,9 +496,10 @@ class ManifestIndex:
         # A record's first hit before its input (in its id or call): the input may hold one further on.
         before = numpy.flatnonzero(spelled[:firsts] & (places[:firsts] < low[:firsts]))
         piece_starts = [at for _, at in pieces]
+        finds = [finder(piece) for piece, _ in pieces] if len(before) else []  # one each: a finder exports its buffer
         for i, start, end in zip(ids[before].tolist(), low[before].tolist(), high[before].tolist()):
-            piece, at = pieces[bisect_right(piece_starts, start) - 1]  # the piece holding the record
-            if i not in hits and finder(piece)(needle, start - at, end - at) >= 0:
+            k = bisect_right(piece_starts, start) - 1  # the piece holding the record
+            if i not in hits and finds[k](needle, start - piece_starts[k], end - piece_starts[k]) >= 0:
                 hits.add(i)
         if screened:  # a loose record holding the needle somewhere: parsed (the others were, above)
             loose = block.loose
