@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 Find = Callable[..., int]  # find(needle, start=0, end=None) -> offset or -1, as bytes.find
-# What a search reads; a msgspec.Raw (a record's text in the JSON form) is one too, though its stubs do not say so.
+# What a search reads; a record's text in the JSON form (core.store_scan's RecordText, or a msgspec.Raw) is one
+# too, though its stubs do not say so.
 ByteBuffer: TypeAlias = "bytes | bytearray | memoryview | NDArray[numpy.uint8]"
 
 

@@ -40,12 +40,12 @@ from core.in_place import records_in_place
 from core.jsonsize import js_keys
 from core.manifest import shape_text
 from core.model import Entry
+from core.reading import MOST_INT_DIGITS
 from core.run_inputs import call_matches, entry_bytes, input_bytes, input_shape
 from core.trigram_filter import records_read, runs_holding, signatures
 
 COLUMNS = ("id", "call", "unit", "applied", "shape", "bytes")
 _DIGITS = re.compile(r"(\d+)")
-_MOST_DIGITS = 4000  # digit runs read as ints up to here: Python refuses int() past 4,300 digits
 _NOT_WITHIN_ONE_TOKEN = re.compile(rb'[,:\[\]{}"\\]').search
 _NUMBER_CHARACTERS = re.compile(rb"[0-9eE+\-.]*").fullmatch
 
@@ -266,7 +266,7 @@ def natural_key(text: str) -> tuple:
     A run longer than Python reads as an int (4,300 digits; an id is user data) sorts after every
     shorter one, as infinity: among such ids the text after it decides.
     """
-    return tuple((int(part) if len(part) <= _MOST_DIGITS else math.inf) if part.isdigit() else part for part in _DIGITS.split(text))
+    return tuple((int(part) if len(part) <= MOST_INT_DIGITS else math.inf) if part.isdigit() else part for part in _DIGITS.split(text))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """Record texts where they lie in the file's bytes: one view over a block of them, searched there, never joined.
 
-The JSON form's loader keeps each store record as a slice of the file's bytes (a msgspec.Raw), in
-order, each the next one's neighbour but for a comma (and any spaces the file puts around it). A
+The JSON form's loader keeps each store record as a slice of the file's bytes (a RecordText from the
+C scan, core.store_scan, or a msgspec.Raw without it), in order, each the next one's neighbour but
+for a comma (and any spaces the file puts around it). A
 search then reads the block's stretch of the file where it is, as the one text it is, instead of
 joining the records with newlines first (a copy of the whole block per search: some 14 ms of the
 50 a rare number took over 100,000 entries). A hit there may span the comma between two records;

@@ -87,7 +87,8 @@ def map_file(path: Path) -> memoryview | None:
     file, empty, gzip, or it cannot be opened: `read_bytes` then says why)."""
     try:
         with open(path, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode) or os.fstat(file.fileno()).st_size == 0:
+            info = os.fstat(file.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
                 return None
             mapping = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
@@ -215,10 +216,13 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
         raise JsonSyntaxError(_reword(exc.msg), exc.lineno, exc.colno, offset) from None
 
 
+MOST_INT_DIGITS = 4000  # digits read as a Python int: int() refuses more than 4,300 (ValueError)
+
+
 def _integer(digits: str) -> int | float:
-    """An integer literal as the JSON parser reads it: past Python's 4,300-digit limit for int() it is
-    read as JavaScript reads every number, a double (infinite there), not refused with a ValueError."""
-    return int(digits) if len(digits) <= 4000 else float(digits)
+    """An integer literal as the JSON parser reads it: past MOST_INT_DIGITS it is read as JavaScript
+    reads every number, a double (infinite there), not refused with a ValueError."""
+    return int(digits) if len(digits) <= MOST_INT_DIGITS else float(digits)
 
 
 ENDS_EARLY = "the JSON document ends early (a value or a closing bracket is missing); the file may be truncated"

@@ -259,8 +259,8 @@ def measured_entry(checker: RecordChecker, record: tuple, view: memoryview, wher
     entry = checker.entry(fields, where, "kind" if kind is not None else "")
     if entry is not None:
         entry.input_bytes = size
-        entry.input_shape = _scanned_shape(shape)
-        _share(entry)
+        entry.input_shape = _scanned_shape(shape)  # shared already
+        _intern_names(entry)
         entry.hold_text(raw, input_start - start if verbatim else None, end - input_end)
     return entry
 
@@ -268,12 +268,7 @@ def measured_entry(checker: RecordChecker, record: tuple, view: memoryview, wher
 def _scanned_shape(shape: tuple[str, ...] | int | str) -> dict[str, Any]:
     """The manifest shape of core.store_scan's `shape`: keys in JavaScript's order, shared when met before."""
     if type(shape) is tuple:
-        shared = _SHAPES.get(shape)
-        if shared is None:
-            shared = {"keys": js_keys(shape)}
-            if len(_SHAPES) < _SHAPES_KEPT:
-                _SHAPES[shape] = shared
-        return shared
+        return _shared_shape(shape)
     if type(shape) is int:
         return {"array": shape}
     return {"type": shape}
@@ -294,23 +289,31 @@ def held_entry(entry: Entry, text: bytes | memoryview | msgspec.Raw | None = Non
     return entry
 
 
-def _share(entry: Entry) -> None:
-    """Keep each call, unit and input key set once.
-
-    A session repeats a few calls, units and input key sets 100,000 times: the shape,
-    `{"keys": [...]}`, is then shared by the entries that have it, and is read-only.
-    """
+def _intern_names(entry: Entry) -> None:
+    """Keep each call and unit once: a session repeats a few of them 100,000 times."""
     entry.call = sys.intern(entry.call)
     if entry.unit is not None:
         entry.unit = sys.intern(entry.unit)
+
+
+def _share(entry: Entry) -> None:
+    """Keep each call, unit and input key set once: the shape, `{"keys": [...]}`, is then shared by
+    the entries that have it, and is read-only."""
+    _intern_names(entry)
     shape = entry.input_shape
     if shape is not None and "keys" in shape:
-        keys = tuple(shape["keys"])
-        shared = _SHAPES.get(keys)
-        if shared is None and len(_SHAPES) < _SHAPES_KEPT:
-            shared = _SHAPES[keys] = shape
-        if shared is not None:
-            entry.input_shape = shared
+        entry.input_shape = _shared_shape(tuple(shape["keys"]))
+
+
+def _shared_shape(keys: tuple[str, ...]) -> dict[str, Any]:
+    """`{"keys": [...]}` in JavaScript's order, one dict for each key set met. The keys come in the text's
+    order (the C scan) or JavaScript's (a parsed value): either way js_keys of them is the shape."""
+    shared = _SHAPES.get(keys)
+    if shared is None:
+        shared = {"keys": js_keys(keys)}
+        if len(_SHAPES) < _SHAPES_KEPT:
+            _SHAPES[keys] = shared
+    return shared
 
 
 _SHAPES: dict[tuple[str, ...], dict[str, Any]] = {}  # input shapes met, so equal ones are kept once
