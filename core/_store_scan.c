@@ -477,11 +477,10 @@ static int same_keys(Scan *s, Shape *shape, Span *keys, Py_ssize_t count) {
     return 1;
 }
 
-static int add_slot(Scan *s, Py_ssize_t index) {
+static void add_slot(Scan *s, Py_ssize_t index) {
     Py_ssize_t at = (Py_ssize_t)(s->shapes[index].hash & (uint64_t)(s->slots_size - 1));
     while (s->shape_slots[at]) at = (at + 1) & (s->slots_size - 1);
     s->shape_slots[at] = index + 1;
-    return 1;
 }
 
 /* The Shape of the keys s->keys[from:], found or added; -1 when out of memory. */
@@ -880,13 +879,8 @@ static PyObject *Scanned_parts(Scanned *self, PyObject *Py_UNUSED(ignored)) {
     return parts;
 }
 
-static PyObject *Scanned_len(Scanned *self, PyObject *Py_UNUSED(ignored)) {
-    return PyLong_FromSsize_t(self->scan.records_len);
-}
-
 static PyMethodDef Scanned_methods[] = {
     {"parts", (PyCFunction)Scanned_parts, METH_NOARGS, "The document's members: (name, start, end) each."},
-    {"count", (PyCFunction)Scanned_len, METH_NOARGS, "How many store records were scanned."},
     {NULL}
 };
 
