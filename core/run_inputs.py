@@ -247,8 +247,11 @@ def _unkeepable_message(name: str, value: Any, path: str) -> str:
             f"keep.{path} is a function, which does not survive the worker; "
             "keep the data it computes instead (call it and keep the result)."
         )
+    # A run's handle is `h<n>.<secret>`: the secret is the run's own, so a message naming it would
+    # differ from run to run (and `wsi reduce` could never see "the same" failure again).
+    shown = str(inner["__h"]).split(".", 1)[0]
     return (
-        f"keep.{path} is a handle ({{__h: {inner['__h']!r}}}), which dies with the worker; "
+        f"keep.{path} is a handle ({{__h: {shown!r}}}), which dies with the worker; "
         "keep the entity id or the points it was built from instead, and get a fresh handle "
         "with scene.get(id) in the next body."
     )

@@ -75,6 +75,11 @@ def run_app(argv: list[str]) -> int:
         return int(exc.code or 0)
     path = Path(args.file) if args.file else demo_session()
     if args.screenshot:
+        # A file that cannot be opened is bad usage (exit 2), as for every command: no picture of it.
+        if not (path.is_file() and os.access(path, os.R_OK)):
+            why = "no such file" if not path.exists() else "not a file you can read"
+            print(f"wsi gui: {path}: {why}; check the path", file=sys.stderr)
+            return 2
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     else:
         from gui.display import why_no_window
@@ -145,6 +150,10 @@ def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
     if session is None:
         print(f"wsi gui: {notice or f'{path} did not load'}; the picture shows it", file=sys.stderr)
         return 1
+    if at is not None and session.body(at) is None:  # an unknown body is bad usage, as for every command
+        known = ", ".join(b.key for b in session.bodies[:12]) or "none"
+        print(f"wsi gui: --at {at}: no body {at!r} in {path.name}; its bodies are: {known}", file=sys.stderr)
+        return 2
     if session.errors:
         print(f"wsi gui: {notice}; `wsi validate {path}` lists every problem", file=sys.stderr)
         return 1

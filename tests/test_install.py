@@ -68,6 +68,11 @@ def test_the_wheel_installed_into_a_fresh_venv_works_from_any_folder(tmp_path):
     body.write_text('const r = inputs.last("mep.risers");\nreturn { two: 1 + 1, spacing: r.spacing };\n')
     ran = run([wsi, "run", shipped_demo, body, "--json"], elsewhere, env)
     assert ran.returncode == 0, ran.stderr
+
+    # `wsi demo --copy` writes the demo and the example bodies (package data) out of the install.
+    copied = run([wsi, "demo", "--copy", elsewhere / "tour"], elsewhere, env)
+    assert copied.returncode == 0, copied.stderr
+    assert {"demo.json", "ward-2.json", "b5-fixed.js", "typed.ts"} <= {p.name for p in (elsewhere / "tour").iterdir()}
     demo = json.loads(DEMO.read_text(encoding="utf-8"))
     spacing = [e for e in demo["store"] if e["call"] == "mep.risers.risers"][-1]["input"]["spacing"]
     assert json.loads(ran.stdout)["returned"] == {"two": 2, "spacing": spacing}

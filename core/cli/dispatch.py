@@ -30,6 +30,8 @@ COMMANDS = {
     "resolve": "what inputs.last(\"X\") / inputs.at(\"ID\") gives a body at B, and why",
     "reduce": "the smallest session in which a body still fails (or diverges) the same way",
     "check": "validate, replay and trim-check many sessions (files and folders)",
+    "show": "one recorded body: its code, outcome, calls and keep",
+    "demo": "where the bundled demo session is, or a copy of it and the example bodies",
 }
 
 
@@ -46,7 +48,8 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     Only the chosen command's module is imported (its arguments are all that will be parsed): the
     others pull in numpy, msgpack and the runner, a third of a second a run does not need.
     """
-    parser = UsageParser(prog="wsi", description="Worker Session Inspector: look inside run_worker sessions.")
+    parser = UsageParser(prog="wsi", description="Worker Session Inspector: look inside run_worker sessions.",
+                         epilog=_demo_epilog() if chosen is None else None)
     parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=UsageParser)
     sub.add_parser("gui", help="open the inspector window (the default)")
@@ -56,6 +59,14 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
         if module is not None:
             module.add_arguments(command)
     return parser
+
+
+def _demo_epilog() -> str:
+    """Where the bundled demo is, for `wsi --help`: a newcomer's first file after an install."""
+    from core.commands.demo import demo_path_text
+
+    return (f"The demo session: {demo_path_text()} (`wsi demo --copy DIR` copies it and the example bodies). "
+            "Start with `wsi gui` (the window on the demo); docs/bodies.md says how to write a body.")
 
 
 class VersionAction(argparse.Action):
