@@ -104,8 +104,9 @@ class RecordChecker:
         if not isinstance(raw, dict):
             self._error(where, "a body must be an object with id and code")
             return None
-        if "id" not in raw or "code" not in raw:
-            self._error(where, "body without id or code: every body needs both")
+        missing = [field for field in ("id", "code") if field not in raw]
+        if missing:
+            self._error(where, f"body without {' or '.join(missing)}: every body needs both id and code")
             return None
         body_id, code = raw["id"], raw["code"]
         if not _is_id(body_id):
@@ -127,6 +128,10 @@ class RecordChecker:
         if result is not None and not (isinstance(result, dict) and isinstance(result.get("ok"), bool)):
             self._warn(_place(where).field("result"), "result must be an object with ok: true or false; ignored")
             result = None
+        if result is not None and "error" in result and not isinstance(result["error"], str):
+            self._warn(_place(where).field("result", "error"),
+                       f"result.error must be a string (\"Name: message\"), not {type(result['error']).__name__}; ignored")
+            result = {k: v for k, v in result.items() if k != "error"}
         return Body(
             id=body_id,
             code=code,

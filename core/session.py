@@ -126,11 +126,12 @@ class EditLinks:
         """Check one entry, the next in file order, and remember it."""
         if entry.applied:
             if entry.edit_of is not None and str(entry.edit_of) not in self.seen:
+                own = str(entry.edit_of) == str(entry.id)
                 later = str(entry.edit_of) in self.entry_by_key
+                named = "its own entry" if own else "a later entry" if later else "no entry"
                 self.problems.append(Problem(
                     "warning", entry.where.field("editOf"),
-                    f"editOf {entry.edit_of!r} names {'a later' if later else 'no'} entry; "
-                    "it must name the earlier model call the person edited",
+                    f"editOf {entry.edit_of!r} names {named}; it must name the earlier model call the person edited",
                 ))
             elif entry.edit_of is None and entry.call not in self.model_calls:
                 self.problems.append(Problem(

@@ -40,6 +40,15 @@ def read_body(path: str) -> str:
         raise CliError(f"wsi run: {path}: cannot read the body ({exc}); give a UTF-8 text file") from None
 
 
+def with_language_hint(result: dict) -> dict:
+    """A SyntaxError of a body read from stdin (JavaScript unless `--lang ts`) says TypeScript may be why."""
+    error = result.get("error")
+    if not error or error.get("name") != "SyntaxError":
+        return result
+    hint = " (standard input is read as JavaScript: for a TypeScript body, --lang ts may be what is missing)"
+    return {**result, "error": {**error, "message": error["message"] + hint}}
+
+
 def run(args: argparse.Namespace) -> int:
     lang = args.lang or ("ts" if args.body_file.endswith(".ts") else "js")
     if not 0 < args.timeout <= 3600:
@@ -60,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"wsi run: {exc}") from None
         result = runner.run(envelope)
     where = "<stdin>" if args.body_file == "-" else args.body_file
+    if args.body_file == "-" and args.lang is None:
+        result = with_language_hint(result)
     if "error" in result:
         print(error_line(result["error"], where), file=sys.stderr)
     if args.json:

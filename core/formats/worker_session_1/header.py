@@ -1,7 +1,9 @@
 """worker-session/1's header (SPEC 2.1): format, session, caps, scene and modules, each read on its own."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
 
 FORMAT = "worker-session/1"
 HEADER_PARTS = ("format", "session", "caps", "scene", "modules")
+NEWER_FORMAT = re.compile(r"worker-session/([1-9][0-9]{0,8})")
 
 
 def read_header(session: Session, document: dict[str, Any], where: Place) -> None:
@@ -29,15 +32,14 @@ def read_header(session: Session, document: dict[str, Any], where: Place) -> Non
     elif fmt is None:
         session.problems.append(Problem("error", at("format"), f'missing: not a session (a session starts with "format": "{FORMAT}")'))
     elif fmt != FORMAT:
-        newer = isinstance(fmt, str) and fmt.startswith("worker-session/")
-        hint = "written by a newer editor; update the inspector" if newer else f'expected "{FORMAT}"'
-        session.problems.append(Problem("error", at("format"), f"format {fmt!r} is not {FORMAT}: {hint}"))
+        session.problems.append(Problem("error", at("format"), format_message(fmt)))
     else:
         session.format = fmt
 
     info = _model(session, SessionInfo, document.get("session"), at, "session", required="session" not in session._broken_parts)
     if info is not None:
         session.info = document["session"]
+        _check_created_at(session, info.created_at, at)
     caps = _model(session, Caps, document.get("caps"), at, "caps")
     if caps is not None:
         session.caps = caps
@@ -51,6 +53,26 @@ def read_header(session: Session, document: dict[str, Any], where: Place) -> Non
     elif modules is not None:
         session.problems.append(Problem("error", at("modules"), "modules must be an object keyed by group.module"))
     _read_scene(session, document.get("scene"), at)
+
+
+def _check_created_at(session: Session, created_at: str | None, at: Callable[..., Place]) -> None:
+    """A `createdAt` that is no ISO-8601 time is a wrong-typed field: a warning, and it is not shown as a time."""
+    if created_at is None:
+        return
+    try:
+        datetime.fromisoformat(created_at)
+    except ValueError:
+        session.problems.append(Problem("warning", at("session", "createdAt"),
+                                        f"createdAt {created_at!r} is not an ISO-8601 time (like 2026-11-18T09:00:00Z); ignored"))
+        session.info = {k: v for k, v in session.info.items() if k != "createdAt"}
+
+
+def format_message(fmt: Any) -> str:
+    """Why `format` is not this version's: a higher `worker-session/N` is newer, anything else malformed."""
+    version = NEWER_FORMAT.fullmatch(fmt) if isinstance(fmt, str) else None
+    if version is not None and int(version.group(1)) > 1:
+        return f"format {fmt!r} is not {FORMAT}: written by a newer editor; update the inspector"
+    return f'format {fmt!r} is malformed: expected exactly "{FORMAT}"'
 
 
 def _read_scene(session: Session, scene: Any, at: Callable[..., Place]) -> None:

@@ -67,6 +67,9 @@ class LineReader:
                     "error", where, "line 1 must be the header (format, session, …), not a record"))
             else:
                 read_header(session, record, where)
+                for part in RECORD_PARTS:
+                    if part in record:
+                        session.problems.append(Problem("warning", where.field(part), HEADER_RECORDS.format(part=part)))
                 session.extra = {k: v for k, v in record.items() if k not in HEADER_PARTS}
                 return
         item = read_record(session, self.checker, number, line, record)
@@ -114,6 +117,11 @@ def read_record(session: Session, checker: RecordChecker, number: int, line: byt
         else:
             session.problems.append(Problem("error", where.field("kept"), "kept must be an object of named values"))
             item = None
+    elif "kind" not in record:
+        session.problems.append(Problem(
+            "error", where, 'a record without kind: each line after the header starts {"kind": "entry", …}, '
+            '"body" or "kept"'))
+        item = None
     else:
         session.problems.append(Problem(
             "error", where.field("kind"), f"kind {kind!r} is not entry, body or kept"))
@@ -121,6 +129,9 @@ def read_record(session: Session, checker: RecordChecker, number: int, line: byt
     return item
 
 
+RECORD_PARTS = ("store", "bodies", "kept")
+HEADER_RECORDS = ('the header holds {part}, which JSON Lines does not read there; ignored: in JSON Lines each '
+                  'record is a line of its own ({{"kind": "entry", …}}, {{"kind": "body", …}}, {{"kind": "kept", …}})')
 LINE_ENDS_EARLY = "this line ends before its JSON does (a value or a closing bracket is missing); each record is one whole line"
 
 
