@@ -42,7 +42,18 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--screenshot", metavar="OUT.png", help="render the window at 1400×900 into OUT.png and exit")
     parser.add_argument("--tab", choices=[name for name, _t, _s in TABS], help="the tab to show first")
     parser.add_argument("--at", metavar="B", help="put the cursor at body B once the file is open (a deep link)")
-    return parser.parse_args(argv)
+    parser.add_argument("--gzip-limit", metavar="SIZE", help="the most a .gz file may unpack to (default 2GiB, or WSI_GZIP_LIMIT)")
+    args = parser.parse_args(argv)
+    if args.gzip_limit is not None:
+        # The window's loader reads the limit from WSI_GZIP_LIMIT, as every command's default does.
+        from core.reading import GZIP_LIMIT_ENV, parse_limit
+
+        try:
+            parse_limit(args.gzip_limit)
+        except ValueError as exc:
+            parser.error(f"--gzip-limit: {exc}")
+        os.environ[GZIP_LIMIT_ENV] = args.gzip_limit
+    return args
 
 
 GIL_SWITCH_S = 0.0001

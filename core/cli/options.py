@@ -22,3 +22,6 @@ def _gzip_limit(text: str) -> int:
         return parse_limit(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+gzip_limit_argument = _gzip_limit  # the same SIZE parser for a command that takes the limit its own way (check)

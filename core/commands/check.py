@@ -21,6 +21,7 @@ from core.check_report import json_document, progress_line, session_lines, summa
 from core.check_where import WhereError, parse_where
 from core.cli.errors import CliError
 from core.cli.output import print_json
+from core.cli.options import gzip_limit_argument
 from core.sizes import size_argument
 
 PROGRESS_EVERY_S = 0.5  # on a terminal; to a file or a CI log, a line every PROGRESS_LOG_S
@@ -45,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="replay no more bodies of a session after S seconds (default 600)")
     parser.add_argument("--max-size", type=size_argument, default=DEFAULT_MAX_BYTES, metavar="SIZE",
                         help="refuse a session larger than SIZE once unpacked (default 1024MiB)")
+    # The name every other command gives this limit (docs/cli.md): the same option, so either works.
+    parser.add_argument("--gzip-limit", dest="max_size", type=gzip_limit_argument, default=argparse.SUPPRESS, metavar="SIZE",
+                        help="the same as --max-size: the most a session may unpack to")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (needs the [cluster] extra)")
 
 

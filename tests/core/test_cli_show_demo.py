@@ -84,3 +84,13 @@ def test_the_demo_b5_reduces_and_reproduces(tmp_path):
     ran = wsi("run", out, code, "--at", "b5")
     assert ran.returncode == 1
     assert "keep.ward is a handle ({__h: 'h1'}), which dies with the worker" in ran.stderr
+
+
+def test_check_takes_gzip_limit_as_every_command_does(tmp_path):
+    import gzip
+
+    (tmp_path / "demo.json.gz").write_bytes(gzip.compress(DEMO.read_bytes()))
+    small = wsi("check", tmp_path, "--gzip-limit", "1KiB")
+    assert small.returncode == 1 and "over 1,024 bytes" in small.stdout
+    assert wsi("check", tmp_path, "--gzip-limit", "1GiB").returncode == 0
+    assert wsi("check", tmp_path, "--gzip-limit", "lots").returncode == 2

@@ -33,3 +33,17 @@ def test_a_known_body_is_fine(tmp_path):
     done, out = screenshot("--at", "b5", "--tab", "run", tmp_path=tmp_path)
     assert done.returncode == 0, done.stderr
     assert out.exists()
+
+
+def test_gzip_limit_is_taken_and_checked(tmp_path):
+    import gzip
+
+    from tests.conftest import DEMO
+
+    packed = tmp_path / "demo.json.gz"
+    packed.write_bytes(gzip.compress(DEMO.read_bytes()))
+    done, out = screenshot(packed, "--gzip-limit", "1KiB", tmp_path=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "unpacks to more than 1,024 bytes" in done.stderr and "--gzip-limit" in done.stderr
+    done, out = screenshot(packed, "--gzip-limit", "lots", tmp_path=tmp_path)
+    assert done.returncode == 2 and "--gzip-limit" in done.stderr
