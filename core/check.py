@@ -6,10 +6,14 @@ lists the trim warnings at the session's own `caps.storeBytes`. It never raises 
 the file: every outcome is a `SessionReport` document (plain JSON, so it crosses process and
 cluster boundaries unchanged).
 
-A session is **clean** when nothing in its report has severity `error`: no load error, every body
-replays the same, and at its cap no canvas edit falls and no module's `inputs.last()` entry falls
-(what `wsi trim FILE` warns about at the end of the session; as the store only grows, anything that
-falls at an earlier body also falls there). The loader's warnings are reported, not failed on.
+A session is **clean** when no finding fails it (`fails_session`): no load error, every body replays
+the same, and at its cap no canvas edit falls and no module's `inputs.last()` entry falls (what
+`wsi trim FILE` warns about at the end of the session; as the store only grows, anything that falls
+at an earlier body also falls there). The loader's other warnings are reported, not failed on.
+
+Each code has one severity wherever it is shown (plain, `--json`, JUnit, the window): `SEVERITY`
+below, else the loader's own. The two trim codes are warnings, as `wsi trim` and the Trim tab call
+them, and still fail a session: the editor would hand a body nothing there.
 
 Every finding has a `code`; `--where problem=CODE` selects by it:
 
@@ -18,7 +22,7 @@ Every finding has a `code`; `--where problem=CODE` selects by it:
 | `syntax` `not-utf8` `bad-gzip` `format` `missing-field` `bad-call` `bad-unit` `duplicate-id` `load-error` | load errors (records not loaded) |
 | `edit-of` `edit-without-base` `keep-refused` `store-over-cap` `partial-line` `load-warning` | load warnings (not failed on) |
 | `replay-call` `replay-input` `replay-missing-call` `replay-extra-call` `replay-ok` `replay-returned` | a body replays differently: SPEC 6 replay's `firstDifference.kind` |
-| `edit-falls` `last-falls` | at the session's cap, a canvas edit falls / a module's `inputs.last()` entry falls |
+| `edit-falls` `last-falls` | warnings that fail the session: at its cap, a canvas edit falls / a module's `inputs.last()` entry falls |
 | `unreadable` `too-large` `budget` `timeout` `crashed` `internal` | the session could not be checked (whole or in part) |
 """
 from __future__ import annotations
@@ -170,9 +174,23 @@ def problem_code(problem: Problem) -> str:
 
 # --- one session -------------------------------------------------------------------------------------
 
+# The severity of every code that is not the loader's (a loader code keeps its problem's severity).
+SEVERITY = {
+    "edit-falls": "warning", "last-falls": "warning",
+    **{f"replay-{kind}": "error" for kind in ("call", "input", "missing-call", "extra-call", "ok", "returned")},
+    **dict.fromkeys(("unreadable", "too-large", "budget", "timeout", "crashed", "internal"), "error"),
+}
+FAILING_WARNINGS = frozenset({"edit-falls", "last-falls"})
+
+
 def finding(code: str, severity: str, where: str | Place, message: str, **extra: Any) -> dict[str, Any]:
-    """One finding of a session's report (its place printed)."""
-    return {"code": code, "severity": severity, "where": str(where), "message": message, **extra}
+    """One finding of a session's report (its place printed); a code of SEVERITY always has that severity."""
+    return {"code": code, "severity": SEVERITY.get(code, severity), "where": str(where), "message": message, **extra}
+
+
+def fails_session(found: dict[str, Any]) -> bool:
+    """True for a finding that makes its session not clean: an error, or a trim warning."""
+    return found["severity"] == "error" or found["code"] in FAILING_WARNINGS
 
 
 def empty_report(path: str) -> SessionReport:
@@ -196,7 +214,7 @@ def failed_report(path: str, code: str, message: str, where: str = "") -> Sessio
 
 def finish(report: SessionReport) -> SessionReport:
     """Set `clean` from the findings."""
-    report["clean"] = not any(f["severity"] == "error" for f in report["findings"])
+    report["clean"] = not any(fails_session(f) for f in report["findings"])
     return report
 
 
@@ -296,17 +314,17 @@ def _trim_findings(report: SessionReport, session: Session) -> None:
     listed = summary.fallen_edits
     for i, (edit, kept_from) in enumerate(listed):
         report["findings"].append(finding(
-            "edit-falls", "error", edit.where, words[i] if i < len(words) else f"canvas edit {edit.id} falls",
+            "edit-falls", "warning", edit.where, words[i] if i < len(words) else f"canvas edit {edit.id} falls",
             entry=edit.id, call=edit.call, keptFrom=kept_from))
     if summary.edits_fallen > len(listed):
         report["findings"].append(finding(
-            "edit-falls", "error", "/store" if session.form == "json" else "store",
+            "edit-falls", "warning", "/store" if session.form == "json" else "store",
             f"{summary.edits_fallen - len(listed):,} older canvas edits fall as well at the cap {cap:,} B"))
     changes = summary.last_changes
     tail = words[len(words) - len(changes):] if len(words) >= len(changes) else []
     for change, text in zip(changes, tail or [None] * len(changes)):
         report["findings"].append(finding(
-            "last-falls", "error", change.entry.where, text or change.words(),
+            "last-falls", "warning", change.entry.where, text or change.words(),
             entry=change.entry.id, call=change.entry.call, module=change.module, keptFrom=change.kept_from))
 
 

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from core.check import SessionReport
+from core.check import FAILING_WARNINGS, SessionReport, fails_session
 
 LISTED_FINDINGS = 10  # per session in the plain output; --json and --junit have them all
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -105,15 +105,23 @@ def _line(found: dict[str, Any]) -> str:
 
 
 def session_lines(report: SessionReport) -> list[str]:
-    """A session in plain lines: its verdict and counts, then its failing findings (at most ten)."""
+    """A session in plain lines: its verdict and what each count counts, then its findings (at most ten).
+
+    The counts name their kind (the loader's errors and warnings, the trim warnings that fail it),
+    and every finding they count is listed, those that fail the session first.
+    """
     verdict = "clean" if report["clean"] else "NOT CLEAN"
     bodies = f"{report['same']}/{report['bodies']} bodies the same" if report["bodies"] else "no bodies"
-    head = (f"{report['path']}: {verdict}: {bodies}, {_count(report['errors'], 'error')}, "
-            f"{_count(report['warnings'], 'warning')}, {_count(report['lostEdits'], 'lost edit')}")
-    failing = [f for f in report["findings"] if f["severity"] == "error"]
-    lines = [head] + [f"  {_line(f)}" for f in failing[:LISTED_FINDINGS]]
-    if len(failing) > LISTED_FINDINGS:
-        lines.append(f"  … {len(failing) - LISTED_FINDINGS} more (wsi check --json lists them all)")
+    findings = report["findings"]
+    trims = sum(f["code"] in FAILING_WARNINGS for f in findings)
+    head = (f"{report['path']}: {verdict}: {bodies}, {_count(report['errors'], 'load error')}, "
+            f"{_count(report['warnings'], 'load warning')}"
+            + (f", {_count(trims, 'trim warning')}" if trims else "")
+            + f", {_count(report['lostEdits'], 'lost edit')}")
+    listed = [f for f in findings if fails_session(f)] + [f for f in findings if not fails_session(f)]
+    lines = [head] + [f"  {_line(f)}" for f in listed[:LISTED_FINDINGS]]
+    if len(listed) > LISTED_FINDINGS:
+        lines.append(f"  … {len(listed) - LISTED_FINDINGS} more (wsi check --json lists them all)")
     return lines
 
 

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.check import CheckOptions, SessionReport, find_sessions
+from core.check import CheckOptions, SessionReport, fails_session, find_sessions
 from core.check_report import progress_line
 from core.check_where import Where, WhereError, parse_where
 from gui.jobs import Job, Jobs
@@ -120,7 +120,7 @@ class CorpusModel(QAbstractTableModel):
             if column == 3 and report["warnings"]:
                 return QBrush(WARN)
         if role == Qt.ItemDataRole.ToolTipRole:
-            failing = [f"{f['where'] + ': ' if f['where'] else ''}{f['message']}" for f in report["findings"] if f["severity"] == "error"]
+            failing = [f"{f['where'] + ': ' if f['where'] else ''}{f['message']}" for f in report["findings"] if fails_session(f)]
             return "\n".join(failing[:12]) or "clean"
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (1, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -20,7 +20,7 @@ dump("bad_unit.json", head(store=[entry("c1", unit="yd"), entry("c2")]))
 dump("duplicate_id.json", head(store=[entry("c1"), entry(2), entry("2")]))
 dump("edit_of_unknown.json", head(store=[entry("c1"), entry("e1", applied=True, editOf="c9"), entry("e2", applied=True, editOf="c3"), entry("c3")]))
 dump("edit_without_base.json", head(store=[entry("e1", call="pack.rooms.place", applied=True), entry("c1")]))
-dump("refused_keep.json", head(store=[entry("c1", body="b1")], bodies=[
+dump("refused_keep.json", head(store=[entry("c1")], bodies=[
     {"id": "b1", "code": "return {}", "keep": {"ward": {"__h": "h3"}}},
     {"id": "b2", "code": "return {}", "keep": {"2nd": 1}},
     {"id": "b3", "code": "return {}", "keep": {"big": "x" * 70000}}]))
@@ -28,7 +28,7 @@ dump("over_cap.json", head(caps={"storeBytes": 100}, store=[entry(f"c{i}", input
 dump("bad_header.json", head(caps={"storeBytes": -5}, scene={"unit": "yd", "entities": [{"type": "room"}, {"id": "r1", "type": "room"}]}, store=[entry("c1")]))
 lines = [json.dumps({"format": "worker-session/1", "session": {"id": "live"}}),
          json.dumps({"kind": "body", "id": "b1", "code": "return 1"}),
-         json.dumps({"kind": "entry", **entry("c1", body="b1")})]
+         json.dumps({"kind": "entry", **entry("c1")})]
 (B / "partial_line.jsonl").write_text("\n".join(lines) + '\n{"kind": "entry", "id": "c2", "call": "pack.corr')
 (B / "bad_lines.jsonl").write_text("\n".join([lines[0], lines[1], '{"kind": "entry", "id": }', json.dumps({"kind": "note", "text": "?"}), lines[2]]) + "\n")
 (B / "truncated.json.gz").write_bytes(gzip.compress(full.encode())[:40])
