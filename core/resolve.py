@@ -28,8 +28,10 @@ from core.sizes import format_size
 from core.trim_preview import StoreIndex, TrimPreview
 
 _CALL = re.compile(r"^\s*(?:inputs\s*\.\s*)?(last|at)\s*\(\s*(.*?)\s*\)\s*;?\s*$")
+# `inputs.at(7)` as a body writes a number id (the runner compares String(id)), as well as quoted ids.
 _STRICT = re.compile(r"""^\s*inputs\.(last|at)\(\s*(?:"([^"\\]*)"|'([^'\\]*)')\s*\)\s*;?\s*$""")
-STRICT_FORMS = 'inputs.last("group.module") or inputs.last("group.module.fn"), and inputs.at("id")'
+_STRICT_NUMBER = re.compile(r"^\s*inputs\.at\(\s*(-?[0-9]+)\s*\)\s*;?\s*$")
+STRICT_FORMS = 'inputs.last("group.module") or inputs.last("group.module.fn"), and inputs.at("id") or inputs.at(7)'
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +86,10 @@ def _unquote(text: str) -> str:
 
 
 def parse_strict(text: str) -> tuple[Literal["last", "at"], str] | None:
-    """`(kind, argument)` of `inputs.last("X")` / `inputs.at('ID')` (either quotes), else None."""
+    """`(kind, argument)` of `inputs.last("X")` / `inputs.at('ID')` (either quotes) / `inputs.at(7)`, else None."""
+    number = _STRICT_NUMBER.match(text)
+    if number is not None:
+        return "at", number.group(1)
     match = _STRICT.match(text)
     if match is None:
         return None

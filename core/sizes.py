@@ -13,6 +13,12 @@ import argparse
 import re
 from decimal import Decimal, InvalidOperation
 
+# The two sizes an entry has, said the same way in the docs, `wsi manifest`/`wsi trim` and the
+# window's column tooltips (issue 32: "manifest 71 B, Trim 135 B" with nothing saying why).
+INPUT_BYTES_TIP = ("bytes: the input alone, as JSON.stringify measures it (jsonBytes(input)); the Trim tab counts "
+                   "the whole entry as the editor injects it ({id, call, input, unit, applied}), so its bytes are larger")
+ENTRY_BYTES_TIP = ("bytes: the whole entry as the editor injects it ({id, call, input, unit, applied}), what trimStore "
+                   "counts against caps.storeBytes; the Inputs tab's bytes are the input alone, so they are smaller")
 SUFFIXES = {"": 1, "B": 1, "KB": 1000, "MB": 1000**2, "KiB": 1024, "MiB": 1024**2}
 FIELD_UNITS = ("B", "KiB", "MiB")  # what a size field's unit chooser offers, smallest first
 _SIZE = re.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s?([A-Za-z]*)\s*$")

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.sizes import FIELD_UNITS, SizeError, format_size, parse_size_in_unit, size_in_unit
+from core.sizes import ENTRY_BYTES_TIP, FIELD_UNITS, SizeError, format_size, parse_size_in_unit, size_in_unit
 from core.trim_preview import StoreIndex, TrimPreview, cap_text
 from gui.context import InspectorContext
 from gui.look import (
@@ -101,6 +101,8 @@ class TrimModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.HEADERS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == TOOLTIP and self.HEADERS[section:section + 1] == ("bytes",):
+            return ENTRY_BYTES_TIP
         if role != DISPLAY:
             return None
         if orientation == Qt.Orientation.Horizontal:

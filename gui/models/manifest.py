@@ -11,7 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QModelRoleDataSpan,
 from core.filtering import COLUMNS, FilterSpec, ManifestIndex, shape_of
 from core.model import Entry
 from core.run_inputs import input_bytes
-from core.sizes import format_size
+from core.sizes import INPUT_BYTES_TIP, format_size
 from core.trim_preview import StoreIndex, TrimPreview
 from gui.look import (
     ALIGN, BACKGROUND, DISPLAY, FALLS_TAG, FONT, FOREGROUND, HIGHLIGHT, MUTED, PERSON, PERSON_BACKGROUND,
@@ -221,6 +221,8 @@ class ManifestModel(QAbstractTableModel):
             if role == TOOLTIP:
                 return "entries that fall at the session's caps.storeBytes here: the editor trims them before a body runs"
             return None
+        if orientation == Qt.Orientation.Horizontal and role == TOOLTIP and section == BYTES:
+            return INPUT_BYTES_TIP
         if role != DISPLAY:
             return None
         if orientation == Qt.Orientation.Horizontal:

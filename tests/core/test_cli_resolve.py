@@ -58,3 +58,16 @@ def test_an_id_made_of_digits_is_echoed_as_the_string_it_was_asked_as(tmp_path):
     out = json.loads(wsi("resolve", path, "inputs.at('5')", "--json").stdout)
     assert out == {"expr": 'inputs.at("5")', "at": None, "id": 5, "untrimmedId": 5,
                    "why": out["why"]} and "ids compare as strings" in out["why"]
+
+
+def test_a_number_id_is_resolved_as_a_body_writes_it(tmp_path):
+    # issue 32: `inputs.at(1)` works in a body (ids compare as strings), so resolve takes it too.
+    path = tmp_path / "n.json"
+    path.write_text(json.dumps({"format": "worker-session/1", "session": {"id": "n"},
+                                "store": [{"id": 1, "call": "a.b.c", "input": {"n": 1}}]}))
+    for expr in ("inputs.at(1)", "inputs.at( 1 );", "inputs.at('1')"):
+        done = wsi("resolve", path, expr, "--json")
+        assert done.returncode == 0, (expr, done.stderr)
+        assert json.loads(done.stdout)["id"] == 1
+    refused = wsi("resolve", path, "inputs.last(1)")
+    assert refused.returncode == 2 and "inputs.at(7)" in refused.stderr
