@@ -51,6 +51,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     parser = UsageParser(prog="wsi", description="Worker Session Inspector: look inside run_worker sessions.",
                          epilog=_demo_epilog() if chosen is None else None)
     parser.add_argument("--version", action=VersionAction)
+    parser.add_argument("--completion", action=CompletionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=UsageParser)
     sub.add_parser("gui", help="open the inspector window (the default)")
     for name, summary in COMMANDS.items():
@@ -78,6 +79,34 @@ class VersionAction(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_args: Any) -> None:
         print(f"wsi {installed_version()}")
         parser.exit()
+
+
+class CompletionAction(argparse.Action):
+    """`--completion bash|zsh`: print the shell's completion script for every command and exit 0."""
+
+    def __init__(self, option_strings: list[str], dest: str, **_kwargs: Any):
+        from core.cli.completion import SHELLS
+
+        super().__init__(option_strings, dest, choices=SHELLS, metavar="SHELL",
+                         help="print a completion script for bash or zsh (eval \"$(wsi --completion bash)\")")
+
+    def __call__(self, parser: argparse.ArgumentParser, _namespace: Any, values: Any, *_args: Any) -> None:
+        from core.cli.completion import GUI_OPTIONS, script
+
+        print(script(str(values), {"gui": list(GUI_OPTIONS), **command_options()}), end="")
+        parser.exit()
+
+
+def command_options() -> dict[str, list[str]]:
+    """Each command of COMMANDS → its option strings, as its parser declares them (imports every command)."""
+    found: dict[str, list[str]] = {}
+    for name in COMMANDS:
+        module = _command_module(name)
+        command = UsageParser(prog=f"wsi {name}")
+        if module is not None:
+            module.add_arguments(command)
+        found[name] = [s for action in command._actions for s in action.option_strings if s.startswith("--")]
+    return found
 
 
 def installed_version() -> str:
