@@ -31,7 +31,7 @@ import os
 import re
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -188,7 +188,7 @@ def finding(code: str, severity: str, where: str | Place, message: str, **extra:
     return {"code": code, "severity": SEVERITY.get(code, severity), "where": str(where), "message": message, **extra}
 
 
-def fails_session(found: dict[str, Any]) -> bool:
+def fails_session(found: Mapping[str, object]) -> bool:
     """True for a finding that makes its session not clean: an error, or a trim warning."""
     return found["severity"] == "error" or found["code"] in FAILING_WARNINGS
 

@@ -84,13 +84,13 @@ class VersionAction(argparse.Action):
 class CompletionAction(argparse.Action):
     """`--completion bash|zsh`: print the shell's completion script for every command and exit 0."""
 
-    def __init__(self, option_strings: list[str], dest: str, **_kwargs: Any):
+    def __init__(self, option_strings: list[str], dest: str, **_kwargs: object):
         from core.cli.completion import SHELLS
 
         super().__init__(option_strings, dest, choices=SHELLS, metavar="SHELL",
                          help="print a completion script for bash or zsh (eval \"$(wsi --completion bash)\")")
 
-    def __call__(self, parser: argparse.ArgumentParser, _namespace: Any, values: Any, *_args: Any) -> None:
+    def __call__(self, parser: argparse.ArgumentParser, _namespace: object, values: object, *_args: object) -> None:
         from core.cli.completion import GUI_OPTIONS, script
 
         print(script(str(values), {"gui": list(GUI_OPTIONS), **command_options()}), end="")

@@ -18,6 +18,7 @@ from core.cli.output import print_json
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.report import error_line, result_text
+from core.runner.result import RunResult
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,13 +41,12 @@ def read_body(path: str) -> str:
         raise CliError(f"wsi run: {path}: cannot read the body ({exc}); give a UTF-8 text file") from None
 
 
-def with_language_hint(result: dict) -> dict:
+def add_language_hint(result: RunResult) -> None:
     """A SyntaxError of a body read from stdin (JavaScript unless `--lang ts`) says TypeScript may be why."""
     error = result.get("error")
-    if not error or error.get("name") != "SyntaxError":
-        return result
-    hint = " (standard input is read as JavaScript: for a TypeScript body, --lang ts may be what is missing)"
-    return {**result, "error": {**error, "message": error["message"] + hint}}
+    if isinstance(error, dict) and error.get("name") == "SyntaxError":
+        error["message"] = f"{error['message']} (standard input is read as JavaScript: for a TypeScript body, " \
+                           "--lang ts may be what is missing)"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         result = runner.run(envelope)
     where = "<stdin>" if args.body_file == "-" else args.body_file
     if args.body_file == "-" and args.lang is None:
-        result = with_language_hint(result)
+        add_language_hint(result)
     if "error" in result:
         print(error_line(result["error"], where), file=sys.stderr)
     if args.json:

@@ -10,16 +10,41 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from core.cli.errors import CliError
 from core.cli.options import add_file_argument
 from core.cli.output import print_json
 from core.cli.sessions import exit_status, open_session
-from core.model import Body
+from core.model import Body, Id
 from core.session import Session
 
 SHOWN_VALUE_CHARS = 2000
+
+
+class Outcome(TypedDict):
+    """The recorded outcome: ok (None: no result recorded), the error, what it returned and logged."""
+
+    ok: bool | None
+    error: NotRequired[str]
+    returned: NotRequired[object]
+    logs: list[str]
+
+
+class Call(TypedDict):
+    id: Id
+    call: str
+
+
+class ShownBody(TypedDict):
+    """`wsi show --json`'s document."""
+
+    body: Id
+    lang: str
+    code: str
+    outcome: Outcome
+    calls: list[Call]
+    keep: object
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,23 +72,24 @@ def run(args: argparse.Namespace) -> int:
     return exit_status(session)
 
 
-def body_document(session: Session, body: Body) -> dict[str, Any]:
+def body_document(session: Session, body: Body) -> ShownBody:
     """{"body", "lang", "code", "outcome": {"ok", "error"?, "returned"?, "logs"}, "calls", "keep"}."""
     result = body.result if isinstance(body.result, dict) else {}
-    outcome: dict[str, Any] = {"ok": None if not result else result.get("ok") is not False}
+    logs = [line for line in result.get("logs") or [] if isinstance(line, str)]
+    outcome: Outcome = {"ok": None if not result else result.get("ok") is not False}  # type: ignore[typeddict-item]
     if isinstance(result.get("error"), str):
         outcome["error"] = result["error"]
     if "returned" in result:
         outcome["returned"] = result["returned"]
-    outcome["logs"] = [str(line) for line in result.get("logs") or [] if isinstance(line, str)]
-    calls = [{"id": e.id, "call": e.call} for e in session.entries if e.body is not None and str(e.body) == body.key]
+    outcome["logs"] = logs  # last, as the document lists it
+    calls: list[Call] = [{"id": e.id, "call": e.call} for e in session.entries if e.body is not None and str(e.body) == body.key]
     keep = body.keep
     if keep is None and isinstance(result.get("returned"), dict):
         keep = result["returned"].get("keep")
     return {"body": body.id, "lang": body.lang, "code": body.code, "outcome": outcome, "calls": calls, "keep": keep}
 
 
-def body_text(document: dict[str, Any]) -> str:
+def body_text(document: ShownBody) -> str:
     """The plain form: a heading per part, the code indented as it is."""
     from core.jsonsize import compact_json
 

@@ -94,3 +94,8 @@ def test_check_takes_gzip_limit_as_every_command_does(tmp_path):
     assert small.returncode == 1 and "over 1,024 bytes" in small.stdout
     assert wsi("check", tmp_path, "--gzip-limit", "1GiB").returncode == 0
     assert wsi("check", tmp_path, "--gzip-limit", "lots").returncode == 2
+
+
+def test_show_json_outcome_keys_come_in_the_documented_order():
+    out = json.loads(wsi("show", DEMO, "--body", "b1", "--json").stdout)
+    assert list(out["outcome"]) == ["ok", "returned", "logs"] and out["outcome"]["ok"] is True

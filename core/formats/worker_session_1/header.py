@@ -67,7 +67,7 @@ def _check_created_at(session: Session, created_at: str | None, at: Callable[...
         session.info = {k: v for k, v in session.info.items() if k != "createdAt"}
 
 
-def format_message(fmt: Any) -> str:
+def format_message(fmt: object) -> str:
     """Why `format` is not this version's: a higher `worker-session/N` is newer, anything else malformed."""
     version = NEWER_FORMAT.fullmatch(fmt) if isinstance(fmt, str) else None
     if version is not None and int(version.group(1)) > 1:
