@@ -39,7 +39,9 @@ class UsageParser(argparse.ArgumentParser):
     """argparse that raises CliError instead of printing usage and exiting."""
 
     def error(self, message: str) -> Any:  # noqa: D102 — argparse's hook
-        raise CliError(f"{self.prog}: {message} (see {self.prog} --help)")
+        # A newcomer's first command often has no file: say where one is (issue 32).
+        demo = "; to try it, `wsi demo` prints the bundled demo session's path" if "required: FILE" in message else ""
+        raise CliError(f"{self.prog}: {message}{demo} (see {self.prog} --help)")
 
 
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:

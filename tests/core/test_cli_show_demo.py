@@ -99,3 +99,10 @@ def test_check_takes_gzip_limit_as_every_command_does(tmp_path):
 def test_show_json_outcome_keys_come_in_the_documented_order():
     out = json.loads(wsi("show", DEMO, "--body", "b1", "--json").stdout)
     assert list(out["outcome"]) == ["ok", "returned", "logs"] and out["outcome"]["ok"] is True
+
+
+def test_a_command_without_its_file_says_where_the_demo_is():
+    for command in ("manifest", "run"):
+        done = wsi(command)
+        assert done.returncode == 2
+        assert "required: FILE" in done.stderr and "`wsi demo` prints the bundled demo session's path" in done.stderr
