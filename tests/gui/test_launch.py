@@ -73,8 +73,8 @@ def test_screenshot_names_the_session_it_loaded(tmp_path):
     assert QImage(str(out)).size().toTuple() == (1400, 900)
 
 
+# A missing file is bad usage (exit 2, no picture): tests/gui/test_gui_exit_codes.py.
 @pytest.mark.parametrize("name, said", [
-    ("missing.json", "Cannot open the file"),
     ("broken/not_json.json", "not_json.json is not a session: 5:36"),
     ("broken/missing_format.json", "missing_format.json is not a session: /format"),
 ])
