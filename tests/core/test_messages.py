@@ -84,3 +84,12 @@ def test_typescript_on_stdin_without_lang_ts_says_what_may_be_missing():
     assert "--lang ts may be what is missing" in plain.stderr
     typed = subprocess.run([str(WSI), "run", str(DEMO), "-", "--lang", "ts"], input=body, capture_output=True, text=True, timeout=120)
     assert typed.returncode == 0, typed.stderr
+
+
+def test_a_refused_handle_is_named_without_the_run_s_secret():
+    # The secret differs per run: naming it made every run's failure "different" to wsi reduce.
+    from core.run_inputs import InvalidKeepError, validate_keep
+
+    with pytest.raises(InvalidKeepError) as refused:
+        validate_keep({"ward": {"__h": "h1.93462e085947c08ad6f52fb0"}})
+    assert "({__h: 'h1'})" in str(refused.value) and "93462e" not in str(refused.value)
