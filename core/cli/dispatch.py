@@ -30,6 +30,7 @@ COMMANDS = {
     "resolve": "what inputs.last(\"X\") / inputs.at(\"ID\") gives a body at B, and why",
     "reduce": "the smallest session in which a body still fails (or diverges) the same way",
     "check": "validate, replay and trim-check many sessions (files and folders)",
+    "compare": "two sessions side by side, step by step, and where B first went another way",
 }
 
 
