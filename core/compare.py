@@ -4,10 +4,12 @@ A *step* is one body with what it did: its code, the calls it made (its own entr
 its outcome, what it kept and returned, and the entries not made by a body (a person's canvas
 edits) recorded since the previous body, which it was handed. The two sessions' steps are
 aligned with the fewest edits (`core.align`, the diff's array alignment) over (code, calls made),
-so a body inserted or dropped is one step with `a` or `b` null, not a cascade. Where that leaves a
-gap of unequal steps, the gap is aligned again by the calls made alone, then by the code alone:
-a body whose constant changed still pairs with its counterpart, and only what matches nothing
-stays a gap (still the fewest edits: a replace costs what an insert or a delete does).
+so a body inserted or dropped is one step with `a` or `b` null, not a cascade. Steps that made the
+same calls with the same inputs are matched first (so among a loop's look-alike bodies the gap
+lands where the body went); where that leaves a gap of unequal steps, the gap is aligned again by
+(code, calls made), then by the calls made alone, then by the code alone: a body whose constant
+changed still pairs with its counterpart, and only what matches nothing stays a gap (still the
+fewest edits: a replace costs what an insert or a delete does).
 
 Each aligned pair is compared in full: code lines (difflib), calls (same, only in A, only in B,
 same call with another input: the diff's changes, across units in A's unit), the calls' outputs,
@@ -23,7 +25,7 @@ from typing import Any
 from core.align import array_opcodes
 from core.diff import Change, diff
 from core.edits import value_text
-from core.json_values import json_equal
+from core.json_values import canonical, json_equal
 from core.model import Body, Entry
 from core.reading import parse_json
 from core.session import Session
@@ -45,6 +47,19 @@ class Step:
     def key(self) -> str:
         """What the alignment compares: the code and the calls made, in order."""
         return self.body.code + "\x00" + "\x1f".join(e.call for e in self.calls)
+
+    @property
+    def exact_key(self) -> str:
+        """The key and the calls' inputs as written: among bodies of one code and calls (a loop's), the one
+        that made the same calls with the same inputs is the counterpart."""
+        return f"{self.key}\x00{hash(tuple(map(input_text, self.calls))):x}"
+
+
+def input_text(entry: Entry) -> bytes:
+    """An entry's input as compact JSON text and its unit: equal texts are equal inputs (not the converse)."""
+    span = entry.input_span
+    text = bytes(memoryview(entry.text)[span[0]:span[1]]) if span is not None else canonical(entry.input)
+    return text + b"\x00" + (entry.unit or "").encode()
 
 
 def steps_of(session: Session) -> list[Step]:
@@ -70,6 +85,7 @@ def steps_of(session: Session) -> list[Step]:
 def align_steps(a: list[Step], b: list[Step]) -> list[tuple[int | None, int | None]]:
     """Pairs of step indices (None: a gap), in order, with the fewest edits over (code, calls made)."""
     levels = [
+        ([s.exact_key for s in a], [s.exact_key for s in b]),
         ([s.key for s in a], [s.key for s in b]),
         (["\x1f".join(e.call for e in s.calls) for s in a], ["\x1f".join(e.call for e in s.calls) for s in b]),
         ([s.body.code for s in a], [s.body.code for s in b]),
