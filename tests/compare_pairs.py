@@ -88,5 +88,6 @@ def write(document: dict[str, Any], path: Path) -> Path:
         data = ("\n".join(json.dumps(r) for r in records) + "\n").encode()
     else:
         data = json.dumps(document).encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(gzip.compress(data) if path.name.endswith(".gz") else data)
     return path
