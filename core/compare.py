@@ -252,8 +252,10 @@ def compare_step(a: Step | None, b: Step | None) -> dict[str, Any]:
         extra["handed"] = handed
     if errors["a"] or errors["b"]:
         extra["errors"] = errors
-    for name, value_a, value_b in (("kept", body_a.keep, body_b.keep),
-                                   ("returned", _result_part(body_a, "returned"), _result_part(body_b, "returned"))):
+    parts = [("kept", body_a.keep, body_b.keep)]
+    if step["outcome"]["a"] == step["outcome"]["b"]:  # a failed run returns nothing: its outcome says it all
+        parts.append(("returned", _result_part(body_a, "returned"), _result_part(body_b, "returned")))
+    for name, value_a, value_b in parts:
         if not json_equal(value_a, value_b):
             extra[name] = diff(value_a, value_b)
     step["same"] = (same_code and all(c["same"] for c in step["calls"]) and "handed" not in extra
