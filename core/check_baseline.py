@@ -17,6 +17,8 @@ from core.check import SessionReport
 from core.compare import compare_sessions
 from core.session import LoadError, load
 
+Baseline = dict[str, Any]  # {"path", "same", "firstDivergence", "wasClean", "error"?}: a JSON object, as SessionReport is
+
 
 def relative_name(path: str, roots: Iterable[str]) -> str:
     """`path` relative to the first root (a folder) holding it; a root that is the file itself gives its name."""
@@ -47,7 +49,7 @@ def pair_reports(new: list[SessionReport], old: list[SessionReport], new_roots: 
     return pairs
 
 
-def baseline_of(report: SessionReport, old: SessionReport | None) -> dict[str, Any]:
+def baseline_of(report: SessionReport, old: SessionReport | None) -> Baseline:
     """The `baseline` of one new report: the old path, whether the session does the same, where it first differs."""
     if old is None:
         return {"path": None, "same": None, "firstDivergence": None, "wasClean": None}

@@ -19,7 +19,9 @@ The first divergence is the first step that is not the same, with the reason in 
 from __future__ import annotations
 
 import difflib
+import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from core.align import array_opcodes
@@ -28,7 +30,12 @@ from core.edits import value_text
 from core.json_values import canonical, json_equal
 from core.model import Body, Entry
 from core.reading import parse_json
-from core.session import Session
+from core.session import Session, load
+
+# The document's parts (SPEC 7), as `core.diff.Change` and `core.check.SessionReport` are: JSON objects.
+CallItem = dict[str, Any]  # {"a", "b", "call", "same", "changes"?, "outputChanges"?, …}
+StepItem = dict[str, Any]  # {"a", "b", "same", "code", "calls", "outcome", "codeDiff"?, "handed"?, "errors"?, …}
+Document = dict[str, Any]  # {"a", "b", "same", "steps", "firstDivergence"}
 
 MAX_CODE_LINES = 400  # lines of a code difference kept in the document (a marker says how many more)
 MAX_REASON_CHANGES = 1
@@ -42,24 +49,28 @@ class Step:
     body: Body
     calls: list[Entry] = field(default_factory=list)  # the entries the body made
     handed: list[Entry] = field(default_factory=list)  # entries no body made, recorded since the previous body
+    names: list[str] = field(default_factory=list)  # the calls' names, once the step is complete
+
+    @property
+    def calls_key(self) -> str:
+        return "\x1f".join(self.names)
 
     @property
     def key(self) -> str:
         """What the alignment compares: the code and the calls made, in order."""
-        return self.body.code + "\x00" + "\x1f".join(e.call for e in self.calls)
+        return self.body.code + "\x00" + self.calls_key
 
     @property
     def exact_key(self) -> str:
         """The key and the calls' inputs as written: among bodies of one code and calls (a loop's), the one
         that made the same calls with the same inputs is the counterpart."""
-        return f"{self.key}\x00{hash(tuple(map(input_text, self.calls))):x}"
+        return f"{self.key}\x00{hash((tuple(map(input_text, self.calls)), tuple(e.unit for e in self.calls))):x}"
 
 
 def input_text(entry: Entry) -> bytes:
-    """An entry's input as compact JSON text and its unit: equal texts are equal inputs (not the converse)."""
+    """An entry's input as compact JSON text: equal texts are equal inputs (not the converse)."""
     span = entry.input_span
-    text = bytes(memoryview(entry.text)[span[0]:span[1]]) if span is not None else canonical(entry.input)
-    return text + b"\x00" + (entry.unit or "").encode()
+    return memoryview(entry.text)[span[0]:span[1]].tobytes() if span is not None else canonical(entry.input)
 
 
 def steps_of(session: Session) -> list[Step]:
@@ -79,6 +90,8 @@ def steps_of(session: Session) -> list[Step]:
             by_body[str(item.body)].calls.append(item)
         else:
             pending.append(item)  # a person's edit, or a call of a body not (yet) seen: handed to the next body
+    for step in steps:
+        step.names = [e.call for e in step.calls]
     return steps
 
 
@@ -87,7 +100,7 @@ def align_steps(a: list[Step], b: list[Step]) -> list[tuple[int | None, int | No
     levels = [
         ([s.exact_key for s in a], [s.exact_key for s in b]),
         ([s.key for s in a], [s.key for s in b]),
-        (["\x1f".join(e.call for e in s.calls) for s in a], ["\x1f".join(e.call for e in s.calls) for s in b]),
+        ([s.calls_key for s in a], [s.calls_key for s in b]),
         ([s.body.code for s in a], [s.body.code for s in b]),
     ]
     pairs: list[tuple[int | None, int | None]] = []
@@ -179,10 +192,11 @@ def _record(entry: Entry) -> _Record:
 
 def _same_text(a: Entry, b: Entry) -> bool:
     """Both records' texts are byte for byte the same (ids, inputs, outputs, units alike): no parsing needed."""
-    return a.text is not None and b.text is not None and bytes(a.text) == bytes(b.text)
+    text_a, text_b = a.text, b.text
+    return text_a is not None and text_b is not None and memoryview(text_a).tobytes() == memoryview(text_b).tobytes()
 
 
-def compare_entries(a: Entry, b: Entry) -> dict[str, Any]:
+def compare_entries(a: Entry, b: Entry) -> CallItem:
     """One call made (or handed) on both sides: same, or the input's and output's changes (A's unit)."""
     item: dict[str, Any] = {"a": a.id, "b": b.id, "call": a.call, "same": True}
     if _same_text(a, b):
@@ -208,10 +222,13 @@ def compare_entries(a: Entry, b: Entry) -> dict[str, Any]:
     return item
 
 
-def compare_calls(a: list[Entry], b: list[Entry]) -> list[dict[str, Any]]:
+def compare_calls(a: list[Entry], b: list[Entry]) -> list[CallItem]:
     """The calls of two aligned steps, paired by name in order (fewest edits); the rest only on one side."""
+    names_a, names_b = [e.call for e in a], [e.call for e in b]
+    if names_a == names_b:  # the common case, without aligning
+        return [compare_entries(x, y) for x, y in zip(a, b)]
     items: list[dict[str, Any]] = []
-    for tag, i1, i2, j1, j2 in array_opcodes([e.call for e in a], [e.call for e in b]):
+    for tag, i1, i2, j1, j2 in array_opcodes(names_a, names_b):
         if tag == "equal":
             items.extend(compare_entries(a[i1 + k], b[j1 + k]) for k in range(i2 - i1))
             continue
@@ -224,7 +241,7 @@ def _result_part(body: Body, name: str) -> Any:
     return None if body.result is None else body.result.get(name)
 
 
-def compare_step(a: Step | None, b: Step | None) -> dict[str, Any]:
+def compare_step(a: Step | None, b: Step | None) -> StepItem:
     """One aligned pair (or a gap) as the document's step: code, calls, outcome, and what else differs."""
     body_a, body_b = (a.body if a else None), (b.body if b else None)
     step: dict[str, Any] = {"a": body_a.id if body_a else None, "b": body_b.id if body_b else None}
@@ -265,7 +282,7 @@ def compare_step(a: Step | None, b: Step | None) -> dict[str, Any]:
     return step
 
 
-def compare_sessions(a: Session, b: Session) -> dict[str, Any]:
+def compare_sessions(a: Session, b: Session) -> Document:
     """The compare document (SPEC 7): `{"same", "steps", "firstDivergence"}`, with `a`/`b` naming the files."""
     steps_a, steps_b = steps_of(a), steps_of(b)
     steps = [compare_step(steps_a[i] if i is not None else None, steps_b[j] if j is not None else None)
@@ -276,6 +293,28 @@ def compare_sessions(a: Session, b: Session) -> dict[str, Any]:
         step = steps[first]
         divergence = {"step": first + 1, "a": step["a"], "b": step["b"], "why": reason(first + 1, step)}
     return {"a": a.name, "b": b.name, "same": first is None, "steps": steps, "firstDivergence": divergence}
+
+
+def load_pair(a: Path, b: Path) -> tuple[Session, Session]:
+    """Both sessions, B read on a second thread while A is read here: much of a load runs in C without the
+    interpreter's lock, so on two cores the pair opens in less than the two loads one after the other."""
+    loaded: dict[str, Any] = {}
+
+    def read_b() -> None:
+        try:
+            loaded["b"] = load(b)
+        except BaseException as exc:  # handed to the caller below
+            loaded["error"] = exc
+
+    thread = threading.Thread(target=read_b, name="wsi-compare-load", daemon=True)
+    thread.start()
+    try:
+        first = load(a)
+    finally:
+        thread.join()
+    if "error" in loaded:
+        raise loaded["error"]
+    return first, loaded["b"]
 
 
 # --- the one-line reason ------------------------------------------------------------------------
@@ -331,7 +370,7 @@ def _first_code_line(lines: list[str]) -> str:
     return f"`{removed[:60]}` → `{added[:60]}`" if removed or added else ""
 
 
-def reason(number: int, step: dict[str, Any]) -> str:
+def reason(number: int, step: StepItem) -> str:
     """Why step `number` (1-based) is not the same, in one line: the first difference, then the outcome's."""
     a_body, b_body = step["a"], step["b"]
     parts: list[str] = []

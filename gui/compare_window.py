@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.compare import compare_sessions
+from core.compare import compare_sessions, load_pair
 from core.diff import Change
 from core.edits import change_text
 from core.geometry import Shape, VertexMark, shapes, vertex_marks
-from core.session import Session, load
+from core.session import Session
 from core.units import Conversion
 from gui.compare_models import CompareCallsModel, StepsModel, step_verdict
 from gui.geometry_plot import GeometryPlot
@@ -68,11 +68,8 @@ class CallDetail:
 
 def compare_files(job: Job, a: Path, b: Path) -> Compared:
     """The compare job: load both (either form), then align and compare them."""
-    job.progress(0, f"reading {a.name}")
-    first = load(a)
-    job.check()
-    job.progress(40, f"reading {b.name}")
-    second = load(b)
+    job.progress(0, f"reading {a.name} and {b.name}")
+    first, second = load_pair(a, b)
     job.check()
     for session in (first, second):
         if session.unreadable is not None:
@@ -157,8 +154,9 @@ class CompareWindow(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.steps_table)
         split.addWidget(self.tabs)
+        split.setStretchFactor(0, 1)  # the steps keep a third of the width as the window grows
         split.setStretchFactor(1, 2)
-        split.setSizes([340, 680])
+        split.setSizes([380, 760])
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         top.addWidget(self.go_first, 0, Qt.AlignmentFlag.AlignTop)
