@@ -73,8 +73,9 @@ def input_text(entry: Entry) -> bytes:
     return memoryview(entry.text)[span[0]:span[1]].tobytes() if span is not None else canonical(entry.input)
 
 
-def steps_of(session: Session) -> list[Step]:
-    """The session's bodies as steps, in one pass over the timeline."""
+def steps_of(session: Session) -> tuple[list[Step], list[Entry]]:
+    """The session's bodies as steps, in one pass over the timeline; and the entries after the last body
+    that no body made (a person's last edits), which no step was handed."""
     steps: list[Step] = []
     by_body: dict[str, Step] = {}
     pending: list[Entry] = []
@@ -92,7 +93,7 @@ def steps_of(session: Session) -> list[Step]:
             pending.append(item)  # a person's edit, or a call of a body not (yet) seen: handed to the next body
     for step in steps:
         step.names = [e.call for e in step.calls]
-    return steps
+    return steps, pending
 
 
 def align_steps(a: list[Step], b: list[Step]) -> list[tuple[int | None, int | None]]:
@@ -202,14 +203,15 @@ def compare_entries(a: Entry, b: Entry) -> CallItem:
     if _same_text(a, b):
         return item
     ra, rb = _record(a), _record(b)
-    units = (a.unit, b.unit) if a.unit and b.unit else (None, None)
-    if a.unit != b.unit and not (a.unit and b.unit):
+    across = bool(a.unit and b.unit and a.unit != b.unit)  # lengths compared in A's unit
+    units = (a.unit, b.unit) if across else (None, None)
+    if a.unit != b.unit and not across:
         item["units"] = {"a": a.unit, "b": b.unit}  # one side has no unit: lengths cannot be compared across
-    if not (units[0] is None and json_equal(ra.input, rb.input)):
+    if across or not json_equal(ra.input, rb.input):
         changes = diff(ra.input, rb.input, *units)
         if changes:
             item["changes"] = changes
-    if ra.has_output != rb.has_output or not json_equal(ra.output, rb.output):
+    if ra.has_output != rb.has_output or across or not json_equal(ra.output, rb.output):
         if ra.has_output and rb.has_output:
             output_changes = diff(ra.output, rb.output, *units)
             if output_changes:
@@ -284,15 +286,22 @@ def compare_step(a: Step | None, b: Step | None) -> StepItem:
 
 def compare_sessions(a: Session, b: Session) -> Document:
     """The compare document (SPEC 7): `{"same", "steps", "firstDivergence"}`, with `a`/`b` naming the files."""
-    steps_a, steps_b = steps_of(a), steps_of(b)
+    (steps_a, after_a), (steps_b, after_b) = steps_of(a), steps_of(b)
     steps = [compare_step(steps_a[i] if i is not None else None, steps_b[j] if j is not None else None)
              for i, j in align_steps(steps_a, steps_b)]
+    after = compare_calls(after_a, after_b)
     first = next((n for n, s in enumerate(steps) if not s["same"]), None)
     divergence = None
     if first is not None:
         step = steps[first]
         divergence = {"step": first + 1, "a": step["a"], "b": step["b"], "why": reason(first + 1, step)}
-    return {"a": a.name, "b": b.name, "same": first is None, "steps": steps, "firstDivergence": divergence}
+    elif any(not item["same"] for item in after):
+        divergence = {"step": len(steps) + 1, "a": None, "b": None, "why": end_reason(len(steps) + 1, after)}
+    document: Document = {"a": a.name, "b": b.name, "same": divergence is None, "steps": steps,
+                          "firstDivergence": divergence}
+    if any(not item["same"] for item in after):
+        document["after"] = after  # entries after the last body (a person's last edits), when they differ
+    return document
 
 
 def load_pair(a: Path, b: Path) -> tuple[Session, Session]:
@@ -368,6 +377,20 @@ def _first_code_line(lines: list[str]) -> str:
     removed = next((line[1:].strip() for line in lines[2:] if line.startswith("-")), "")
     added = next((line[1:].strip() for line in lines[2:] if line.startswith("+")), "")
     return f"`{removed[:60]}` → `{added[:60]}`" if removed or added else ""
+
+
+def end_reason(number: int, after: list[CallItem]) -> str:
+    """Why the sessions differ after their last bodies: the first entry there that differs."""
+    item = next(i for i in after if not i["same"])
+    call = _short_call(item["call"])
+    if item["a"] is None or item["b"] is None:
+        side, other, entry = ("B", "A", item["b"]) if item["a"] is None else ("A", "B", item["a"])
+        words = f"{side} records {entry} ({call}), which {other} does not"
+    elif "changes" in item:
+        words = f"B's {item['b']} ({call}) {_changes_words(item['changes'], 'has', 'had')}"
+    else:
+        words = f"B's {item['b']} ({call}) differs from A's {item['a']}"
+    return f"at step {number} (after the last body) {words}"
 
 
 def reason(number: int, step: StepItem) -> str:

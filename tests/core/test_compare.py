@@ -117,7 +117,7 @@ def test_a_persons_edit_handed_to_a_body_is_where_it_diverges(tmp_path):
 def test_a_body_with_a_changed_constant_next_to_an_inserted_one_still_pairs_with_its_counterpart(tmp_path):
     document = variant("constant")
     document["bodies"].insert(1, {"id": "new", "code": "return 0;", "result": {"ok": True, "returned": 0}})
-    a, b = steps_of(load(DEMO)), steps_of(load(write(document, tmp_path / "both.json")))
+    (a, _), (b, _) = steps_of(load(DEMO)), steps_of(load(write(document, tmp_path / "both.json")))
     assert [(a[i].body.id if i is not None else None, b[j].body.id if j is not None else None)
             for i, j in align_steps(a, b)] == [("b1", "b1"), (None, "new"), *same_pairs(DEMO_BODIES[1:])]
 
@@ -148,3 +148,18 @@ def test_an_unreadable_b_is_exit_2_naming_where(tmp_path, capsys):
     assert main(["compare", str(DEMO), str(broken)]) == 2
     err = capsys.readouterr().err
     assert "broken.json" in err and "Traceback" not in err
+
+
+def test_an_edit_after_the_last_body_is_compared_too(tmp_path):
+    document = demo_document()
+    document["store"].append({"id": "e9", "call": "pack.rooms.place", "unit": "mm", "applied": True,
+                              "input": {"level": 2, "rooms": [{"id": "r1", "at": [3000, 12000]}]}})
+    a = load(write(document, tmp_path / "a.json"))
+    document["store"][-1]["input"]["rooms"][0]["at"] = [3600, 12000]
+    compared = compare_sessions(a, load(write(document, tmp_path / "b.json")))
+    assert compared["same"] is False and all(s["same"] for s in compared["steps"])
+    assert compared["after"][0]["changes"] == [{"op": "replace", "path": "/rooms/0/at", "from": [3000, 12000], "to": [3600, 12000]}]
+    assert compared["firstDivergence"] == {
+        "step": 9, "a": None, "b": None,
+        "why": "at step 9 (after the last body) B's e9 (pack.rooms.place) has /rooms/0/at [3600,12000] where A's had [3000,12000]"}
+    assert compare_sessions(a, a)["same"] is True and "after" not in compare_sessions(a, a)

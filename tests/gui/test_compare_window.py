@@ -61,9 +61,9 @@ def test_f8_goes_back_to_the_first_divergence_and_f7_steps_through_differences(q
 def test_a_call_with_another_input_lists_its_changes_shows_both_trees_and_draws_both_in_as_unit(qtbot, window, tmp_path):
     view = compare_window(qtbot, window, tmp_path, "unit")
     assert view.steps_table.currentIndex().row() == 4
-    assert view.calls.index(0, 3).data() == "input: 8 changes"
+    assert view.calls.index(0, 3).data() == "input: 8 changes, output: 1 change"  # length 60600 read in cm
     changes = [view.changes.item(i).text() for i in range(view.changes.count())]
-    assert changes[0] == "spine/0 [1500,18000] → [15000,180000]" and len(changes) == 8
+    assert changes[0] == "spine/0 [1500,18000] → [15000,180000]" and len(changes) == 9
     qtbot.waitUntil(lambda: view.tree_b.model().rowCount() > 0, timeout=10_000)
     root_b = view.tree_b.model().index(0, 0)
     assert root_b.data() == "B's input (cm)" and view.tree_a.model().index(0, 0).data() == "A's input (mm)"
