@@ -423,6 +423,10 @@ def reason(number: int, step: StepItem) -> str:
             parts.append(f"B's {b_body} fails with {errors['b']}")
         elif errors.get("a"):
             parts.append(f"A's {a_body} failed with {errors['a']}, B's {b_body} does not")
+        else:  # one side has no recorded result
+            side, other = ("A", "B") if outcome_a is None else ("B", "A")
+            parts.append(f"{side}'s {a_body if side == 'A' else b_body} has no recorded result, {other}'s is "
+                         f"{outcome_b if side == 'A' else outcome_a}")
     elif (a_body is None) != (b_body is None) and errors:
         side = "B" if a_body is None else "A"
         parts.append(f"{side}'s {b_body if a_body is None else a_body} fails with {errors['b' if a_body is None else 'a']}")

@@ -77,6 +77,8 @@ def _check(args: argparse.Namespace) -> int:
         where = parse_where(args.where) if args.where else None
     except WhereError as exc:
         raise CliError(f"wsi check: {exc}") from None
+    if where is not None and any(t.kind == "regressed" for t in where.terms) and not args.baseline:
+        raise CliError("wsi check: --where regressed compares with the sessions as they were: give --baseline OLD")
     missing = [p for p in [*args.paths, *args.baseline] if not Path(p).exists()]
     if missing:
         raise CliError(f"wsi check: {missing[0]}: no such file or folder; check the path")

@@ -18,6 +18,7 @@ from core.edits import change_text
 from core.session import Session
 
 MAX_SHOWN_CHANGES = 6  # changes listed per call in the readable output
+ALL_STEPS_UP_TO = 40  # up to this many steps every one is listed; past it, only those that differ
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,7 +58,15 @@ def _print_readable(document: dict[str, Any]) -> None:
     if divergence is not None:
         print(f"first divergence: {divergence['why']}")
     width = max((len(_side(s["a"])) for s in steps), default=1)
+    every = len(steps) <= ALL_STEPS_UP_TO
+    skipped = 0  # same steps not listed since the last listed one
     for number, step in enumerate(steps, 1):
+        if step["same"] and not every:
+            skipped += 1
+            continue
+        if skipped:
+            print(f"      … {skipped:,} step{'s' if skipped != 1 else ''} the same")
+            skipped = 0
         mark = " " if step["same"] else ("*" if divergence and number == divergence["step"] else "~")
         outcome = step["outcome"]
         print(f"{mark}{number:>4}  {_side(step['a']):<{width}}  {_side(step['b']):<{width}}  "
@@ -80,3 +89,9 @@ def _print_readable(document: dict[str, Any]) -> None:
         for side in ("a", "b"):
             if errors.get(side):
                 print(f"        {side.upper()} fails: {errors[side]}")
+    if skipped:
+        print(f"      … {skipped:,} step{'s' if skipped != 1 else ''} the same")
+    for call in document.get("after", []):
+        if not call["same"]:
+            where = "only in A" if call["b"] is None else "only in B" if call["a"] is None else f"{call['a']} / {call['b']}"
+            print(f"  after the last body: {call['call']} ({where})")

@@ -73,3 +73,8 @@ def test_where_regressed_keeps_the_sessions_clean_in_old_and_not_in_new(corpora,
 def test_a_missing_baseline_is_bad_usage(corpora, capsys):
     assert main(["check", str(corpora / "new"), "--baseline", str(corpora / "nowhere")]) == 2
     assert "nowhere: no such file or folder" in capsys.readouterr().err
+
+
+def test_where_regressed_without_a_baseline_is_bad_usage(corpora, capsys):
+    assert main(["check", str(corpora / "new"), "--where", "regressed"]) == 2
+    assert "give --baseline OLD" in capsys.readouterr().err

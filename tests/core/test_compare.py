@@ -163,3 +163,27 @@ def test_an_edit_after_the_last_body_is_compared_too(tmp_path):
         "step": 9, "a": None, "b": None,
         "why": "at step 9 (after the last body) B's e9 (pack.rooms.place) has /rooms/0/at [3600,12000] where A's had [3000,12000]"}
     assert compare_sessions(a, a)["same"] is True and "after" not in compare_sessions(a, a)
+
+
+def test_a_body_without_a_recorded_result_on_one_side_says_so(tmp_path):
+    document = demo_document()
+    del next(b for b in document["bodies"] if b["id"] == "b3")["result"]
+    compared = compare_sessions(load(DEMO), load(write(document, tmp_path / "b.json")))
+    assert compared["firstDivergence"]["why"] == "at step 3 B's b3 has no recorded result, A's is ok"
+
+
+def test_readable_output_of_a_long_pair_lists_only_the_steps_that_differ(tmp_path, capsys):
+    document = demo_document()
+    for copy in range(6):  # 48 bodies: past the 40 listed in full
+        for body in demo_document()["bodies"]:
+            document["bodies"].append({**body, "id": f"{body['id']}-{copy}"})
+    a = write(document, tmp_path / "a.json")
+    document["bodies"][20]["result"] = {"ok": False, "error": "Error: late"}
+    b = write(document, tmp_path / "b.json")
+    assert main(["compare", str(a), str(b)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "A a.json  ·  B b.json: 56 steps, 1 differ"
+    assert lines[1].startswith("first divergence: at step 21 B's b5-1 fails with Error: late where A's failed with InvalidKeepError")
+    assert lines[2:4] == ["      … 20 steps the same", "*  21  b5-1  b5-1  failed / failed"]
+    assert lines[4].startswith("        A fails: InvalidKeepError") and lines[5:] == [
+        "        B fails: Error: late", "      … 35 steps the same"]
