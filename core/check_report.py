@@ -82,6 +82,15 @@ def junit_tree(reports: list[SessionReport]) -> ET.ElementTree:
                 failures += 1
                 details = [f for f in findings if str(f.get("body")) == str(body_id)]
                 _fail(case, record.get("message", "replays differently"), "\n".join(_line(f) for f in details))
+        if "baseline" in report:  # --baseline: does the session still do what it did?
+            baseline, case = report["baseline"], _case(suite, "baseline")
+            cases += 1
+            if baseline["same"] is None:
+                ET.SubElement(case, "skipped", message=baseline.get("error", "no session of this id or path in the baseline"))
+            elif not baseline["same"]:
+                failures += 1
+                why = baseline["firstDivergence"]["why"]
+                _fail(case, why, f"{baseline['path']} → {report['path']}: {why}")
         suite.set("tests", str(cases))
         suite.set("failures", str(failures))
         suite.set("errors", "0")
@@ -122,6 +131,9 @@ def session_lines(report: SessionReport) -> list[str]:
     lines = [head] + [f"  {_line(f)}" for f in listed[:LISTED_FINDINGS]]
     if len(listed) > LISTED_FINDINGS:
         lines.append(f"  … {len(listed) - LISTED_FINDINGS} more (wsi check --json lists them all)")
+    baseline = report.get("baseline")
+    if baseline and baseline["same"] is False:
+        lines.append(f"  baseline {baseline['path']}: differs: {baseline['firstDivergence']['why']}")
     return lines
 
 

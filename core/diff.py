@@ -13,8 +13,11 @@ Rules, chosen so a designer sees one change per thing they did:
   non-empty array.
 - A *point* (`[x, y]`, `[x, y, z]` of numbers, or an object of exactly `x, y[, z]` numbers) is
   one value: a moved point is one `replace` of the whole point, never one per coordinate (a
-  point's numbers are coordinates, not elements). An array that is a point on one side only is
-  compared element by element.
+  point's numbers are coordinates, not elements). An array is known to be a point only as an
+  element of an array (a polyline's vertex, named by its index) or as a position's value
+  (`POSITION_KEYS`: `/rooms/1/at`); anywhere else (the root, `/rooms`) its numbers are its
+  elements, so `[1, 2, 3] → [3, 2, 1]` there is two element replaces, never a replace of the
+  whole non-empty array. An array that is a point on one side only is compared element by element.
 - Numbers compare by value (`1` equals `1.0`, `true` is not `1`); `delta` is the exact decimal
   difference of the two numbers as written (`0.1 → 0.3` gives `0.2`).
 - Units: given the two values' units, and when they differ, the edit's lengths are converted
@@ -39,8 +42,8 @@ from typing import Any
 import jsonpointer
 
 from core.align import all_points, array_opcodes
-from core.json_values import is_number, is_point, kind
-from core.units import RELATIVE_TOLERANCE, Conversion, child_power, exact_number, same_number
+from core.json_values import POSITION_KEYS, is_number, is_point, kind
+from core.units import LENGTH, RELATIVE_TOLERANCE, Conversion, child_power, exact_number, same_number
 
 Change = dict[str, Any]
 Token = str | int
@@ -76,10 +79,21 @@ def diff(before: Any, after: Any, before_unit: str | None = None, after_unit: st
     return _Differ(RELATIVE_TOLERANCE, Conversion(before_unit, after_unit)).run(before, converted, after)
 
 
-def _inside(before: Any, after: Any) -> bool:
-    """Two arrays or two objects, not both points: compared element by element or key by key."""
-    return (type(before) is type(after) and isinstance(before, (list, dict))
-            and not (is_point(before) and is_point(after)))
+def _inside(before: Any, after: Any, whole_point: bool = False) -> bool:
+    """Two arrays or two objects, compared element by element or key by key; two points are one value
+    when both are objects, or where the place says they are points (`whole_point`: a polyline's vertex,
+    a position's value)."""
+    if type(before) is not type(after) or not isinstance(before, (list, dict)):
+        return False
+    return not ((whole_point or isinstance(before, dict)) and is_point(before) and is_point(after))
+
+
+def _element_power(before: Any, after: Any, power: int | None) -> int | None:
+    """The power an array passes to its elements: a point's numbers are lengths unless its key says
+    otherwise (as `Conversion.value` converts them)."""
+    if power is None and isinstance(before, list) and is_point(before) and is_point(after):
+        return LENGTH
+    return power
 
 
 class _Differ:
@@ -119,12 +133,13 @@ class _Differ:
                 inner_power = child_power(power, key) if self.back else None
                 if key not in before:
                     out.append(self._add(value, inner_raw, path + (key,), inner_power))
-                elif _inside(before[key], value):
+                elif _inside(before[key], value, key in POSITION_KEYS):
                     if before[key] is not value:
                         out.extend((yield self._frame(before[key], value, inner_raw, path + (key,), inner_power)))
                 else:
                     self._leaf(before[key], value, inner_raw, path + (key,), inner_power, out)
         else:
+            power = _element_power(before, after, power)
             points = self.tolerance > 0 and all_points(before) and all_points(after)  # list == list is JSON equality
             for tag, i1, i2, j1, j2 in array_opcodes(before, after, rounded=self.tolerance > 0):
                 if tag == "equal" and self.tolerance > 0:  # nearly equal: compare each pair with the tolerance
@@ -135,13 +150,13 @@ class _Differ:
                         if points and x == y:
                             continue
                         inner_raw = raw[j1 + k] if raw is not None else None
-                        if _inside(x, y):
+                        if _inside(x, y, whole_point=True):
                             out.extend((yield self._frame(x, y, inner_raw, path + (j1 + k,), power)))
                         else:
                             self._leaf(x, y, inner_raw, path + (j1 + k,), power, out)
                 elif tag == "replace":
                     x, y, inner_raw = before[i1], after[j1], raw[j1] if raw is not None else None
-                    if _inside(x, y):
+                    if _inside(x, y, whole_point=True):
                         inner = yield self._frame(x, y, inner_raw, path + (j1,), power)
                         if len(inner) > 1:  # more changes than the one edit the alignment counted
                             self._replace(x, y, inner_raw, path + (j1,), power, out)

@@ -11,12 +11,11 @@ from typing import Any
 
 from core.diff import Change, delta, pointer
 from core.edits import change_text, display_path, signed, value_text
-from core.json_values import is_number, is_point
+from core.json_values import POSITION_KEYS, is_number, is_point
 from core.units import Conversion
 
 # Two-number arrays under these keys are sizes, not positions: they are not drawn as points.
 NOT_POSITIONS = frozenset({"size", "module", "dims", "dimensions", "extent", "scale", "span"})
-POSITION_KEYS = ("at", "origin", "position")
 
 
 @dataclass(slots=True)

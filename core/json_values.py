@@ -18,6 +18,9 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+POSITION_KEYS = ("at", "origin", "position")  # a key whose `[x, y]` value is a place, moved whole
+
+
 def is_point(value: Any) -> bool:
     """`[x, y]`, `[x, y, z]` of numbers, or `{x, y[, z]}` of numbers: compared and changed whole."""
     if isinstance(value, list):

@@ -211,7 +211,8 @@ class Reducer:
     # --- the reduction ----------------------------------------------------------------------------
     def reduce(self) -> Reduction:
         """Find the failure, then shrink the cut phase by phase; a stop returns the best cut so far."""
-        before = {"entries": len(self.start.received), "kept": len(self.start.kept)}
+        # The file's own counts (as docs/cli.md shows): every entry, B's own calls and any after B too.
+        before = {"entries": len(self.start.source.entries), "kept": len(self.start.kept)}
         if self.failure is None:
             self.find_failure()
         assert self.failure is not None

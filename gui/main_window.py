@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from gui.changes_view import ChangesView
 from gui.context import InspectorContext
+from gui.compare_window import choose_compare
 from gui.corpus_view import choose_corpus_folder
 from gui.edits_view import EditsView
 from gui.errors import log_exception
@@ -204,6 +205,7 @@ class MainWindow(QMainWindow):
         self.open_action = _action(self, "&Open…", self.choose_file, QKeySequence.StandardKey.Open)
         file_menu.addAction(self.open_action)
         file_menu.addAction(_action(self, "Open &Folder…", lambda: choose_corpus_folder(self), "Ctrl+Shift+O"))
+        file_menu.addAction(_action(self, "&Compare with…", lambda: choose_compare(self), None))
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.reload_action = _action(self, "&Reload", self.reload, "F5")
         file_menu.addAction(self.reload_action)

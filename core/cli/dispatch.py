@@ -32,6 +32,7 @@ COMMANDS = {
     "check": "validate, replay and trim-check many sessions (files and folders)",
     "show": "one recorded body: its code, outcome, calls and keep",
     "demo": "where the bundled demo session is, or a copy of it and the example bodies",
+    "compare": "two sessions side by side, step by step, and where B first went another way",
 }
 
 

@@ -1,8 +1,9 @@
-"""`wsi check PATH… [--jobs N] [--json | --junit OUT.xml] [--where EXPR] [--scheduler ADDRESS]`.
+"""`wsi check PATH… [--jobs N] [--json | --junit OUT.xml] [--where EXPR] [--scheduler ADDRESS] [--baseline OLD]`.
 
 Validates, replays and trim-checks every session under the paths (files, and folders walked for
 .json, .jsonl, .ndjson, each optionally .gz), in N worker processes or on a Dask cluster; see
-`core.check` for what a session's report holds and when it is clean, `core.check_where` for EXPR.
+`core.check` for what a session's report holds and when it is clean, `core.check_where` for EXPR,
+`core.check_baseline` for `--baseline OLD` (each session beside its old self).
 Exit status: 0 every reported session is clean; 1 one is not; 2 bad usage (a path that does not
 exist, a bad EXPR, no session found); 130 stopped by Ctrl+C, after printing what was done.
 Progress goes to stderr: sessions done / total, how many are not clean, sessions per second.
@@ -31,9 +32,11 @@ PROGRESS_LOG_S = 10.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = (
-        "EXPR terms (all must hold): call=NAME edited=NAME edit-falls[=NAME] fails differs problem=CODE clean,\n"
+        "EXPR terms (all must hold): call=NAME edited=NAME edit-falls[=NAME] fails differs problem=CODE clean\n"
+        "regressed (with --baseline: clean in OLD, not now),\n"
         "each negated with !, NAME a call or module (a|b for either). E.g. --where edited=pack.corridorRuns\n"
-        "exit status: 0 all clean, 1 a session is not clean, 2 bad usage, 130 stopped (partial report printed)"
+        "exit status: 0 all clean (and, with --baseline, doing the same), 1 a session is not clean (or differs from\n"
+        "its baseline), 2 bad usage, 130 stopped (partial report printed)"
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="session files, or folders to walk for them")
     parser.add_argument("--jobs", type=_positive_int, metavar="N", help="worker processes (default: the cores)")
@@ -50,6 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gzip-limit", dest="max_size", type=gzip_limit_argument, default=argparse.SUPPRESS, metavar="SIZE",
                         help="the same as --max-size: the most a session may unpack to")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (needs the [cluster] extra)")
+    parser.add_argument("--baseline", action="append", default=[], metavar="OLD",
+                        help="the same sessions as they were (files or folders): each session says whether it still does the same")
 
 
 def _positive_int(text: str) -> int:
@@ -76,7 +81,9 @@ def _check(args: argparse.Namespace) -> int:
         where = parse_where(args.where) if args.where else None
     except WhereError as exc:
         raise CliError(f"wsi check: {exc}") from None
-    missing = [p for p in args.paths if not Path(p).exists()]
+    if where is not None and any(t.kind == "regressed" for t in where.terms) and not args.baseline:
+        raise CliError("wsi check: --where regressed compares with the sessions as they were: give --baseline OLD")
+    missing = [p for p in [*args.paths, *args.baseline] if not Path(p).exists()]
     if missing:
         raise CliError(f"wsi check: {missing[0]}: no such file or folder; check the path")
     if not 0 < args.timeout <= 3600 or not 0 < args.session_budget:
@@ -97,6 +104,9 @@ def _check(args: argparse.Namespace) -> int:
         finished = _run(args, paths, options, on_report, stop.requested)
     progress.end()
     examined = [reports[i] for i in sorted(reports)]
+    if args.baseline and finished:
+        finished = _with_baseline(args, examined, options, stop.requested)
+        where = where if where is None else _rematched(where, examined)
     # A session that could not be loaded has no "matched" yet: its report decides (problem=too-large …).
     shown = [r for r in examined if r.get("matched", where.matches(r))] if where is not None else examined
     counts = summary(shown, len(paths), progress.seconds, not finished, where.text if where else None, len(examined))
@@ -105,7 +115,33 @@ def _check(args: argparse.Namespace) -> int:
         print(f"wsi check: stopped; {len(examined):,} of {len(paths):,} sessions were checked (the report above has them)",
               file=sys.stderr)
         return 130
-    return 0 if all(r["clean"] for r in shown) else 1
+    return 0 if all(r["clean"] and _still_same(r) for r in shown) else 1
+
+
+def _still_same(report: SessionReport) -> bool:
+    """Without --baseline, or with it and the session doing what its old self did (or having none)."""
+    return report.get("baseline", {}).get("same") is not False
+
+
+def _with_baseline(args: argparse.Namespace, examined: list[SessionReport], options: CheckOptions, should_stop: Any) -> bool:
+    """Check the OLD sessions too (as they were: clean or not), then give each new report its `baseline`."""
+    from core.check_baseline import attach_baselines
+
+    old_paths = list(find_sessions(args.baseline))
+    old: dict[int, SessionReport] = {}
+    with _StopOnInterrupt() as stop:
+        finished = _run(argparse.Namespace(**{**vars(args), "where": []}), old_paths, options,
+                        old.__setitem__, lambda: stop.requested() or should_stop())
+    if finished:
+        attach_baselines(examined, [old[i] for i in sorted(old)], args.paths, args.baseline)
+    return finished
+
+
+def _rematched(where: Any, reports: list[SessionReport]) -> Any:
+    """A term such as `regressed` needs the baseline, known only now: decide every report again."""
+    for report in reports:
+        report["matched"] = where.matches(report)
+    return where
 
 
 def _run(args: argparse.Namespace, paths: list[Path], options: CheckOptions, on_report: Any, should_stop: Any) -> bool:
@@ -135,7 +171,7 @@ def _print(args: argparse.Namespace, reports: list[SessionReport], counts: dict[
             write_junit(reports, Path(args.junit))
         except OSError as exc:
             raise CliError(f"wsi check: --junit {args.junit}: cannot write it ({exc.strerror or exc})") from None
-    listed = reports if "where" in counts else [r for r in reports if not r["clean"]]
+    listed = reports if "where" in counts else [r for r in reports if not r["clean"] or not _still_same(r)]
     for report in listed:
         print("\n".join(session_lines(report)))
     matched = f" where {counts['where']}: {counts['reported']:,} matched," if "where" in counts else ""

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.diff import apply_changes, as_json_patch, delta, diff, parse_pointer, pointer
-from core.json_values import is_point, json_equal
+from core.json_values import json_equal
 from core.units import Conversion
 
 
@@ -230,7 +230,7 @@ def test_the_changes_of_an_array_never_outnumber_its_edit_distance_and_name_elem
     changes = diff(before, after)
     assert len(changes) <= edit_distance(before, after)
     assert_rebuilds(before, after, changes)
-    if before and after and not (is_point(before) and is_point(after)):  # a point is replaced whole
+    if before and after:  # even a root [x, y] names its elements: only a vertex or a position is one point
         assert all(c["path"] != "" for c in changes)
 
 
@@ -257,3 +257,37 @@ def test_values_nested_a_thousand_deep_diff_apply_and_compare_without_recursion(
     assert not json_equal(before, after) and json_equal(after, nested(1200, 2))
     assert diff(nested(900, 1), nested(900, 1)) == []
     assert len(diff([nested(600, 1), "x"], ["y", nested(600, 1)])) == 2
+
+
+def test_a_reordered_short_list_of_numbers_is_element_replaces_not_one_replace_of_the_list():
+    """Issue 33 point 5: `[1, 2, 3] → [3, 2, 1]` at /rooms is two element replaces (SPEC 4)."""
+    changes = diff({"rooms": [1, 2, 3]}, {"rooms": [3, 2, 1]})
+    assert changes == [{"op": "replace", "path": "/rooms/0", "from": 1, "to": 3, "delta": 2},
+                       {"op": "replace", "path": "/rooms/2", "from": 3, "to": 1, "delta": -2}]
+    assert diff([1, 2], [2, 1]) == [{"op": "add", "path": "/0", "to": 2}, {"op": "remove", "path": "/2", "from": 2}]
+    # A polyline's vertex, or a position's point (`at`), stays one value: a moved point is one replace.
+    assert diff({"spine": [[0, 0], [1, 2, 3]]}, {"spine": [[0, 0], [3, 2, 1]]}) == [
+        {"op": "replace", "path": "/spine/1", "from": [1, 2, 3], "to": [3, 2, 1]}]
+    assert diff({"at": [1, 2]}, {"at": [2, 1]}) == [{"op": "replace", "path": "/at", "from": [1, 2], "to": [2, 1]}]
+
+
+def test_two_hundred_seeded_reorders_name_elements_round_trip_and_stay_within_the_edit_distance():
+    rng = random.Random(33)
+    for _ in range(200):
+        size = rng.randint(1, 7)
+        pool = [rng.randint(0, 9) for _ in range(size)] if rng.random() < 0.6 else rng.sample("abcdefg", size)
+        shuffled = rng.sample(pool, len(pool))
+        before, after = {"rooms": pool, "n": 1}, {"rooms": shuffled, "n": 1}
+        changes = diff(before, after)
+        assert all(c["path"].startswith("/rooms/") for c in changes), (pool, shuffled, changes)
+        assert len(changes) <= edit_distance(pool, shuffled)
+        assert_rebuilds(before, after, changes)
+        assert all(c["path"] != "" for c in diff(pool, shuffled))
+
+
+def test_a_short_number_list_across_units_is_compared_by_element_with_raw_values():
+    changes = diff({"rooms": [1, 2, 3]}, {"rooms": [0.3, 0.2, 0.1]}, "mm", "cm")
+    assert [(c["path"], c["from"], c["to"], c["raw"]) for c in changes] == [
+        ("/rooms/0", 1, 3, {"from": 0.1, "to": 0.3}), ("/rooms/2", 3, 1, {"from": 0.3, "to": 0.1})]
+    raw_before = Conversion("mm", "cm").value({"rooms": [1, 2, 3]})
+    assert json_equal(apply_changes(raw_before, changes, raw=True), {"rooms": [0.3, 0.2, 0.1]})

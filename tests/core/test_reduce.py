@@ -67,7 +67,7 @@ def test_wsi_reduce_keeps_only_the_two_entries_the_failure_needs(tmp_path, capsy
     status, document = _reduce(capsys, str(session), "--body", "b6")
     out = tmp_path / "long.reduced.json"
     assert status == 0
-    assert document == {"body": "b6", "out": str(out), "before": {"entries": 150, "kept": 3},
+    assert document == {"body": "b6", "out": str(out), "before": {"entries": 152, "kept": 3},
                         "after": {"entries": 2, "kept": 0}, "runs": document["runs"], "reproduced": True}
     assert 0 < document["runs"] < 100
     assert session.read_bytes() == original  # FILE is never written
@@ -119,7 +119,7 @@ def test_a_difference_from_the_record_is_reduced_to_what_it_needs(tmp_path, caps
     path = tmp_path / "differs.json"
     path.write_text(json.dumps(document))
     status, summary = _reduce(capsys, str(path), "--body", "b7")
-    assert status == 0 and summary["reproduced"] is True and summary["before"]["entries"] == 61
+    assert status == 0 and summary["reproduced"] is True and summary["before"]["entries"] == 62
     reduced = tmp_path / "differs.reduced.json"
     assert [e.key for e in load(reduced).state_at("b7").store] == ["c1", "c2"]
     main(["replay", str(reduced), "--json"])
@@ -230,8 +230,17 @@ def test_a_json_lines_session_with_a_kept_snapshot_reduces_to_a_json_file(tmp_pa
     path = tmp_path / "live.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in [header, *records]) + "\n")
     status, summary = _reduce(capsys, str(path), "--body", "b6")
-    assert status == 0 and summary["before"] == {"entries": 80, "kept": 2} and summary["after"] == {"entries": 2, "kept": 1}
+    assert status == 0 and summary["before"] == {"entries": 82, "kept": 2} and summary["after"] == {"entries": 2, "kept": 1}
     reduced = load(tmp_path / "live.reduced.json")
     assert reduced.form == "json" and not reduced.errors
     assert reduced.state_at("b6").kept == {"spacing": 900}
     assert "spacing: from a kept snapshot" in reduced.body("b6~kept").code
+
+
+def test_before_entries_is_the_files_entry_count_with_entries_after_b(tmp_path, capsys):
+    """Issue 33 point 5: a 78-entry file (76 before b6, b6's own call and b7's after it) reports 78, not 77."""
+    session = tmp_path / "short.json"
+    session.write_text(json.dumps(failing_document(76)))
+    assert len(load(session).entries) == 78
+    status, summary = _reduce(capsys, str(session), "--body", "b6")
+    assert status == 0 and summary["before"] == {"entries": 78, "kept": 3} and summary["after"]["entries"] == 2

@@ -323,6 +323,43 @@ def _replay(session: Session | None, replays: Sequence[tuple[dict[str, Any], dic
     model.clear()
 
 
+def _compare_documents(session: Session | None) -> list[dict[str, Any]]:
+    """`wsi compare` documents: the session with itself, and with each demo pair (a gap, a divergence …)."""
+    from core.compare import compare_sessions
+    from tests.compare_pairs import VARIANTS, variant
+
+    if session is None:
+        return []
+    documents = [compare_sessions(session, session)]
+    if session.name == DEMO.name:
+        documents += [compare_sessions(session, load_bytes(json.dumps(variant(name)).encode(), f"{name}.json"))
+                      for name in VARIANTS]
+    return documents
+
+
+@driver("StepsModel")
+def _compare_steps(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.compare_models import StepsModel
+
+    model = StepsModel()
+    yield model
+    for document in _compare_documents(session):  # as each comparison lands
+        model.set_document(document)
+    model.set_document(None)
+
+
+@driver("CompareCallsModel")
+def _compare_calls(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from gui.compare_models import CompareCallsModel
+
+    model = CompareCallsModel()
+    yield model
+    for document in _compare_documents(session):  # as the cursor moves over every step
+        for step in document["steps"]:
+            model.set_step(step)
+    model.set_step(None)
+
+
 def gui_models() -> set[str]:
     """The name of every QAbstractItemModel subclass defined in a module of gui/ or its packages."""
     names = set()

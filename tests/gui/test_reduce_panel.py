@@ -65,7 +65,7 @@ def test_reduce_opens_the_reduced_session_in_a_new_window_with_what_was_needed(q
     qtbot.waitUntil(lambda: reduced.context.session is not None and reduced.context.cursor == "b6", timeout=20_000)
     qtbot.waitUntil(reduced.notice.isVisible, timeout=5_000)
     notice = reduced.notice.label.text()
-    assert "2 of 150 entries were needed" in notice
+    assert "2 of 152 entries were needed" in notice
     assert all(f"<tt>{key}</tt>" in notice for key in NEEDED)
     assert "fails the same way here" in notice
     assert [e.key for e in reduced.context.state.store] == list(NEEDED)

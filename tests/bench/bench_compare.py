@@ -1,0 +1,77 @@
+"""Benchmark: `wsi compare` on two 10,000-body, 100,000-entry sessions that differ in a few places.
+
+Run: `.venv/bin/python tests/bench/bench_compare.py [ENTRIES]`. A is `make_big` with 10 calls per
+body (10,000 bodies); B is A with one body inserted, one dropped, one call's input changed and one
+body failing. Targets (issue 33): the compare itself at most 2 s headless; what the compare window
+does (both read at once, then compared) at most 1.2× reading both one after the other, measured in
+the same run (the machine is shared: figures vary with its load).
+"""
+from __future__ import annotations
+
+import gc
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from core.compare import compare_sessions, load_pair  # noqa: E402
+from core.session import load  # noqa: E402
+from tests.bench.make_big import make_big  # noqa: E402
+
+TARGET_SECONDS = 2.0
+TARGET_WINDOW_RATIO = 1.2
+CALLS_PER_BODY = 10
+
+
+def make_b(a: Path, b: Path) -> None:
+    """A with a body inserted (at a fifth), one dropped (at 7 tenths), an input changed (half way), a failure (9 tenths)."""
+    document = orjson.loads(a.read_bytes())
+    bodies, store = document["bodies"], document["store"]
+    count = len(bodies)
+    dropped = bodies[count * 7 // 10]["id"]
+    document["bodies"] = [b for b in bodies if b["id"] != dropped]
+    document["store"] = [e for e in store if e.get("body") != dropped]
+    at = next(i for i, e in enumerate(document["store"]) if e.get("body") == bodies[count // 5]["id"])
+    document["bodies"].insert(count // 5, {"id": "inserted", "code": "return 1;", "result": {"ok": True, "returned": 1}})
+    document["store"].insert(at, {"id": "x1", "call": "pack.rooms.place", "unit": "mm", "body": "inserted",
+                                  "input": {"n": 1}})
+    document["store"][len(store) // 2]["input"]["bandDepth"] = 36
+    document["bodies"][count * 9 // 10]["result"] = {"ok": False, "error": "TypeError: x is undefined"}
+    b.write_bytes(orjson.dumps(document))
+
+
+def main() -> None:
+    entries = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    with tempfile.TemporaryDirectory() as folder:
+        a, b = Path(folder) / "a.json", Path(folder) / "b.json"
+        make_big(a, entries, calls_per_body=CALLS_PER_BODY)
+        make_b(a, b)
+        started = time.perf_counter()
+        session_a, session_b = load(a), load(b)
+        loaded = time.perf_counter() - started
+        gc.collect()
+        started = time.perf_counter()
+        document = compare_sessions(session_a, session_b)
+        seconds = time.perf_counter() - started
+        del session_a, session_b
+        gc.collect()
+        started = time.perf_counter()  # what the compare window's job does: both read at once, then compared
+        session_a, session_b = load_pair(a, b)
+        compare_sessions(session_a, session_b)
+        window = time.perf_counter() - started
+    differ = [(s["a"], s["b"]) for s in document["steps"] if not s["same"]]
+    print(f"{len(session_a.bodies):,} / {len(session_b.bodies):,} bodies, {len(session_a.entries):,} / "
+          f"{len(session_b.entries):,} entries: {len(document['steps']):,} steps, {len(differ)} differ: {differ}")
+    print(f"first divergence: {document['firstDivergence']['why'] if document['firstDivergence'] else None}")
+    print(f"loading both: {loaded:.2f} s; compare: {seconds:.2f} s (target ≤ {TARGET_SECONDS} s) "
+          f"{'OK' if seconds <= TARGET_SECONDS else 'OVER'}")
+    print(f"the compare window's work (both read at once, then compared): {window:.2f} s = {window / loaded:.2f}× "
+          f"loading both (target ≤ {TARGET_WINDOW_RATIO}×) {'OK' if window <= TARGET_WINDOW_RATIO * loaded else 'OVER'}")
+
+
+if __name__ == "__main__":
+    main()
