@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+from collections.abc import Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -184,9 +185,11 @@ class Reducer:
         result = self._run(session, cut, self.mode, self.candidate_timeout_s)
         return failure_of(session, cut, result, self.mode) == self.failure
 
-    def write(self, reduction: Reduction, out: str | Path) -> bool:
-        """Write the reduced cut to `out` (OSError when it cannot), load it again and say whether it reproduces."""
-        write_cut(reduction.cut, out)
+    def write(self, reduction: Reduction, out: str | Path, inputs: Iterable[str | Path] = ()) -> bool:
+        """Write the reduced cut to `out` (OSError when it cannot; never onto `inputs` or the session's file),
+        load it again and say whether it reproduces."""
+        given = [*inputs, *([self.session.path] if self.session.path is not None else [])]
+        write_cut(reduction.cut, out, given)
         try:
             written = load(out)
         except LoadError:

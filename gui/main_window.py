@@ -7,6 +7,7 @@ kept in QSettings.
 """
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.output_file import OutputRefused
 from gui.changes_view import ChangesView
 from gui.context import InspectorContext
 from gui.corpus_view import choose_corpus_folder
@@ -478,9 +480,20 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.open_file(files[0])
 
-    def screenshot(self, out: str | Path) -> bool:
-        """Render the window into a PNG; True when written."""
-        return self.grab().save(str(out), "PNG")
+    def screenshot(self, out: str | Path) -> None:
+        """Render the window into a PNG written whole, never onto the open session (core.output_file).
+
+        OSError (OutputRefused: a folder, a device, the session itself) when it cannot be written.
+        """
+        from PySide6.QtCore import QBuffer, QIODevice
+
+        from core.output_file import write_output
+
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not self.grab().save(buffer, "PNG"):
+            raise OSError("the picture could not be encoded as PNG")
+        write_output(out, bytes(buffer.data().data()), [self.current_path] if self.current_path is not None else [])
 
     def save_repro(self) -> None:
         """File ▸ Save repro…: the session cut just after the body at the cursor, as one file (gui.save_repro)."""
@@ -498,8 +511,15 @@ class MainWindow(QMainWindow):
 
     def _choose_screenshot(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save a screenshot", str(Path.home() / "wsi.png"), "PNG (*.png)")
-        if path and not self.screenshot(path):
-            self.notice.show_notice(f"<b>Cannot write {path}</b>: choose a folder you can write to.")
+        if not path:
+            return
+        try:
+            self.screenshot(path)
+        except OutputRefused as exc:
+            self.notice.show_notice(f"<b>Screenshot not saved</b>: {html.escape(str(exc))}")
+        except OSError as exc:
+            self.notice.show_notice(f"<b>Cannot write {html.escape(path)}</b> ({html.escape(exc.strerror or str(exc))}): "
+                                    "choose a folder you can write to.")
 
 
 def _action(parent: QWidget, text: str, slot: Any, shortcut: Any) -> QAction:

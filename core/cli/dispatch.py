@@ -16,6 +16,7 @@ from typing import Any
 
 from core.cli import output
 from core.cli.errors import CliError
+from core.plain_text import shown
 
 # A new command: a module core/commands/<name>.py, and its line here (the order of `wsi --help`).
 COMMANDS = {
@@ -113,8 +114,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _fail(message: str, status: int, as_json: bool, where: str | None = None) -> int:
-    """One plain line on stderr and, under --json, the one JSON document `{"error": …}` (SPEC 6)."""
-    print(message, file=sys.stderr)
+    """One plain line on stderr (control characters escaped) and, under --json, the one JSON document `{"error": …}` (SPEC 6)."""
+    print(shown(message), file=sys.stderr)
     if as_json and not output.printed_json:
         error: dict[str, str] = {"where": where} if where else {}
         error["message"] = message

@@ -21,6 +21,7 @@ from core.check_report import json_document, progress_line, session_lines, summa
 from core.check_where import WhereError, parse_where
 from core.cli.errors import CliError
 from core.cli.output import print_json
+from core.output_file import OutputRefused, check_output
 from core.sizes import size_argument
 
 PROGRESS_EVERY_S = 0.5  # on a terminal; to a file or a CI log, a line every PROGRESS_LOG_S
@@ -80,6 +81,11 @@ def _check(args: argparse.Namespace) -> int:
     paths = list(find_sessions(args.paths))
     if not paths:
         raise CliError(f"wsi check: no session files (.json, .jsonl, .gz) under {', '.join(args.paths)}")
+    if args.junit:
+        try:
+            check_output(args.junit, paths)  # before the work: a session, a folder or a device is refused at once
+        except OutputRefused as exc:
+            raise CliError(f"wsi check: --junit {exc}") from None
     options = CheckOptions(timeout_s=args.timeout, budget_s=args.session_budget, max_bytes=args.max_size)
     progress = _Progress(len(paths))
     reports: dict[int, SessionReport] = {}
@@ -96,7 +102,7 @@ def _check(args: argparse.Namespace) -> int:
     # A session that could not be loaded has no "matched" yet: its report decides (problem=too-large …).
     shown = [r for r in examined if r.get("matched", where.matches(r))] if where is not None else examined
     counts = summary(shown, len(paths), progress.seconds, not finished, where.text if where else None, len(examined))
-    _print(args, shown, counts)
+    _print(args, shown, counts, paths)
     if not finished:
         print(f"wsi check: stopped; {len(examined):,} of {len(paths):,} sessions were checked (the report above has them)",
               file=sys.stderr)
@@ -122,13 +128,15 @@ def _run(args: argparse.Namespace, paths: list[Path], options: CheckOptions, on_
     return checker.run(paths, on_report, should_stop)
 
 
-def _print(args: argparse.Namespace, reports: list[SessionReport], counts: dict[str, Any]) -> None:
+def _print(args: argparse.Namespace, reports: list[SessionReport], counts: dict[str, Any], inputs: list[Path]) -> None:
     if args.json:
         print_json(json_document(reports, counts))
         return
     if args.junit:
         try:
-            write_junit(reports, Path(args.junit))
+            write_junit(reports, Path(args.junit), inputs)
+        except OutputRefused as exc:
+            raise CliError(f"wsi check: --junit {exc}") from None
         except OSError as exc:
             raise CliError(f"wsi check: --junit {args.junit}: cannot write it ({exc.strerror or exc})") from None
     listed = reports if "where" in counts else [r for r in reports if not r["clean"]]
