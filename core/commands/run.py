@@ -15,6 +15,9 @@ from pathlib import Path
 from core.cli.errors import CliError
 from core.cli.options import add_file_argument
 from core.cli.output import print_json
+from core.input_file import read_input
+from core.plain_text import shown
+from core.reading import JsonSyntaxError, LoadError
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.report import error_line, result_text
@@ -33,11 +36,13 @@ def read_body(path: str) -> str:
     try:
         if path == "-":
             return sys.stdin.read()
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliError(f"wsi run: {path}: no such body file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"wsi run: {path}: cannot read the body ({exc}); give a UTF-8 text file") from None
+        return read_input(path).decode("utf-8")  # a FIFO or a device is refused at once (core.input_file)
+    except LoadError as exc:
+        if not Path(path).exists():
+            raise CliError(f"wsi run: {shown(path)}: no such body file") from None
+        raise CliError(f"wsi run: body file {exc}") from None
+    except (OSError, UnicodeDecodeError, JsonSyntaxError) as exc:
+        raise CliError(f"wsi run: {shown(path)}: cannot read the body ({exc}); give a UTF-8 text file") from None
 
 
 def run(args: argparse.Namespace) -> int:
