@@ -59,15 +59,23 @@ def open_input(path: str | Path) -> int:
 
 def read_input(path: str | Path, limit: int | None = None,
                on_progress: Callable[[int, int], None] | None = None) -> bytearray:
+    """The bytes of the regular file at `path`: `read_input_stat` without the file's status."""
+    return read_input_stat(path, limit, on_progress)[0]
+
+
+def read_input_stat(path: str | Path, limit: int | None = None,
+                    on_progress: Callable[[int, int], None] | None = None) -> tuple[bytearray, os.stat_result]:
     """The bytes of the regular file at `path` (see the module docstring).
 
     LoadError when it cannot be read at all; JsonSyntaxError (at 1:1) when its first bytes show it is
     NUL bytes or text not in UTF-8; TooBig when `limit` is given and the file is larger.
-    `on_progress(done, size)` is called after each chunk (it may raise to stop the read).
+    `on_progress(done, size)` is called after each chunk (it may raise to stop the read). With the bytes
+    comes the `fstat` of the file they were read from (what a follower compares later: core.file_baseline).
     """
     handle = open_input(path)
     try:
-        size = os.fstat(handle).st_size
+        info = os.fstat(handle)
+        size = info.st_size
         if limit is not None and size > limit:
             raise TooBig(size, limit)
         head = _head(handle)
@@ -81,7 +89,7 @@ def read_input(path: str | Path, limit: int | None = None,
                 data.extend(bytes(grown - done))
                 done = _fill(handle, data, done, on_progress)
         del data[done:]  # it shrank while read: the parsers say where the text stops
-        return data
+        return data, info
     finally:
         os.close(handle)
 

@@ -8,6 +8,7 @@ in the background and its result is dropped (`gui.jobs` drops the news of a canc
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from core.filtering import ManifestIndex
-from core.input_file import read_input
+from core.file_baseline import Baseline, take_baseline
+from core.input_file import read_input_stat
 from core.reading import JsonSyntaxError
 from core.session import LoadError, Session, load_bytes, refused_session
 from core.timeline import timeline_rows
@@ -33,21 +35,23 @@ class LoadedSession:
     index: ManifestIndex
     path: Path
     seconds: float
+    baseline: Baseline | None = None  # the file as loaded, for the follower (core.file_baseline)
 
 
 def load_session(job: Job, path: Path) -> LoadedSession:
     """The load job: read, parse, index; progress as it goes, stopping at Cancel."""
     start = time.perf_counter()
     try:
-        data = _read(job, path)
+        data, info = _read(job, path)
     except JsonSyntaxError as exc:  # NUL bytes, UTF-16: refused from the first bytes, shown as the CLI shows it
-        data = b""
+        data, info = bytearray(), None
         refused: JsonSyntaxError | None = exc
     else:
         refused = None
     job.check()
     job.progress(35, f"parsing {path.name} ({len(data) / 1e6:.1f} MB)")
     session = load_bytes(data, path.name, path) if refused is None else refused_session(path, refused)
+    baseline = take_baseline(session, data, info) if info is not None else None  # from the bytes parsed, not later ones
     del data
     job.check()
     job.progress(85, f"measuring {len(session.entries):,} entries")
@@ -56,17 +60,17 @@ def load_session(job: Job, path: Path) -> LoadedSession:
     timeline_rows(session)  # made here, off the GUI thread; the timeline view finds them ready
     job.check()
     job.progress(100, "done")
-    return LoadedSession(session, index, path, time.perf_counter() - start)
+    return LoadedSession(session, index, path, time.perf_counter() - start, baseline)
 
 
-def _read(job: Job, path: Path) -> bytes | bytearray:
+def _read(job: Job, path: Path) -> tuple[bytearray, os.stat_result]:
     """The file's bytes, read as every command reads them (core.input_file: regular files only, bounded,
     a FIFO or a device refused at once), checking Cancel after each chunk."""
     def progress(done: int, size: int) -> None:
         job.check()
         job.progress(int(30 * done / max(size, 1)), f"reading {path.name}")
 
-    return read_input(path, on_progress=progress)
+    return read_input_stat(path, on_progress=progress)
 
 
 def failure_text(path: Path, exc: BaseException) -> str:

@@ -156,6 +156,7 @@ class MainWindow(QMainWindow):
         self._follow_again = False
         self.progress: QProgressDialog | None = None
         self.exporter: Any = None  # gui.export.Exporter, made on first use
+        self._baseline: Any = None  # core.file_baseline.Baseline of the open file as loaded, for the follower
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.notice = NoticeBar(self)
@@ -266,6 +267,7 @@ class MainWindow(QMainWindow):
         self.follow_action.setChecked(on)
         if on and self.current_path is not None:
             self.follower.follow(self.current_path)
+            self.follower.mark_read(self._baseline)
         else:
             self.follower.stop()
 
@@ -277,6 +279,10 @@ class MainWindow(QMainWindow):
             return
         appended = self.follower.read_appended(self.context.session)
         if appended is None:  # not appended to, or not as lines a session can take: read it all again
+            reason = self.follower.reload_reason
+            if reason is not None:  # say so: what is shown is now another file's content
+                self.notice.show_notice(f"<b>{html.escape(self.current_path.name)}</b> was {html.escape(reason)} while "
+                                        "followed: it is read again from the start.", "info")
             self.open_file(self.current_path, quiet=True)
         elif appended.items or appended.problems_changed:
             self.context.grow(appended)  # the views insert rows (InspectorContext.session_grew)
@@ -318,6 +324,7 @@ class MainWindow(QMainWindow):
         cursor = self.context.cursor if same_file else None
         tab = self.tabs.currentIndex()
         self.current_path = result.path
+        self._baseline = result.baseline
         self.context.set_session(session, result.index, cursor)
         self.tabs.setCurrentIndex(tab)
         self.setWindowTitle(f"{session.title} — {result.path.name} — {APP_TITLE}")
@@ -332,8 +339,7 @@ class MainWindow(QMainWindow):
         if self.follow_action.isChecked():
             if self.follower.path is None or self.follower.path.resolve() != result.path.resolve():
                 self.follower.follow(result.path)
-            else:
-                self.follower.mark_read()
+            self.follower.mark_read(result.baseline)  # what this load read, not the file as it is by now
         self.status.showMessage(f"opened {result.path.name} in {result.seconds:.2f} s", 5000)
         self._end_load()
 
