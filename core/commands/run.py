@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from core.cli.errors import CliError
-from core.cli.options import add_file_argument
+from core.cli.options import add_file_argument, seconds_argument
 from core.cli.output import print_json
 from core.input_file import read_input
 from core.plain_text import shown
@@ -26,7 +26,7 @@ from core.runner.report import error_line, result_text
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_file_argument(parser)
     parser.add_argument("body_file", metavar="BODY_FILE", help="the body to run: .js, or .ts for TypeScript; - reads stdin")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="stop the body after S seconds (default 10)")
+    parser.add_argument("--timeout", type=seconds_argument, default=10.0, metavar="S", help="stop the body after S seconds (default 10)")
     parser.add_argument("--lang", choices=["js", "ts"], help="the body's language (default: from the file name)")
     parser.add_argument("--real-time", action="store_true", help="real Math.random and Date instead of fixed ones")
 
@@ -47,8 +47,6 @@ def read_body(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     lang = args.lang or ("ts" if args.body_file.endswith(".ts") else "js")
-    if not 0 < args.timeout <= 3600:
-        raise CliError(f"wsi run: --timeout {args.timeout:g}: give a number of seconds above 0 and at most 3600")
     # The guest (and for TypeScript the stripper) start first, in their own process and thread, so
     # their start-up overlaps importing the session readers and reading the session and the body:
     # the bulk of a cold `wsi run`. Hence this import here, after the runner is made.
