@@ -206,10 +206,18 @@ def finish(report: SessionReport) -> SessionReport:
 def check_file(path: str | Path, runner: Any, options: CheckOptions = CheckOptions(),
                where: Any = None, should_stop: Callable[[], bool] | None = None) -> SessionReport:
     """Check the session file at `path` (see the module docstring); never raises for the file's content."""
-    if Path(path).is_dir():
+    raw = read_or_report(Path(path), options.max_bytes)
+    if isinstance(raw, dict):
+        return raw
+    return check_raw(raw, str(path), runner, options, where, should_stop)
+
+
+def read_or_report(path: Path, max_bytes: int) -> bytes | bytearray | SessionReport:
+    """The file's bytes for a check (local worker or cluster client), or the report of why it cannot be checked."""
+    if path.is_dir():
         return failed_report(str(path), "unreadable", "a folder that cannot be listed: its sessions were not checked")
     try:
-        raw = read_raw(Path(path), options.max_bytes)
+        return read_raw(path, max_bytes)
     except TooLarge as exc:
         return failed_report(str(path), "too-large", f"not checked: {exc}; raise --max-size to check it")
     except LoadError as exc:  # a FIFO, a device, unreadable: said at once, never waited on
@@ -218,7 +226,6 @@ def check_file(path: str | Path, runner: Any, options: CheckOptions = CheckOptio
         return failed_report(str(path), "not-utf8" if "UTF-" in str(exc) else "syntax", str(exc), str(exc.where))
     except OSError as exc:
         return failed_report(str(path), "unreadable", f"cannot be read: {exc.strerror or exc}")
-    return check_raw(raw, str(path), runner, options, where, should_stop)
 
 
 def check_raw(raw: bytes, path: str, runner: Any, options: CheckOptions = CheckOptions(),

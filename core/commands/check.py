@@ -113,18 +113,21 @@ def _check(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, paths: list[Path], options: CheckOptions, on_report: Any, should_stop: Any) -> bool:
     if args.scheduler:
-        from core.check_cluster import ClusterUnavailable, connect, run_on_cluster
+        from core.check_cluster import ClusterUnavailable, connect, disconnect, run_on_cluster
 
         try:
-            client = connect(args.scheduler)
+            client = connect(args.scheduler, should_stop)
         except ClusterUnavailable as exc:
             raise CliError(f"wsi check: {exc}") from None
         try:
             return run_on_cluster(client, paths, options, args.where, on_report, should_stop)
         finally:
-            client.close()
-    from core.check_pool import LocalChecker, default_jobs
+            disconnect(client)
+    from core.check_pool import LocalChecker, default_jobs, most_jobs
 
+    if args.jobs and args.jobs > most_jobs():
+        print(f"wsi check: --jobs {args.jobs:,}: using {most_jobs()}, twice the {default_jobs()} cores "
+              "(more would only make sessions time out)", file=sys.stderr)
     checker = LocalChecker(options, args.jobs or default_jobs(), args.where)
     return checker.run(paths, on_report, should_stop)
 
