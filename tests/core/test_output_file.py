@@ -193,3 +193,36 @@ def test_a_newline_or_escape_in_out_is_shown_escaped_in_the_one_line_error(sessi
 
 if sys.platform != "linux":  # pragma: no cover
     pytestmark = pytest.mark.skip("POSIX file semantics")
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A 256 KiB tmpfs holding `report.xml` and `shot.png` from before, then filled to the last byte."""
+    folder = tmp_path / "full"
+    folder.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(folder)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    try:
+        (folder / "report.xml").write_text("<previous/>")
+        (folder / "shot.png").write_bytes(b"previous picture")
+        with open(folder / "filler", "wb", buffering=0) as filler:
+            try:
+                while True:
+                    filler.write(b"\1" * 4096)
+            except OSError:
+                pass
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+def test_a_full_disk_keeps_the_previous_junit_report_and_screenshot_whole(session, full_disk):
+    done = wsi("check", session, "--junit", full_disk / "report.xml")
+    assert done.returncode == 2, done.stderr
+    assert "No space left on device" in done.stderr and "Traceback" not in done.stderr
+    assert (full_disk / "report.xml").read_text() == "<previous/>"
+    shot = wsi("gui", session, "--screenshot", full_disk / "shot.png")
+    assert shot.returncode == 2 and "No space left on device" in shot.stderr
+    assert (full_disk / "shot.png").read_bytes() == b"previous picture"
+    assert sorted(p.name for p in full_disk.iterdir()) == ["filler", "report.xml", "shot.png"]  # no temporary left
