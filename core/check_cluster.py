@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from core.check import CheckOptions, SessionReport, check_raw, failed_report, read_or_report
 
@@ -106,7 +106,13 @@ def connect(address: str, should_stop: Callable[[], bool] = lambda: False) -> An
                              "check the address (tcp://HOST:8786) and that it is running")
 
 
-def disconnect(client: Any) -> None:
+class Closable(Protocol):
+    """What `disconnect` needs of a Dask client."""
+
+    def close(self, timeout: float = ...) -> object: ...
+
+
+def disconnect(client: Closable) -> None:
     """Close the client; a scheduler already gone is not an error here (the check said so)."""
     try:
         client.close(timeout=CONNECT_TIMEOUT_S)
