@@ -144,13 +144,15 @@ class EditLinks:
         self.seen.add(str(entry.id))
 
 
-def load(path: str | Path, gzip_limit: int | None = None) -> Session:
+def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False) -> Session:
     """Load the session file at `path` (LoadError only when it cannot be read at all).
 
     The file is read into memory through `core.input_file` (regular files only, bounded reads, never
     mapped: a file cut shorter by another program while it is read is a truncated text, not a crash);
     NUL bytes or UTF-16/32 text are one located error without reading past the first bytes.
+    `mapped` is accepted for callers written when the CLI mapped `.json` files, and changes nothing.
     """
+    del mapped
     path = Path(path)
     try:
         data = read_input(path)
