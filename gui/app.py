@@ -124,6 +124,7 @@ def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from core.output_file import OutputRefused
+    from core.plain_text import shown
     from gui.deep_link import follow_link
     from gui.main_window import MainWindow
 
@@ -150,14 +151,14 @@ def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
         notice = html.unescape(re.sub(r"<[^>]+>", "", window.notice.label.text())).rstrip(". ") if window.notice.isVisible() else ""
         window.close()
     if failure is not None:
-        print(f"wsi gui: --screenshot {failure}", file=sys.stderr)
+        print(shown(f"wsi gui: --screenshot {failure}"), file=sys.stderr)
         return 2
     what = f"{path.name}, “{session.title}”" if session is not None else f"{path.name} did not load"
-    print(f"wrote {out} ({SCREENSHOT_SIZE[0]}×{SCREENSHOT_SIZE[1]}, tab {tab}, {what})")
+    print(shown(f"wrote {out} ({SCREENSHOT_SIZE[0]}×{SCREENSHOT_SIZE[1]}, tab {tab}, {what})"))
     if session is None:
-        print(f"wsi gui: {notice or f'{path} did not load'}; the picture shows it", file=sys.stderr)
+        print(shown(f"wsi gui: {notice or f'{path} did not load'}; the picture shows it"), file=sys.stderr)
         return 1
     if session.errors:
-        print(f"wsi gui: {notice}; `wsi validate {path}` lists every problem", file=sys.stderr)
+        print(shown(f"wsi gui: {notice}; `wsi validate {path}` lists every problem"), file=sys.stderr)
         return 1
     return 0

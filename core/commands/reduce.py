@@ -29,6 +29,7 @@ from core.cli.sessions import open_session
 from core.commands.run import read_body
 from core.ddmin import Stopped
 from core.output_file import OutputRefused, check_output
+from core.plain_text import shown
 from core.reduce import NoFailure, Progress, Reducer, Reduction
 from core.repro import Cut, cut_after, default_out, write_cut
 from core.session import Session
@@ -142,7 +143,7 @@ def _cannot_write(out: Path, exc: OSError) -> str:
 
 
 def _refuse(args: argparse.Namespace, message: str, status: int = 1) -> int:
-    print(message, file=sys.stderr)
+    print(shown(message), file=sys.stderr)
     if args.json:
         print_json({"error": {"message": message}})
     return status
