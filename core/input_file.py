@@ -5,8 +5,10 @@
   folder is named as one.
 - Read into memory with bounded reads, never mapped: another program cutting the file shorter while
   it is read gives a shorter text (which the parsers then call cut short), never a SIGBUS. What is read
-  is at most the size the file had when opened, plus what it grew by up to one second look (a file
-  appended to forever cannot keep a reader busy).
+  is at most the size the file had when opened, plus what it had grown by when that much was read
+  (looked at once: a file appended to forever cannot keep a reader busy). Reading into memory costs
+  the file's size once (`wsi manifest` on a 65 MB session: 153 MB peak, where the mapping it replaces
+  peaked at 105 MB) and is what makes every reader safe.
 - The first bytes are looked at before the rest is read: a file of NUL bytes (a disk image, space
   reserved and never written) is refused at once however big it is, and text in UTF-16 or UTF-32 is
   named, with or without its byte order mark, instead of being called "not JSON".
