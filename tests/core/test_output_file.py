@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 import threading
@@ -125,12 +126,31 @@ def test_many_threads_writing_one_out_each_leave_a_whole_file(tmp_path):
 # --- case 4: devices and folders -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("device", ["/dev/null", "/dev/stdout"])
-def test_a_device_as_out_is_refused_and_left_a_device(session, device):
+def _device(folder: Path, name: str, minor: int) -> Path:
+    """A character device like /dev/null (minor 3) or /dev/full (minor 7), made in the test's own folder:
+    a product that replaced a device with a file must break only this copy, never the machine's /dev."""
+    path = folder / name
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+    except PermissionError:
+        pytest.skip("making a device node needs root")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["null", "stdout"])
+def test_a_device_as_out_is_refused_and_left_a_device(session, tmp_path, kind):
+    if kind == "null":
+        device = _device(tmp_path, "null", 3)
+    else:  # what /dev/stdout is: a link to the process's standard output, here a pipe
+        device = tmp_path / "stdout"
+        device.symlink_to("/proc/self/fd/1")
     done = wsi("reduce", session, "--body", "b7", "--repro", "--out", device)
     assert done.returncode == 2
     assert "not a regular file" in done.stderr and "--json" in done.stderr
-    assert not Path("/dev/null").is_file()
+    if kind == "null":
+        assert device.is_char_device()
+    else:
+        assert device.is_symlink()  # not replaced by a file (what it points at is this process's own stdout)
 
 
 def test_a_fifo_as_junit_is_refused_at_once(session, tmp_path):
@@ -165,10 +185,11 @@ def test_a_write_that_fails_midway_leaves_the_previous_report_and_no_temporary(t
     assert [p.name for p in tmp_path.iterdir()] == ["report.xml"]
 
 
-@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-def test_dev_full_as_junit_is_refused_not_attempted(session):
-    done = wsi("check", session, "--junit", "/dev/full")
+def test_a_full_device_as_junit_is_refused_not_attempted(session, tmp_path):
+    full = _device(tmp_path, "full", 7)
+    done = wsi("check", session, "--junit", full)
     assert done.returncode == 2 and "not a regular file" in done.stderr
+    assert not full.is_file()
 
 
 def test_check_output_names_a_missing_folder(tmp_path):
