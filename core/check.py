@@ -38,7 +38,9 @@ from typing import Any
 
 from core.model import Problem
 from core.place import Place
-from core.reading import BOM, GZIP_MAGIC
+from core.input_file import TooBig, read_input
+from core.plain_text import shown
+from core.reading import BOM, GZIP_MAGIC, JsonSyntaxError, LoadError
 from core.session import Session, load_bytes
 from core.trim_preview import StoreIndex
 
@@ -109,13 +111,14 @@ class BadGzip(Exception):
     """A gzip stream that is damaged or ends early."""
 
 
-def read_raw(path: Path, max_bytes: int) -> bytes:
-    """The file's bytes as they are on disk; TooLarge past `max_bytes`, OSError when unreadable."""
-    with open(path, "rb") as handle:
-        data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise TooLarge(f"the file is over {max_bytes:,} bytes")
-    return data
+def read_raw(path: Path, max_bytes: int) -> bytes | bytearray:
+    """The file's bytes as they are on disk (core.input_file: a FIFO or a device is refused at once, never
+    waited on); TooLarge past `max_bytes`, LoadError when it cannot be read, JsonSyntaxError for NUL bytes
+    or UTF-16/32 text."""
+    try:
+        return read_input(path, limit=max_bytes)
+    except TooBig:
+        raise TooLarge(f"the file is over {max_bytes:,} bytes") from None
 
 
 def unpack(data: bytes, max_bytes: int) -> bytes:
@@ -221,15 +224,26 @@ def finish(report: SessionReport) -> SessionReport:
 def check_file(path: str | Path, runner: Any, options: CheckOptions = CheckOptions(),
                where: Any = None, should_stop: Callable[[], bool] | None = None) -> SessionReport:
     """Check the session file at `path` (see the module docstring); never raises for the file's content."""
-    if Path(path).is_dir():
+    raw = read_or_report(Path(path), options.max_bytes)
+    if isinstance(raw, dict):
+        return raw
+    return check_raw(raw, str(path), runner, options, where, should_stop)
+
+
+def read_or_report(path: Path, max_bytes: int) -> bytes | bytearray | SessionReport:
+    """The file's bytes for a check (local worker or cluster client), or the report of why it cannot be checked."""
+    if path.is_dir():
         return failed_report(str(path), "unreadable", "a folder that cannot be listed: its sessions were not checked")
     try:
-        raw = read_raw(Path(path), options.max_bytes)
+        return read_raw(path, max_bytes)
     except TooLarge as exc:
         return failed_report(str(path), "too-large", f"not checked: {exc}; raise --max-size to check it")
+    except LoadError as exc:  # a FIFO, a device, unreadable: said at once, never waited on
+        return failed_report(str(path), "unreadable", str(exc).removeprefix(f"{shown(str(path))}: "))
+    except JsonSyntaxError as exc:  # NUL bytes, UTF-16/32 text: refused from the first bytes
+        return failed_report(str(path), "not-utf8" if "UTF-" in str(exc) else "syntax", str(exc), str(exc.where))
     except OSError as exc:
         return failed_report(str(path), "unreadable", f"cannot be read: {exc.strerror or exc}")
-    return check_raw(raw, str(path), runner, options, where, should_stop)
 
 
 def check_raw(raw: bytes, path: str, runner: Any, options: CheckOptions = CheckOptions(),

@@ -3,7 +3,8 @@
 Each worker takes one session at a time over a pipe and sends its report back. A worker that dies
 (a crash, the kernel's OOM killer) costs only the session it held, reported as `crashed`; one that
 runs past the session's budget plus a grace is killed and its session reported as `timeout`; either
-way a fresh worker takes its place. Workers ignore SIGINT: the parent decides what Ctrl+C means
+way a fresh worker takes its place. At most `most_jobs()` workers run (twice the cores: each runs a
+V8 guest, and 500 of them on 2 cores made healthy sessions time out). Workers ignore SIGINT: the parent decides what Ctrl+C means
 (stop, report what is done) and ends them. Workers are started with `spawn`, never `fork`: the
 parent may be the window, with Qt's threads running.
 """
@@ -26,6 +27,7 @@ from core.check import CheckOptions, SessionReport, check_file, failed_report
 WATCHDOG_GRACE_S = 60.0  # loading a big session counts against the budget too; this is for a stuck worker
 STOP_GRACE_S = 3.0
 POLL_S = 0.1
+JOBS_PER_CORE = 2
 
 
 def default_jobs() -> int:
@@ -34,6 +36,11 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
         return max(1, os.cpu_count() or 1)
+
+
+def most_jobs() -> int:
+    """The most worker processes a check starts: JOBS_PER_CORE per core (see the module docstring)."""
+    return JOBS_PER_CORE * default_jobs()
 
 
 def _worker_main(conn: Connection, options: dict[str, Any], where_texts: list[str]) -> None:
@@ -73,6 +80,9 @@ class LocalChecker:
     options: CheckOptions = field(default_factory=CheckOptions)
     jobs: int = field(default_factory=default_jobs)
     where_texts: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.jobs = max(1, min(self.jobs, most_jobs()))
 
     def run(self, paths: Sequence[Path], on_report: Callable[[int, SessionReport], None],
             should_stop: Callable[[], bool] = lambda: False) -> bool:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from core.check import FAILING_WARNINGS, SessionReport, fails_session
+from core.output_file import write_output
 
 LISTED_FINDINGS = 10  # per session in the plain output; --json and --junit have them all
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -101,11 +103,11 @@ def junit_tree(reports: list[SessionReport]) -> ET.ElementTree:
     return ET.ElementTree(root)
 
 
-def write_junit(reports: list[SessionReport], out: Path) -> None:
-    """Write the JUnit XML file (OSError when it cannot be written)."""
+def write_junit(reports: list[SessionReport], out: Path, inputs: Iterable[str | Path] = ()) -> None:
+    """Write the JUnit XML file whole or not at all, never onto a session (core.output_file; OSError when it cannot)."""
     tree = junit_tree(reports)
     ET.indent(tree)
-    tree.write(out, encoding="utf-8", xml_declaration=True)
+    write_output(out, lambda file: tree.write(file, encoding="utf-8", xml_declaration=True), inputs)
 
 
 def _line(found: dict[str, Any]) -> str:

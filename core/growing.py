@@ -26,13 +26,13 @@ from core.timeline import GROUP_AT, StatePoint, TimelineRow, accepted_keep, keep
 
 
 class Buffer(Protocol):
-    """The file's bytes: `bytes` or an `mmap`."""
+    """The file's bytes as read into memory (`bytes` or `bytearray`: files are never mapped)."""
 
     def find(self, sub: bytes, start: int = ..., /) -> int: ...
 
     def __len__(self) -> int: ...
 
-    def __getitem__(self, key: slice, /) -> bytes: ...
+    def __getitem__(self, key: slice, /) -> bytes | bytearray: ...
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 orjson parses; the standard library is the fallback for what orjson refuses but JavaScript's
 JSON.parse accepts (integers beyond 64 bits, lone surrogates), and it gives the line and column of
-a real syntax error. The file is opened for reading only.
+a real syntax error. Files are opened by core.input_file, for reading only.
 
 Two bounds keep hostile files from taking the inspector down:
 
@@ -19,15 +19,12 @@ from __future__ import annotations
 
 import gc
 import json
-import mmap
 import os
 import re
-import stat
 import sys
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -66,37 +63,6 @@ class JsonSyntaxError(ValueError):
     def where(self) -> Place:
         """The spot in the text: `line:column` when printed."""
         return Place.spot(self.line, self.column)
-
-
-def read_bytes(path: Path) -> bytes:
-    """The file's bytes, or LoadError saying why they cannot be had."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise LoadError(f"{path}: no such file; check the path") from None
-    except IsADirectoryError:
-        raise LoadError(f"{path}: is a folder; give a session file (.json, .jsonl, .gz)") from None
-    except PermissionError:
-        raise LoadError(f"{path}: permission denied; the file cannot be read") from None
-    except OSError as exc:
-        raise LoadError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-
-
-def map_file(path: Path) -> memoryview | None:
-    """The file's bytes through a read-only mapping, or None where one does not fit (not a regular
-    file, empty, gzip, or it cannot be opened: `read_bytes` then says why)."""
-    try:
-        with open(path, "rb") as file:
-            info = os.fstat(file.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
-                return None
-            mapping = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        return None
-    if mapping[:2] == GZIP_MAGIC:
-        mapping.close()
-        return None
-    return memoryview(mapping)
 
 
 def gzip_limit() -> int:
@@ -341,6 +307,14 @@ def looks_like_json_lines(name: str, text: bytes) -> bool:
         return isinstance(orjson.loads(first), dict)
     except orjson.JSONDecodeError:
         return False
+
+
+def lines_ended_by_cr(text: bytes | bytearray) -> bytes | bytearray:
+    """A JSON Lines text whose lines end in a lone CR (old Mac files, some exports) read as if they
+    ended in LF: same length, so every line and column stays where it is. Text with an LF is as it is."""
+    if b"\r" in text and b"\n" not in text:
+        return text.replace(b"\r", b"\n")
+    return text
 
 
 def iter_lines(lines: list[bytes]) -> Iterator[tuple[int, bytes, bool]]:

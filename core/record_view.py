@@ -20,7 +20,8 @@ import msgspec
 
 from core.model import Body, Entry
 from core.place import Place
-from core.reading import JsonSyntaxError, LoadError, decode, parse_json, read_bytes
+from core.input_file import read_input
+from core.reading import JsonSyntaxError, LoadError, decode, parse_json
 from core.session import Session
 
 EXCERPT_LINES = 3  # lines shown on each side of a spot
@@ -142,7 +143,7 @@ class RecordFinder:
 
     def _file(self) -> bytes | bytearray:
         if self._data is None:
-            self._data = decode(read_bytes(Path(self.session.path)))  # type: ignore[arg-type]  # checked by view
+            self._data = decode(read_input(Path(self.session.path)))  # type: ignore[arg-type]  # checked by view
         return self._data
 
     def _record_in_file(self, data: bytes | bytearray, tokens: tuple[str, ...]) -> tuple[Place, object]:

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import time
+from collections.abc import Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal
 
@@ -43,17 +45,35 @@ MAX_JOBS = 4
 
 @dataclass(frozen=True)
 class Failure:
-    """How B fails: an error (`name`, `message`) or a difference from its record (`name` is its kind)."""
+    """How B fails: an error (`name`, `message`) or a difference from its record (`name` is its kind).
+
+    Two failures are the same when their kind, name and message are, with what differs on every run
+    left out of the message (`stable_text`): a handle's unguessable part is new each run, so a message
+    naming a handle would never "fail the same way" and nothing would reduce.
+    """
 
     kind: Literal["error", "difference"]
     name: str
-    message: str
+    message: str = field(compare=False)
+    signature: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "signature", stable_text(self.message))
 
     def text(self) -> str:
         """In words, for a progress line or a report."""
         if self.kind == "error":
             return f"{self.name}: {self.message}"
         return f"differs from its record ({self.name}): {self.message}"
+
+
+# A scene handle as the runner mints it (core/runner/prelude.js, scene.get): `h<n>.<secret of this run>`.
+_HANDLE = re.compile(r"\b(h\d+)\.[0-9A-Za-z_-]{8,}")
+
+
+def stable_text(message: str) -> str:
+    """`message` with what changes on every run replaced by a placeholder: a handle's secret (`h1.…`)."""
+    return _HANDLE.sub(r"\1.…", message)
 
 
 class NoFailure(Exception):
@@ -184,9 +204,11 @@ class Reducer:
         result = self._run(session, cut, self.mode, self.candidate_timeout_s)
         return failure_of(session, cut, result, self.mode) == self.failure
 
-    def write(self, reduction: Reduction, out: str | Path) -> bool:
-        """Write the reduced cut to `out` (OSError when it cannot), load it again and say whether it reproduces."""
-        write_cut(reduction.cut, out)
+    def write(self, reduction: Reduction, out: str | Path, inputs: Iterable[str | Path] = ()) -> bool:
+        """Write the reduced cut to `out` (OSError when it cannot; never onto `inputs` or the session's file),
+        load it again and say whether it reproduces."""
+        given = [*inputs, *([self.session.path] if self.session.path is not None else [])]
+        write_cut(reduction.cut, out, given)
         try:
             written = load(out)
         except LoadError:

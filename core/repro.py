@@ -22,11 +22,13 @@ that `wsi validate` accepts and the inspector opens. Choices where the spec is s
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from core.model import Body, Entry, Id, KeptSnapshot
+from core.output_file import write_output
 from core.reading import parse_json
 from core.runner.envelope import dumps
 from core.session import FORMAT, Session
@@ -242,11 +244,8 @@ def default_out(file: str | Path, kind: str = "reduced") -> Path:
     return path.with_name(f"{name}.{kind}.json")
 
 
-def write_cut(cut: Cut, path: str | Path) -> Path:
-    """Write the cut as JSON to `path` (through a temporary file, so a reader never sees half of it)."""
-    path = Path(path)
+def write_cut(cut: Cut, path: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
+    """Write the cut as JSON to `path` whole or not at all (core.output_file), never onto one of `inputs`
+    (OSError, OutputRefused among them, when it cannot be written)."""
     data = dumps(cut_document(cut)).encode("utf-8", "surrogatepass")
-    partial = path.with_name(path.name + ".partial")
-    partial.write_bytes(data + b"\n")
-    partial.replace(path)
-    return path
+    return write_output(path, data + b"\n", inputs)

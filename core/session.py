@@ -13,7 +13,8 @@ from core.formats import VERSIONS, version_for
 from core.formats.worker_session_1.header import FORMAT
 from core.formats.worker_session_1.json_form import unreadable
 from core.model import Body, Entry, Id, Problem, State, TimelineItem, id_key
-from core.reading import JsonSyntaxError, LoadError, decode, looks_like_json_lines, map_file, no_gc, read_bytes
+from core.input_file import read_input, refuse_foreign_text
+from core.reading import JsonSyntaxError, LoadError, decode, lines_ended_by_cr, looks_like_json_lines, no_gc
 from core.schema import Caps
 from core.place import Place
 from core.timeline import StatePoint, build_states, order_timeline
@@ -21,7 +22,7 @@ from core.timeline import StatePoint, build_states, order_timeline
 if TYPE_CHECKING:
     from core.formats.worker_session_1.json_lines import LineReader
 
-__all__ = ["FORMAT", "LoadError", "Session", "load", "load_bytes"]
+__all__ = ["FORMAT", "LoadError", "Session", "load", "load_bytes", "refused_session"]
 
 
 class Session:
@@ -147,17 +148,26 @@ class EditLinks:
 def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False) -> Session:
     """Load the session file at `path` (LoadError only when it cannot be read at all).
 
-    `mapped`: read a plain `.json` file through a read-only memory mapping, its pages handed back
-    as the load goes, so the file never stays resident (the CLI's peak is then the entries, not the
-    file). Only for a short-lived process: a mapped file cut shorter by another program while it is
-    read ends the process (SIGBUS), which the window must never risk.
+    The file is read into memory through `core.input_file` (regular files only, bounded reads, never
+    mapped: a file cut shorter by another program while it is read is a truncated text, not a crash);
+    NUL bytes or UTF-16/32 text are one located error without reading past the first bytes.
+    `mapped` is accepted for callers written when the CLI mapped `.json` files, and changes nothing.
     """
+    del mapped
     path = Path(path)
-    if mapped and path.name.lower().endswith(".json"):
-        mapping = map_file(path)
-        if mapping is not None:
-            return load_bytes(mapping, path.name, path, gzip_limit)
-    return load_bytes(read_bytes(path), path.name, path, gzip_limit)
+    try:
+        data = read_input(path)
+    except JsonSyntaxError as exc:
+        return refused_session(path, exc)
+    return load_bytes(data, path.name, path, gzip_limit)
+
+
+def refused_session(path: Path, exc: JsonSyntaxError) -> Session:
+    """The session of a file refused from its first bytes (NUL bytes, UTF-16): that one error, nothing loaded."""
+    session = Session(path.name, path)
+    unreadable(session, Problem("error", exc.where, str(exc)))
+    session.finish()
+    return session
 
 
 def load_bytes(data: bytes | memoryview, name: str = "<memory>", path: Path | None = None, gzip_limit: int | None = None) -> Session:
@@ -169,12 +179,14 @@ def load_bytes(data: bytes | memoryview, name: str = "<memory>", path: Path | No
     with no_gc():
         try:
             text = decode(data, gzip_limit)
+            refuse_foreign_text(text[:4096])  # what a gzip unpacked to, or bytes handed in
         except JsonSyntaxError as exc:
             unreadable(session, Problem("error", exc.where, str(exc)))
         else:
             version = version_for(text)
             if looks_like_json_lines(name, text):
                 session.form = "jsonl"
+                text = lines_ended_by_cr(text)
                 version.read_json_lines(session, text)
             else:
                 version.read_json(session, text)

@@ -50,9 +50,20 @@ def parse_size(text: str) -> int:
         value = Decimal(number.replace("_", "").replace(",", "")) * SUFFIXES[suffix]
     except InvalidOperation:
         raise SizeError(f"{text!r} is not a size: {number!r} is not a number") from None
+    if value > MOST_BYTES:  # past this a size means nothing here, and int/float arithmetic on it overflows
+        raise SizeError(f"{_short(text)}: more than {MOST_BYTES:,} bytes (1 PiB), the most a size may be here")
     if value != value.to_integral_value():
         raise SizeError(f"{text!r} is {value} bytes, not a whole number of bytes; give whole bytes, e.g. {int(value)}")
     return int(value)
+
+
+MOST_BYTES = 1024**5
+
+
+def _short(text: str) -> str:
+    """A size as typed, cut to be quoted in one line (a 5,000-digit number is not repeated in full)."""
+    text = text.strip()
+    return repr(text) if len(text) <= 40 else repr(text[:20] + "…" + text[-8:]) + f" ({len(text):,} characters)"
 
 
 def size_in_unit(size: int, unit: str) -> str:

@@ -107,6 +107,13 @@ def run_app(argv: list[str]) -> int:
 
     app = make_application(argv)
     if args.screenshot:
+        from core.output_file import OutputRefused, check_output
+
+        try:  # before the load: a folder, a device or the session itself is refused at once
+            check_output(args.screenshot, [path])
+        except OutputRefused as exc:
+            print(f"wsi gui: --screenshot {exc}", file=sys.stderr)
+            return 2
         return _screenshot(path, Path(args.screenshot), args.tab or "inputs", args.at)
     errors.install()
     window = MainWindow(QSettings("worker-session-inspector", "wsi"))
@@ -132,6 +139,8 @@ def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from core.output_file import OutputRefused
+    from core.plain_text import shown
     from gui.deep_link import follow_link
     from gui.main_window import MainWindow
 
@@ -149,23 +158,27 @@ def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
         QTimer.singleShot(300, loop.quit)  # let views that lay out after the load settle
         loop.exec()
         QApplication.processEvents()
-        written = window.screenshot(out)
+        try:
+            window.screenshot(out)
+            failure = None
+        except OSError as exc:
+            failure = str(exc) if isinstance(exc, OutputRefused) else f"cannot write {out} ({exc.strerror or exc}); choose a folder you can write to"
         session = window.context.session if window.current_path is not None else None
         notice = html.unescape(re.sub(r"<[^>]+>", "", window.notice.label.text())).rstrip(". ") if window.notice.isVisible() else ""
         window.close()
-    if not written:
-        print(f"wsi gui: cannot write the screenshot to {out}; choose a folder you can write to", file=sys.stderr)
+    if failure is not None:
+        print(shown(f"wsi gui: --screenshot {failure}"), file=sys.stderr)
         return 2
     what = f"{path.name}, “{session.title}”" if session is not None else f"{path.name} did not load"
-    print(f"wrote {out} ({SCREENSHOT_SIZE[0]}×{SCREENSHOT_SIZE[1]}, tab {tab}, {what})")
+    print(shown(f"wrote {out} ({SCREENSHOT_SIZE[0]}×{SCREENSHOT_SIZE[1]}, tab {tab}, {what})"))
     if session is None:
-        print(f"wsi gui: {notice or f'{path} did not load'}; the picture shows it", file=sys.stderr)
+        print(shown(f"wsi gui: {notice or f'{path} did not load'}; the picture shows it"), file=sys.stderr)
         return 1
     if at is not None and session.body(at) is None:  # an unknown body is bad usage, as for every command
         known = ", ".join(b.key for b in session.bodies[:12]) or "none"
         print(f"wsi gui: --at {at}: no body {at!r} in {path.name}; its bodies are: {known}", file=sys.stderr)
         return 2
     if session.errors:
-        print(f"wsi gui: {notice}; `wsi validate {path}` lists every problem", file=sys.stderr)
+        print(shown(f"wsi gui: {notice}; `wsi validate {path}` lists every problem"), file=sys.stderr)
         return 1
     return 0

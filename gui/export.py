@@ -16,7 +16,7 @@ written off the GUI thread: on a big session the manifest or the diffs take a wh
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +42,7 @@ from core.documents import (
 )
 from core.edits import diff_document, diff_edits
 from core.manifest import inputs_manifest, kept_document
+from core.output_file import OutputRefused, write_output
 from core.trim_preview import StoreIndex
 from gui.jobs import Jobs
 
@@ -126,15 +127,25 @@ def export_for(window: MainWindow) -> Export | str:
     return "this tab has no data to export"
 
 
-def write_export(export: Export, path: Path) -> str:
-    """Build the export and write it to `path`: CSV when its name ends in .csv, else JSON. Returns what was written."""
+def export_form(path: Path, chosen_filter: str = "") -> str:
+    """"csv" or "json": by the name's ending (.csv, .json), else by the dialog's filter. The name is kept as
+    typed: renaming it after the dialog asked about overwriting would replace another file unasked."""
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".json"):
+        return suffix[1:]
+    return "csv" if chosen_filter == CSV_FILTER else "json"
+
+
+def write_export(export: Export, path: Path, form: str | None = None, inputs: Iterable[Path] = ()) -> str:
+    """Build the export and write it to `path` whole, never onto `inputs` (core.output_file): CSV or JSON as
+    `form` says (default: by the name). Returns what was written."""
     document, table = export.build()
-    if path.suffix.lower() == ".csv":
+    if (form or export_form(path)) == "csv":
         if table is None:
             raise ValueError("this view's data is not a table: export it as .json")
-        path.write_text(csv_text(table), encoding="utf-8", newline="")
+        write_output(path, csv_text(table).encode("utf-8"), inputs)
         return f"{len(table[1]):,} rows to {path.name} (CSV)"
-    path.write_bytes(dumps(document) + b"\n")
+    write_output(path, dumps(document) + b"\n", inputs)
     return f"{path.name}: the JSON {export.command} prints"
 
 
@@ -144,6 +155,8 @@ class _Signals(QObject):
 
 
 def _failure_text(path: Path, exc: BaseException) -> str:
+    if isinstance(exc, OutputRefused):
+        return f"cannot write {exc}"
     if isinstance(exc, OSError):
         return f"cannot write {path} ({exc.strerror or exc}); choose a folder you can write to"
     return f"the export of {path.name} failed: {type(exc).__name__}: {exc}"  # a builder that fails: say what failed
@@ -183,12 +196,11 @@ class Exporter(QObject):
         if not path:
             return
         target = Path(path)
-        if chosen == CSV_FILTER and target.suffix.lower() != ".csv":
-            target = target.with_suffix(".csv")
-        self.start(export, target)
+        self.start(export, target, export_form(target, chosen))
 
-    def start(self, export: Export, path: Path) -> None:
-        """Build and write `export` to `path` off the GUI thread (each export its own job)."""
+    def start(self, export: Export, path: Path, form: str | None = None) -> None:
+        """Build and write `export` to `path` off the GUI thread (each export its own job), never onto the open session."""
         self._written += 1
-        self.jobs.start(f"export-{self._written}", lambda _job: write_export(export, path), on_done=self.signals.done.emit,
+        inputs = [self.window.current_path] if self.window.current_path is not None else []
+        self.jobs.start(f"export-{self._written}", lambda _job: write_export(export, path, form, inputs), on_done=self.signals.done.emit,
                         on_failed=lambda exc: self.signals.failed.emit(_failure_text(path, exc)), expected=(OSError, ValueError))

@@ -5,20 +5,24 @@ follower watches with QFileSystemWatcher and, because watchers miss events on so
 after a file is replaced, also polls size and mtime. `grew` fires at the first change of a burst and
 then at most every `settle_ms` while writes go on, so a steady stream of writes still updates the
 views without one update per write. `read_appended` reads only the bytes after those already read
-(`core.growing`); it answers None when the file must be read again whole: another form than JSON
-Lines, a file replaced or rewritten (its bytes before that point changed), or a change that
-appending cannot show (see core.growing).
+(`core.growing`), measured against the baseline the load took from the bytes it parsed
+(`core.file_baseline`: never one taken later, which would splice two files); it answers None when the
+file must be read again whole: another form than JSON Lines, a file replaced, cut shorter or
+rewritten (then `reload_reason` says which, for the window to say), or a change that appending
+cannot show (see core.growing). The file is read with bounded reads, never mapped: a file cut
+shorter under the reader is a reload, not a SIGBUS.
 """
 from __future__ import annotations
 
-import mmap
 import os
 from pathlib import Path
-from typing import BinaryIO
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
-from core.growing import Appended, Growth
+from core.file_baseline import Baseline, what_changed
+from core.growing import Appended
+from core.input_file import open_input
+from core.reading import LoadError
 from core.session import Session
 
 # The watcher is not what delays an append: measured alone it tells of a write in 0.2 ms (median;
@@ -26,7 +30,6 @@ from core.session import Session
 # latency was the GUI thread still painting the last append, so the poll stays a slow fallback.
 POLL_MS = 500
 SETTLE_MS = 30  # appended lines are read in milliseconds: coalesce only what comes within this
-MARK = 64  # bytes before the read point kept to notice a file rewritten rather than appended to
 
 
 class FileFollower(QObject):
@@ -47,8 +50,8 @@ class FileFollower(QObject):
         self._settle.setSingleShot(True)
         self._settle.setInterval(settle_ms)
         self._settle.timeout.connect(self._emit_if_changed)
-        self._growth: Growth | None = None
-        self._mark: tuple[int, bytes] | None = None  # the file's inode and the bytes just before growth.offset
+        self._baseline: Baseline | None = None  # the file as the load read it (take_baseline)
+        self.reload_reason: str | None = None  # why the last read_appended answered None, when the file changed so
 
     @property
     def active(self) -> bool:
@@ -71,12 +74,17 @@ class FileFollower(QObject):
         self._settle.stop()
         self.path = None
         self._stamp = None
-        self._growth = None
+        self._baseline = None
 
-    def mark_read(self) -> None:
-        """The window has read the file as it is now: only later growth counts."""
-        if self.path is not None:
-            self._stamp = _stamp(self.path)
+    def mark_read(self, baseline: Baseline | None = None) -> None:
+        """The window has loaded the file: only later changes count, measured against `baseline` (the
+        file as that load read it; None: whatever it is now, and changes are read again whole)."""
+        if self.path is None:
+            return
+        self._baseline = baseline
+        self._stamp = (baseline.size, baseline.mtime_ns) if baseline is not None else _stamp(self.path)
+        if self._stamp != _stamp(self.path):
+            QTimer.singleShot(0, self._changed)  # it changed between the load and now: look at once
 
     def _changed(self, *_args: object) -> None:
         if self.path is None:
@@ -99,40 +107,45 @@ class FileFollower(QObject):
 
     def read_appended(self, session: Session | None) -> Appended | None:
         """Add to `session` the lines appended to the followed file since last read; None: read it again whole."""
-        if self.path is None or session is None or session.form != "jsonl" or self.path.suffix == ".gz":
+        self.reload_reason = None
+        baseline = self._baseline
+        if (self.path is None or session is None or baseline is None or baseline.growth is None
+                or baseline.growth.session is not session):
+            return None
+        growth = baseline.growth
+        try:
+            handle = open_input(self.path)
+        except LoadError:
+            self.reload_reason = "replaced by something that is not a regular file"
             return None
         try:
-            with self.path.open("rb") as handle:
-                info = os.fstat(handle.fileno())
-                if self._growth is None or self._growth.session is not session:
-                    self._start(session, handle, info.st_ino)
-                growth = self._growth
-                if growth is None or self._mark is None or self._mark[0] != info.st_ino or info.st_size < growth.offset:
-                    return None
-                before = self._mark[1]
-                start = growth.offset - len(before)  # where `tail` starts in the file
-                handle.seek(start)
-                tail = handle.read()
+            self.reload_reason = what_changed(baseline, handle)
+            if self.reload_reason is not None:
+                return None
+            info = os.fstat(handle)
+            start = growth.offset
+            tail = _read_range(handle, start, info.st_size)
         except OSError:
+            self.reload_reason = "unreadable for a moment"
             return None
-        if not tail.startswith(before):  # rewritten, not appended to
-            return None
-        appended = growth.feed(tail[len(before):])
+        finally:
+            os.close(handle)
+        appended = growth.feed(tail)
         if appended is None:
-            self._growth = None
+            self._baseline = None
             return None
-        self._mark = (info.st_ino, tail[max(0, growth.offset - MARK - start):growth.offset - start])
+        baseline.advanced(info, start, tail)
+        self._stamp = (baseline.size, baseline.mtime_ns)
         return appended
 
-    def _start(self, session: Session, handle: BinaryIO, inode: int) -> None:
-        """Find where the loaded session's lines end in the file (once per session it follows)."""
-        size = os.fstat(handle.fileno()).st_size
-        if not size:
-            return
-        with mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ) as data:
-            growth = Growth(session, data)
-            self._mark = (inode, data[max(0, growth.offset - MARK):growth.offset])
-        self._growth = growth
+
+def _read_range(handle: int, start: int, stop: int) -> bytes:
+    """The bytes from `start` to `stop` (fewer when the file was cut meanwhile), in bounded reads."""
+    pieces: list[bytes] = []
+    while start < stop and (piece := os.pread(handle, min(stop - start, 16 * 1024 * 1024), start)):
+        pieces.append(piece)
+        start += len(piece)
+    return b"".join(pieces)
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:

@@ -28,8 +28,12 @@ def main(argv: list[str] | None = None) -> int:
     code = dispatch.main(argv)
     # A headless command is done once its output is out: exit without tearing down the loaded
     # session object by object.
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except OSError:  # already said (core.cli.streams): a full or closed stream
+            pass
     os._exit(code)
 
 

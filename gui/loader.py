@@ -8,6 +8,7 @@ in the background and its result is dropped (`gui.jobs` drops the news of a canc
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,8 +16,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from core.filtering import ManifestIndex
-from core.reading import read_bytes
-from core.session import LoadError, Session, load_bytes
+from core.file_baseline import Baseline, take_baseline
+from core.input_file import read_input_stat
+from core.reading import JsonSyntaxError
+from core.session import LoadError, Session, load_bytes, refused_session
 from core.timeline import timeline_rows
 from gui.jobs import Job, Jobs
 from gui.models.manifest import store_index_of
@@ -32,15 +35,23 @@ class LoadedSession:
     index: ManifestIndex
     path: Path
     seconds: float
+    baseline: Baseline | None = None  # the file as loaded, for the follower (core.file_baseline)
 
 
 def load_session(job: Job, path: Path) -> LoadedSession:
     """The load job: read, parse, index; progress as it goes, stopping at Cancel."""
     start = time.perf_counter()
-    data = _read(job, path)
+    try:
+        data, info = _read(job, path)
+    except JsonSyntaxError as exc:  # NUL bytes, UTF-16: refused from the first bytes, shown as the CLI shows it
+        data, info = bytearray(), None
+        refused: JsonSyntaxError | None = exc
+    else:
+        refused = None
     job.check()
     job.progress(35, f"parsing {path.name} ({len(data) / 1e6:.1f} MB)")
-    session = load_bytes(data, path.name, path)
+    session = load_bytes(data, path.name, path) if refused is None else refused_session(path, refused)
+    baseline = take_baseline(session, data, info) if info is not None else None  # from the bytes parsed, not later ones
     del data
     job.check()
     job.progress(85, f"measuring {len(session.entries):,} entries")
@@ -49,28 +60,17 @@ def load_session(job: Job, path: Path) -> LoadedSession:
     timeline_rows(session)  # made here, off the GUI thread; the timeline view finds them ready
     job.check()
     job.progress(100, "done")
-    return LoadedSession(session, index, path, time.perf_counter() - start)
+    return LoadedSession(session, index, path, time.perf_counter() - start, baseline)
 
 
-def _read(job: Job, path: Path) -> bytes | bytearray:
-    try:
-        size = path.stat().st_size
-        # Read into one buffer of the file's size: the file is held once, where joining a list of
-        # chunks held it twice at the join (a 1.3 GB session: 2.6 GB before the parse began).
-        data = bytearray(size)
-        done = 0
-        with open(path, "rb") as handle:
-            with memoryview(data) as view:
-                while done < size and (got := handle.readinto(view[done:done + CHUNK])):
-                    done += got
-                    job.check()
-                    job.progress(int(30 * done / max(size, 1)), f"reading {path.name}")
-            del data[done:]  # it shrank since; if it grew, the rest is read on
-            while chunk := handle.read(CHUNK):
-                data += chunk
-        return data
-    except OSError:
-        return read_bytes(path)  # raises LoadError saying why, as the CLI says it
+def _read(job: Job, path: Path) -> tuple[bytearray, os.stat_result]:
+    """The file's bytes, read as every command reads them (core.input_file: regular files only, bounded,
+    a FIFO or a device refused at once), checking Cancel after each chunk."""
+    def progress(done: int, size: int) -> None:
+        job.check()
+        job.progress(int(30 * done / max(size, 1)), f"reading {path.name}")
+
+    return read_input_stat(path, on_progress=progress)
 
 
 def failure_text(path: Path, exc: BaseException) -> str:

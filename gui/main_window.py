@@ -7,6 +7,7 @@ kept in QSettings.
 """
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.output_file import OutputRefused
 from gui.changes_view import ChangesView
 from gui.context import InspectorContext
 from gui.compare_window import choose_compare
@@ -155,6 +157,7 @@ class MainWindow(QMainWindow):
         self._follow_again = False
         self.progress: QProgressDialog | None = None
         self.exporter: Any = None  # gui.export.Exporter, made on first use
+        self._baseline: Any = None  # core.file_baseline.Baseline of the open file as loaded, for the follower
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.notice = NoticeBar(self)
@@ -266,6 +269,7 @@ class MainWindow(QMainWindow):
         self.follow_action.setChecked(on)
         if on and self.current_path is not None:
             self.follower.follow(self.current_path)
+            self.follower.mark_read(self._baseline)
         else:
             self.follower.stop()
 
@@ -277,6 +281,10 @@ class MainWindow(QMainWindow):
             return
         appended = self.follower.read_appended(self.context.session)
         if appended is None:  # not appended to, or not as lines a session can take: read it all again
+            reason = self.follower.reload_reason
+            if reason is not None:  # say so: what is shown is now another file's content
+                self.notice.show_notice(f"<b>{html.escape(self.current_path.name)}</b> was {html.escape(reason)} while "
+                                        "followed: it is read again from the start.", "info")
             self.open_file(self.current_path, quiet=True)
         elif appended.items or appended.problems_changed:
             self.context.grow(appended)  # the views insert rows (InspectorContext.session_grew)
@@ -318,6 +326,7 @@ class MainWindow(QMainWindow):
         cursor = self.context.cursor if same_file else None
         tab = self.tabs.currentIndex()
         self.current_path = result.path
+        self._baseline = result.baseline
         self.context.set_session(session, result.index, cursor)
         self.tabs.setCurrentIndex(tab)
         self.setWindowTitle(f"{session.title} — {result.path.name} — {APP_TITLE}")
@@ -332,8 +341,7 @@ class MainWindow(QMainWindow):
         if self.follow_action.isChecked():
             if self.follower.path is None or self.follower.path.resolve() != result.path.resolve():
                 self.follower.follow(result.path)
-            else:
-                self.follower.mark_read()
+            self.follower.mark_read(result.baseline)  # what this load read, not the file as it is by now
         self.status.showMessage(f"opened {result.path.name} in {result.seconds:.2f} s", 5000)
         self._end_load()
 
@@ -480,9 +488,20 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.open_file(files[0])
 
-    def screenshot(self, out: str | Path) -> bool:
-        """Render the window into a PNG; True when written."""
-        return self.grab().save(str(out), "PNG")
+    def screenshot(self, out: str | Path) -> None:
+        """Render the window into a PNG written whole, never onto the open session (core.output_file).
+
+        OSError (OutputRefused: a folder, a device, the session itself) when it cannot be written.
+        """
+        from PySide6.QtCore import QBuffer, QIODevice
+
+        from core.output_file import write_output
+
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not self.grab().save(buffer, "PNG"):
+            raise OSError("the picture could not be encoded as PNG")
+        write_output(out, bytes(buffer.data().data()), [self.current_path] if self.current_path is not None else [])
 
     def save_repro(self) -> None:
         """File ▸ Save repro…: the session cut just after the body at the cursor, as one file (gui.save_repro)."""
@@ -500,8 +519,15 @@ class MainWindow(QMainWindow):
 
     def _choose_screenshot(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save a screenshot", str(Path.home() / "wsi.png"), "PNG (*.png)")
-        if path and not self.screenshot(path):
-            self.notice.show_notice(f"<b>Cannot write {path}</b>: choose a folder you can write to.")
+        if not path:
+            return
+        try:
+            self.screenshot(path)
+        except OutputRefused as exc:
+            self.notice.show_notice(f"<b>Screenshot not saved</b>: {html.escape(str(exc))}")
+        except OSError as exc:
+            self.notice.show_notice(f"<b>Cannot write {html.escape(path)}</b> ({html.escape(exc.strerror or str(exc))}): "
+                                    "choose a folder you can write to.")
 
 
 def _action(parent: QWidget, text: str, slot: Any, shortcut: Any) -> QAction:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
+from core.output_file import OutputRefused
 from core.repro import cut_after, default_out, write_cut
 from gui.jobs import Jobs
 
@@ -63,15 +64,18 @@ class ReproSaver(QObject):
             self.failed.emit(f"{path} is the open session file, which is never written; choose another name")
             return False
         code, lang = self.edited_code()
+        inputs = [self.window.current_path] if self.window.current_path is not None else []  # hard links too
 
         def failed(exc: BaseException) -> None:
-            if isinstance(exc, OSError):
+            if isinstance(exc, OutputRefused):
+                self.failed.emit(f"cannot write {exc}")
+            elif isinstance(exc, OSError):
                 self.failed.emit(f"cannot write {path} ({exc.strerror or exc}); choose a folder you can write to")
             else:  # a bug of ours (gui.jobs logged it): say so, keep the window up
                 self.failed.emit(f"saving the repro failed ({type(exc).__name__}: {exc}); this is a bug, the details are in the log")
 
         self._saves += 1
-        self.jobs.start(f"save-{self._saves}", lambda _job: write_cut(cut_after(session, cursor, code, lang), path),
+        self.jobs.start(f"save-{self._saves}", lambda _job: write_cut(cut_after(session, cursor, code, lang), path, inputs),
                         on_done=lambda _: self.saved.emit(path), on_failed=failed, expected=(OSError,))
         return True
 

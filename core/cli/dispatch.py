@@ -14,8 +14,9 @@ import importlib
 import sys
 from typing import Any
 
-from core.cli import output
+from core.cli import output, streams
 from core.cli.errors import CliError
+from core.plain_text import shown
 
 # A new command: a module core/commands/<name>.py, and its line here (the order of `wsi --help`).
 COMMANDS = {
@@ -136,19 +137,30 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     output.printed_json = False
     as_json = "--json" in argv  # known before parsing, so even a usage error answers in JSON
+    closed = streams.prepare()  # escapes for a terminal that cannot spell them; a closed stream said so
+    if closed is not None:
+        print(closed, file=sys.stderr)
+        return streams.OUTPUT_FAILED
     try:
         chosen = next((a for a in argv if not a.startswith("-")), None)
         args = build_parser(chosen).parse_args(argv)
         module = _command_module(args.command) if args.command else None
         if module is None:
             raise CliError(f"wsi: no command {args.command!r} here (see wsi --help)")
-        return int(module.run(args))
+        status = int(module.run(args))
+        streams.flush_stdout()  # a full or closed stdout is found here, not after the status is decided
+        return status
     except CliError as exc:
         return _fail(str(exc), exc.status, as_json, exc.where)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return _fail("wsi: interrupted", 130, as_json)
+    except OSError as exc:
+        if not streams.is_output_failure(exc):
+            return _fail(f"wsi: internal error: {type(exc).__name__}: {exc} (please report it with the file)", 1, as_json)
+        print(shown(streams.failure_line(exc)), file=sys.stderr)
+        return streams.OUTPUT_FAILED
     except MemoryError:
         return _fail("wsi: out of memory: the session is too big for this machine", 1, as_json)
     except Exception as exc:  # the last guard: a user never sees a traceback
@@ -156,8 +168,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _fail(message: str, status: int, as_json: bool, where: str | None = None) -> int:
-    """One plain line on stderr and, under --json, the one JSON document `{"error": …}` (SPEC 6)."""
-    print(message, file=sys.stderr)
+    """One plain line on stderr (control characters escaped) and, under --json, the one JSON document `{"error": …}` (SPEC 6)."""
+    print(shown(message), file=sys.stderr)
     if as_json and not output.printed_json:
         error: dict[str, str] = {"where": where} if where else {}
         error["message"] = message

@@ -1,7 +1,11 @@
-"""The arguments most `wsi` commands share: FILE, `--at B`, `--json`, `--gzip-limit SIZE`."""
+"""The arguments most `wsi` commands share: FILE, `--at B`, `--json`, `--gzip-limit SIZE`, and the one
+check of a `--timeout S` (run, replay, reduce, check)."""
 from __future__ import annotations
 
 import argparse
+import math
+
+MOST_SECONDS = 3600.0
 
 
 def add_file_argument(parser: argparse.ArgumentParser, at: bool = True, json_flag: bool = True) -> None:
@@ -25,3 +29,15 @@ def _gzip_limit(text: str) -> int:
 
 
 gzip_limit_argument = _gzip_limit  # the same SIZE parser for a command that takes the limit its own way (check)
+
+
+def seconds_argument(text: str) -> float:
+    """`--timeout S` for argparse: a number of seconds above 0 and at most 3600 (nan, inf, 0, -1, 1e308 refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= MOST_SECONDS:  # False for nan too
+        shown = text if len(text) <= 40 else text[:20] + "…"
+        raise argparse.ArgumentTypeError(f"{shown!r}: give a number of seconds above 0 and at most {MOST_SECONDS:g}")
+    return value

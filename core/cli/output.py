@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 
 from core.model import Problem
+from core.plain_text import shown
 
 printed_json = False  # set once a command's document is out, so a later failure adds no second one
 
@@ -16,7 +17,7 @@ def format_problem(name: str, problem: Problem) -> str:
     """One plain line: `FILE:line:col: error: …` or `FILE: /store/3/call: error: …`."""
     where = problem.where
     place = f"{name}:{where}" if problem.place.is_spot else (f"{name}: {where}" if where else name)
-    return f"{place}: {problem.severity}: {problem.message}"
+    return shown(f"{place}: {problem.severity}: {problem.message}")  # a name or value with a newline stays one line
 
 
 def dumps(obj: Any) -> bytes:

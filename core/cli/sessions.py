@@ -7,6 +7,7 @@ import sys
 from core.cli.errors import CliError, FileUnreadable
 from core.cli.output import format_problem
 from core.model import State
+from core.plain_text import shown
 from core.session import LoadError, Session, load
 
 MAX_PROBLEM_LINES = 20
@@ -18,7 +19,7 @@ _loaded: list[Session] = []
 def open_session(args: argparse.Namespace, report: bool = True) -> Session:
     """Load args.file; with `report`, say on stderr what did not load. CliError when it cannot be read."""
     try:
-        session = load(args.file, getattr(args, "gzip_limit", None), mapped=True)
+        session = load(args.file, getattr(args, "gzip_limit", None))
     except LoadError as exc:
         raise CliError(f"wsi: {exc}") from None
     if session.unreadable is not None and report:
@@ -38,8 +39,8 @@ def report_errors(session: Session) -> None:
     more = len(errors) - MAX_PROBLEM_LINES
     tail = f" ({more} more not shown)" if more > 0 else ""
     print(
-        f"{session.name}: {len(errors)} error{'s' if len(errors) != 1 else ''}{tail}; what loaded is shown "
-        f"(wsi validate {session.name} lists every problem)",
+        f"{shown(session.name)}: {len(errors)} error{'s' if len(errors) != 1 else ''}{tail}; what loaded is shown "
+        f"(wsi validate {shown(session.name)} lists every problem)",
         file=sys.stderr,
     )
 

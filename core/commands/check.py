@@ -21,8 +21,9 @@ from core.check import DEFAULT_MAX_BYTES, CheckOptions, SessionReport, find_sess
 from core.check_report import json_document, progress_line, session_lines, summary, write_junit
 from core.check_where import WhereError, parse_where
 from core.cli.errors import CliError
+from core.cli.options import gzip_limit_argument, seconds_argument
 from core.cli.output import print_json
-from core.cli.options import gzip_limit_argument
+from core.output_file import OutputRefused, check_output
 from core.sizes import size_argument
 
 PROGRESS_EVERY_S = 0.5  # on a terminal; to a file or a CI log, a line every PROGRESS_LOG_S
@@ -44,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--json", action="store_true", help="print one JSON document: per session its counts and findings")
     out.add_argument("--junit", metavar="OUT.xml", help="write JUnit XML for a CI: one test case per body, load, trim")
     parser.add_argument("--where", action="append", default=[], metavar="EXPR", help="report only the sessions where EXPR holds")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="stop each body after S seconds (default 10)")
+    parser.add_argument("--timeout", type=seconds_argument, default=10.0, metavar="S", help="stop each body after S seconds (default 10)")
     parser.add_argument("--session-budget", type=float, default=600.0, metavar="S",
                         help="replay no more bodies of a session after S seconds (default 600)")
     parser.add_argument("--max-size", type=size_argument, default=DEFAULT_MAX_BYTES, metavar="SIZE",
@@ -86,11 +87,16 @@ def _check(args: argparse.Namespace) -> int:
     missing = [p for p in [*args.paths, *args.baseline] if not Path(p).exists()]
     if missing:
         raise CliError(f"wsi check: {missing[0]}: no such file or folder; check the path")
-    if not 0 < args.timeout <= 3600 or not 0 < args.session_budget:
-        raise CliError("wsi check: --timeout must be in (0, 3600] seconds and --session-budget above 0")
+    if not 0 < args.session_budget < float("inf"):  # --timeout is checked by its type (core.cli.options)
+        raise CliError("wsi check: --session-budget must be a number of seconds above 0")
     paths = list(find_sessions(args.paths))
     if not paths:
         raise CliError(f"wsi check: no session files (.json, .jsonl, .gz) under {', '.join(args.paths)}")
+    if args.junit:
+        try:
+            check_output(args.junit, paths)  # before the work: a session, a folder or a device is refused at once
+        except OutputRefused as exc:
+            raise CliError(f"wsi check: --junit {exc}") from None
     options = CheckOptions(timeout_s=args.timeout, budget_s=args.session_budget, max_bytes=args.max_size)
     progress = _Progress(len(paths))
     reports: dict[int, SessionReport] = {}
@@ -110,7 +116,7 @@ def _check(args: argparse.Namespace) -> int:
     # A session that could not be loaded has no "matched" yet: its report decides (problem=too-large …).
     shown = [r for r in examined if r.get("matched", where.matches(r))] if where is not None else examined
     counts = summary(shown, len(paths), progress.seconds, not finished, where.text if where else None, len(examined))
-    _print(args, shown, counts)
+    _print(args, shown, counts, paths)
     if not finished:
         print(f"wsi check: stopped; {len(examined):,} of {len(paths):,} sessions were checked (the report above has them)",
               file=sys.stderr)
@@ -146,29 +152,34 @@ def _rematched(where: Any, reports: list[SessionReport]) -> Any:
 
 def _run(args: argparse.Namespace, paths: list[Path], options: CheckOptions, on_report: Any, should_stop: Any) -> bool:
     if args.scheduler:
-        from core.check_cluster import ClusterUnavailable, connect, run_on_cluster
+        from core.check_cluster import ClusterUnavailable, connect, disconnect, run_on_cluster
 
         try:
-            client = connect(args.scheduler)
+            client = connect(args.scheduler, should_stop)
         except ClusterUnavailable as exc:
             raise CliError(f"wsi check: {exc}") from None
         try:
             return run_on_cluster(client, paths, options, args.where, on_report, should_stop)
         finally:
-            client.close()
-    from core.check_pool import LocalChecker, default_jobs
+            disconnect(client)
+    from core.check_pool import LocalChecker, default_jobs, most_jobs
 
+    if args.jobs and args.jobs > most_jobs():
+        print(f"wsi check: --jobs {args.jobs:,}: using {most_jobs()}, twice the {default_jobs()} cores "
+              "(more would only make sessions time out)", file=sys.stderr)
     checker = LocalChecker(options, args.jobs or default_jobs(), args.where)
     return checker.run(paths, on_report, should_stop)
 
 
-def _print(args: argparse.Namespace, reports: list[SessionReport], counts: dict[str, Any]) -> None:
+def _print(args: argparse.Namespace, reports: list[SessionReport], counts: dict[str, Any], inputs: list[Path]) -> None:
     if args.json:
         print_json(json_document(reports, counts))
         return
     if args.junit:
         try:
-            write_junit(reports, Path(args.junit))
+            write_junit(reports, Path(args.junit), inputs)
+        except OutputRefused as exc:
+            raise CliError(f"wsi check: --junit {exc}") from None
         except OSError as exc:
             raise CliError(f"wsi check: --junit {args.junit}: cannot write it ({exc.strerror or exc})") from None
     listed = reports if "where" in counts else [r for r in reports if not r["clean"] or not _still_same(r)]

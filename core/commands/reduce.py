@@ -23,11 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from core.cli.errors import CliError
-from core.cli.options import add_file_argument
+from core.cli.options import add_file_argument, seconds_argument
 from core.cli.output import print_json
 from core.cli.sessions import open_session
 from core.commands.run import read_body
 from core.ddmin import Stopped
+from core.output_file import OutputRefused, check_output
+from core.plain_text import shown
 from core.reduce import NoFailure, Progress, Reducer, Reduction
 from core.repro import Cut, cut_after, default_out, write_cut
 from core.session import Session
@@ -40,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--body", metavar="B", required=True, help="the body whose failure to keep")
     parser.add_argument("--out", metavar="OUT", help="where to write the reduced session (default: FILE.reduced.json beside FILE)")
     parser.add_argument("--code", metavar="BODY_FILE", help="reduce this code for B instead of the recorded one (.ts: TypeScript)")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="stop each run after S seconds (default 10)")
+    parser.add_argument("--timeout", type=seconds_argument, default=10.0, metavar="S", help="stop each run after S seconds (default 10)")
     parser.add_argument("--jobs", type=int, metavar="N", help="runs at the same time (default: the cores, at most 4)")
     parser.add_argument("--repro", action="store_true",
                         help="write the whole cut just after B (what File ▸ Save repro… writes), without reducing")
@@ -71,12 +73,13 @@ class ProgressLine:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else default_out(args.file, "repro" if args.repro else "reduced")
+    inputs = [args.file, *([args.code] if args.code else [])]
     if out.resolve() == Path(args.file).resolve():
         raise CliError(f"wsi reduce: --out {args.out}: that is FILE itself, which is never written; choose another path")
-    if not out.parent.is_dir():
-        raise CliError(f"wsi reduce: --out {out}: no folder {out.parent}; choose a path in a folder that exists")
-    if not 0 < args.timeout <= 3600:
-        raise CliError(f"wsi reduce: --timeout {args.timeout:g}: give a number of seconds above 0 and at most 3600")
+    try:
+        check_output(out, inputs)  # before the work: a folder, a device or an input is refused at once
+    except OutputRefused as exc:
+        raise CliError(f"wsi reduce: --out {exc}") from None
     if args.jobs is not None and args.jobs < 1:
         raise CliError(f"wsi reduce: --jobs {args.jobs}: give a whole number of runs at once, 1 or more")
     session = open_session(args)
@@ -86,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     code = read_body(args.code) if args.code else None
     lang = ("ts" if args.code.endswith(".ts") else "js") if args.code else None
     if args.repro:
-        return _write_repro(args, session, code, lang, out)
+        return _write_repro(args, session, code, lang, out, inputs)
     line = ProgressLine()
     reducer = Reducer(session, args.body, code, lang, timeout_s=args.timeout, jobs=args.jobs, on_progress=line)
     previous = signal.signal(signal.SIGINT, lambda _signum, _frame: reducer.stop())
@@ -99,7 +102,9 @@ def run(args: argparse.Namespace) -> int:
             return _refuse(args, f"wsi reduce: stopped before body {args.body}'s own run ended; nothing was written", 130)
         line.end()
         try:
-            reproduced = reducer.write(reduction, out)
+            reproduced = reducer.write(reduction, out, inputs)
+        except OutputRefused as exc:
+            raise CliError(f"wsi reduce: --out {exc}") from None
         except OSError as exc:
             raise CliError(_cannot_write(out, exc)) from None
     finally:
@@ -111,10 +116,11 @@ def run(args: argparse.Namespace) -> int:
     return 0 if reproduced else 1
 
 
-def _write_repro(args: argparse.Namespace, session: Session, code: str | None, lang: str | None, out: Path) -> int:
+def _write_repro(args: argparse.Namespace, session: Session, code: str | None, lang: str | None, out: Path,
+                 inputs: list[str]) -> int:
     """`--repro`: the whole cut just after B, as File ▸ Save repro… writes it."""
     cut = cut_after(session, args.body, code, lang)
-    _write(cut, out)
+    _write(cut, out, inputs)
     if args.json:
         print_json({"body": cut.body.id, "out": str(out), "entries": len(cut.received), "kept": len(cut.kept)})
     else:
@@ -123,9 +129,11 @@ def _write_repro(args: argparse.Namespace, session: Session, code: str | None, l
     return 0
 
 
-def _write(cut: Cut, out: Path) -> None:
+def _write(cut: Cut, out: Path, inputs: list[str]) -> None:
     try:
-        write_cut(cut, out)
+        write_cut(cut, out, inputs)
+    except OutputRefused as exc:
+        raise CliError(f"wsi reduce: --out {exc}") from None
     except OSError as exc:
         raise CliError(_cannot_write(out, exc)) from None
 
@@ -135,7 +143,7 @@ def _cannot_write(out: Path, exc: OSError) -> str:
 
 
 def _refuse(args: argparse.Namespace, message: str, status: int = 1) -> int:
-    print(message, file=sys.stderr)
+    print(shown(message), file=sys.stderr)
     if args.json:
         print_json({"error": {"message": message}})
     return status

@@ -13,8 +13,11 @@ import sys
 from pathlib import Path
 
 from core.cli.errors import CliError
-from core.cli.options import add_file_argument
+from core.cli.options import add_file_argument, seconds_argument
 from core.cli.output import print_json
+from core.input_file import read_input
+from core.plain_text import shown
+from core.reading import JsonSyntaxError, LoadError
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.report import error_line, result_text
@@ -24,7 +27,7 @@ from core.runner.result import RunResult
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_file_argument(parser)
     parser.add_argument("body_file", metavar="BODY_FILE", help="the body to run: .js, or .ts for TypeScript; - reads stdin")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="stop the body after S seconds (default 10)")
+    parser.add_argument("--timeout", type=seconds_argument, default=10.0, metavar="S", help="stop the body after S seconds (default 10)")
     parser.add_argument("--lang", choices=["js", "ts"], help="the body's language (default: from the file name)")
     parser.add_argument("--real-time", action="store_true", help="real Math.random and Date instead of fixed ones")
 
@@ -34,11 +37,13 @@ def read_body(path: str) -> str:
     try:
         if path == "-":
             return sys.stdin.read()
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliError(f"wsi run: {path}: no such body file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"wsi run: {path}: cannot read the body ({exc}); give a UTF-8 text file") from None
+        return read_input(path).decode("utf-8")  # a FIFO or a device is refused at once (core.input_file)
+    except LoadError as exc:
+        if not Path(path).exists():
+            raise CliError(f"wsi run: {shown(path)}: no such body file") from None
+        raise CliError(f"wsi run: body file {exc}") from None
+    except (OSError, UnicodeDecodeError, JsonSyntaxError) as exc:
+        raise CliError(f"wsi run: {shown(path)}: cannot read the body ({exc}); give a UTF-8 text file") from None
 
 
 def add_language_hint(result: RunResult) -> None:
@@ -51,8 +56,6 @@ def add_language_hint(result: RunResult) -> None:
 
 def run(args: argparse.Namespace) -> int:
     lang = args.lang or ("ts" if args.body_file.endswith(".ts") else "js")
-    if not 0 < args.timeout <= 3600:
-        raise CliError(f"wsi run: --timeout {args.timeout:g}: give a number of seconds above 0 and at most 3600")
     # The guest (and for TypeScript the stripper) start first, in their own process and thread, so
     # their start-up overlaps importing the session readers and reading the session and the body:
     # the bulk of a cold `wsi run`. Hence this import here, after the runner is made.

@@ -9,6 +9,7 @@ import argparse
 
 from core.cli.options import add_file_argument
 from core.cli.output import format_problem, print_json
+from core.plain_text import shown
 from core.cli.sessions import open_session
 from core.documents import problems_document
 from core.record_view import RecordFinder, shown_json, shown_text
@@ -39,6 +40,6 @@ def run(args: argparse.Namespace) -> int:
         errors, warnings = len(session.errors), len(session.warnings)
         verdict = "ok" if not session.problems else f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
         entries, bodies = len(session.entries), len(session.bodies)
-        print(f"{session.name}: {verdict} ({entries:,} entr{'y' if entries == 1 else 'ies'}, "
+        print(f"{shown(session.name)}: {verdict} ({entries:,} entr{'y' if entries == 1 else 'ies'}, "
               f"{bodies:,} bod{'y' if bodies == 1 else 'ies'} loaded)")
     return 1 if session.errors else 0

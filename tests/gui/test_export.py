@@ -77,8 +77,8 @@ def test_export_of_changes_is_what_wsi_changes_prints(qtbot, ready_window, monke
 def test_export_csv_of_the_inputs_table_has_a_row_per_entry(qtbot, ready_window, monkeypatch, tmp_path):
     ready_window.context.set_cursor("b5")
     ready_window.show_tab("inputs")
-    out = tmp_path / "inputs.csv"
-    export_with_keys(qtbot, ready_window, monkeypatch, tmp_path / "inputs.json", csv_chosen=True)  # the CSV filter wins
+    out = tmp_path / "inputs"  # no ending: the CSV filter decides the form; the name is kept as typed (issue 27)
+    export_with_keys(qtbot, ready_window, monkeypatch, out, csv_chosen=True)
     rows = list(csv.reader(out.open(newline="", encoding="utf-8")))
     manifest = json.loads(wsi_json("manifest", DEMO, "--at", "b5"))
     assert rows[0] == ["id", "call", "unit", "applied", "shape", "bytes"]

@@ -232,7 +232,7 @@ def test_the_loader_holds_the_file_once_while_reading_it(tmp_path):
     progress = Progress()
     tracemalloc.start()
     try:
-        data = _read(Job("load", progress), path)
+        data, _info = _read(Job("load", progress), path)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

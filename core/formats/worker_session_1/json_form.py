@@ -7,7 +7,6 @@ the document), `session.unreadable` is that one error.
 """
 from __future__ import annotations
 
-import mmap
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -68,9 +67,8 @@ def _offset_of(text: Any, raw: Any) -> int | None:
 
 
 def read_json(session: Session, text: bytes | memoryview) -> None:
-    """Read the JSON form in `text`: bytes, or a view of a read-only file mapping (core.session.load)."""
-    # A mapping's pages are handed back as they are read (core.store_scan), so the file never stays resident.
-    document = _scanned_json(session, text, release=isinstance(text, memoryview) and isinstance(text.obj, mmap.mmap))
+    """Read the JSON form in `text`, the file's bytes in memory (files are never mapped: core.input_file)."""
+    document = _scanned_json(session, text, release=False)
     if document is None:
         text = bytes(text) if isinstance(text, memoryview) else text  # a file mapping: the full readers take bytes
         document = _parsed_json(session, text)
