@@ -87,9 +87,13 @@ def run_app(argv: list[str]) -> int:
     path = Path(args.file) if args.file else demo_session()
     if args.screenshot:
         # A file that cannot be opened is bad usage (exit 2), as for every command: no picture of it.
-        if not (path.is_file() and os.access(path, os.R_OK)):
-            why = "no such file" if not path.exists() else "not a file you can read"
-            print(f"wsi gui: {path}: {why}; check the path", file=sys.stderr)
+        from core.input_file import open_input
+        from core.reading import LoadError
+
+        try:
+            os.close(open_input(path))
+        except LoadError as exc:
+            print(f"wsi gui: {exc}", file=sys.stderr)
             return 2
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     else:

@@ -47,7 +47,7 @@ def test_a_fifo_body_for_run_is_refused_at_once(fifo):
 
 def test_a_fifo_screenshot_source_is_refused_and_the_picture_says_why(fifo, tmp_path):
     done = wsi("gui", fifo, "--screenshot", tmp_path / "shot.png")
-    assert done.returncode == 1 and "is a pipe" in done.stderr
+    assert done.returncode == 2 and "is a pipe" in done.stderr  # a file that cannot be opened: exit 2, as SPEC 6
 
 
 def test_a_fifo_under_check_is_a_located_finding_not_a_hang(fifo, tmp_path):
