@@ -304,6 +304,7 @@ class Runner:
         future.set_result(result)
 
     def _run_envelope(self, envelope: Envelope, future: Future) -> RunResult:
+        envelope.prepare()  # TypeScript erased here, on the runner's thread, within the run's timeout
         if envelope.refusal is not None:
             return failure(**envelope.refusal)
         guest = self._take(envelope.options.memory_bytes)

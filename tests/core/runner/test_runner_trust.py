@@ -248,3 +248,34 @@ def test_a_value_nested_500_deep_comes_back_whole(demo, runner):
         value, depth = value[0], depth + 1
     assert (value, depth) == ("core", 500)
     assert json.loads(json.dumps(result["returned"])) == result["returned"]
+
+
+# ---- 12. the TypeScript strip is bounded by the run's timeout and runs on the runner's thread ----
+
+def test_the_typescript_strip_is_bounded_by_the_runs_timeout(demo, runner):
+    from core.runner import typescript
+
+    typescript.prepare()
+    result = runner.run(build_envelope(demo, "const v: number = 1;\n" * 20_000, "ts", options={"timeout_s": 0.001}))
+    assert result["ok"] is False and result["error"]["name"] == "TypeScriptError"
+    assert "took over 0.001 s (the run's timeout)" in result["error"]["message"]
+    assert runner.run(build_envelope(demo, "const v: number = 41;\nreturn v + 1;", "ts"))["returned"] == 42
+
+
+def test_the_typescript_strip_never_runs_on_the_thread_that_builds_the_envelope(demo, runner, monkeypatch):
+    import threading
+
+    from core.runner import envelope as envelope_module
+
+    threads = []
+    real = envelope_module.erase_types
+
+    def spy(code, timeout_s=None):
+        threads.append(threading.current_thread())
+        return real(code, timeout_s)
+
+    monkeypatch.setattr(envelope_module, "erase_types", spy)
+    envelope = build_envelope(demo, "const v: number = 41;\nreturn v + 1;", "ts")
+    assert threads == [] and envelope.types_pending
+    assert runner.submit(envelope).result(timeout=30)["returned"] == 42
+    assert len(threads) == 1 and threads[0] is not threading.current_thread()
