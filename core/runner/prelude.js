@@ -653,7 +653,7 @@
         return out;
       }, "entities"),
       read: native(function read(ref) {
-        return parse(stringify(entityOf(ref, "scene.read")));
+        return copy(entityOf(ref, "scene.read"));
       }, "read"),
       get: native(function get(id) {
         const entity = entityOf(id, "scene.get");
@@ -664,10 +664,16 @@
       }, "get"),
       info: native(function info() {
         load();
-        const kept = stringify(scene.keptManifest);
-        return { unit: scene.unit, counts: parse(stringify(counts)), kept: kept === undefined ? undefined : parse(kept) };
+        return { unit: scene.unit, counts: copy(counts), kept: copy(scene.keptManifest) };
       }, "info"),
     });
+  }
+
+  // A fresh copy of the runner's own parsed data for the body (encode, not JSON.stringify: the
+  // parsed objects inherit Object.prototype, whose toJSON the body may have set).
+  function copy(value) {
+    const text = encode(value, VALUE, MAX_CROSSING_CHARS, "scene").text;
+    return text === undefined ? undefined : parse(text);
   }
 
   // An array element the body will own, defined (an index setter on Array.prototype never runs).
