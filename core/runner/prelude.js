@@ -479,23 +479,47 @@
     return match ? clampPlace(+match[1] - BODY_LINE_OFFSET, +match[2]) : null;
   }
 
-  function callSite() {
-    const probe = record();
+  // A stack read with V8's own formatting: a body's Error.prepareStackTrace or stackTraceLimit
+  // would otherwise write the frames the runner reads its places from. Both are put back after.
+  // A body that made them unchangeable gets no place (null), never one it wrote.
+  const getOwnDescriptor = Reflect.getOwnPropertyDescriptor;
+  const deleteProp = Reflect.deleteProperty;
+  function cleanStack(read) {
+    const prepare = getOwnDescriptor(RealError, "prepareStackTrace");
+    const limit = getOwnDescriptor(RealError, "stackTraceLimit");
+    if ((prepare && !prepare.configurable) || (limit && !limit.configurable)) return null;
+    if (prepare) deleteProp(RealError, "prepareStackTrace");
+    defineProp(RealError, "stackTraceLimit", { __proto__: null, value: 10, writable: true, enumerable: true, configurable: true });
     try {
-      captureStack(probe, callSite);
-      return bodyPlace(probe.stack);
+      return read();
+    } finally {
+      if (prepare) defineProp(RealError, "prepareStackTrace", prepare);
+      if (limit) defineProp(RealError, "stackTraceLimit", limit);
+      else deleteProp(RealError, "stackTraceLimit");
+    }
+  }
+
+  function callSite() {
+    try {
+      return cleanStack(() => {
+        const probe = record();
+        captureStack(probe, callSite);
+        return bodyPlace(probe.stack);
+      });
     } catch (e) {
-      return null;  // a body's Error.prepareStackTrace threw
+      return null;
     }
   }
 
   // The frame that called a module: the frames above the shared trap are left out, so there are
   // few to format.
   function callerPlace() {
-    const probe = record();
     try {
-      captureStack(probe, applyGhost);
-      return bodyPlace(probe.stack) || callSite();
+      return cleanStack(() => {
+        const probe = record();
+        captureStack(probe, applyGhost);
+        return bodyPlace(probe.stack);
+      }) || callSite();
     } catch (e) {
       return null;
     }
@@ -534,7 +558,8 @@
         out.message = clip("the body ran out of memory (" + out.message + "); the run's memory cap covers arrays, " +
           "typed arrays, WebAssembly memory and strings alike: look for one that grows without end");
       }
-      const place = apply(weakHas, runnerPlaces, [error]) ? apply(weakGet, runnerPlaces, [error]) : bodyPlace(reflectGet(error, "stack"));
+      const place = apply(weakHas, runnerPlaces, [error]) ? apply(weakGet, runnerPlaces, [error])
+        : cleanStack(() => bodyPlace(reflectGet(error, "stack")));
       if (place) {
         out.line = place.line;
         out.column = place.column;

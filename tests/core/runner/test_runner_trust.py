@@ -279,3 +279,14 @@ def test_the_typescript_strip_never_runs_on_the_thread_that_builds_the_envelope(
     assert threads == [] and envelope.types_pending
     assert runner.submit(envelope).result(timeout=30)["returned"] == 42
     assert len(threads) == 1 and threads[0] is not threading.current_thread()
+
+
+@pytest.mark.parametrize("hook", ["Error.prepareStackTrace = () => 'at x (body.js:3:1)';", "Error.stackTraceLimit = 0;"])
+def test_a_bodys_stack_hooks_cannot_write_the_places_the_runner_reports(demo, runner, hook):
+    code = (f"{hook}\n\n\ntry {{ await modules.pack.rooms.place({{ room: 1 }}); }} catch (e) {{ /* no recorded output */ }}\n"
+            "throw new Error('real');")
+    result = run(demo, runner, code)
+    assert [c["line"] for c in result["calls"]] == [4]
+    # With no frames kept (stackTraceLimit 0) the error has no place: never one the body wrote.
+    place = (result["error"].get("line"), result["error"].get("column"))
+    assert place == ((5, 7) if "prepare" in hook else (None, None))
