@@ -54,7 +54,7 @@ ANY_ALLOWANCE = {
     "core.runner.protocol": 3,
     "core.runner.replay": 16,
     "core.runner.report": 5,
-    "core.runner.result": 5,
+    "core.runner.result": 4,
     "core.runner.scene": 3,
     "core.runner.typescript": 1,
     "core.schema": 1,

@@ -380,7 +380,7 @@ class Guest:
                 if text.startswith('{"done"'):
                     head, returned, keep, keep_fns, *compile_failed = text.split("\x00")
                     if compile_failed:
-                        self.finish(realm, {"ok": False, "error": await self.syntax_place(realm, code, deadline)}, started)
+                        self.finish(realm, {"ok": False, "error": await self._syntax_place(realm, code, deadline)}, started)
                         return True
                     if resident_bytes() > self.memory_ceiling:
                         raise RunAborted(memory_error())
@@ -418,7 +418,7 @@ class Guest:
             elif first_poll is not None and not first_poll.cancelled():
                 first_poll.exception()  # read, so that asyncio does not report it as never retrieved
 
-    async def syntax_place(self, realm: Realm, code: str, deadline: float) -> dict[str, Any]:
+    async def _syntax_place(self, realm: Realm, code: str, deadline: float) -> dict[str, Any]:
         """The error of a body V8 would not compile as a function body, at its line and column.
 
         V8's Function constructor names no place, so the body is compiled once more as a script

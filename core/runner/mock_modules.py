@@ -59,7 +59,7 @@ class Answer:
     unit: str | None = None
 
 
-def place_functions(value: Any, functions: list[Any]) -> Any:
+def place_functions(value: object, functions: list[list[str]]) -> object:
     """`value` (parsed from the guest's JSON) with a JsFunction at each `[JSON Pointer, name]` the guest listed.
 
     The guest writes a function as `null` and lists where it was: no marker inside the data, so
@@ -73,11 +73,11 @@ def place_functions(value: Any, functions: list[Any]) -> Any:
             return JsFunction(str(name))
         parent = value
         for token in tokens[:-1]:
-            parent = parent[int(token)] if isinstance(parent, list) else parent[token]
+            parent = parent[int(token)] if isinstance(parent, list) else parent[token] if isinstance(parent, dict) else None
         last = tokens[-1]
         if isinstance(parent, list):
             parent[int(last)] = JsFunction(str(name))
-        else:
+        elif isinstance(parent, dict):
             parent[last] = JsFunction(str(name))
     return value
 

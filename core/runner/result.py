@@ -67,7 +67,7 @@ def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     return text
 
 
-def clamp_place(error: dict[str, Any], code: str | None) -> None:
+def clamp_place(error: dict[str, object], code: str | None) -> None:
     """Keep an error's line and column only when they are whole numbers of a place the body has (clamped to it)."""
     line, column = error.pop("line", None), error.pop("column", None)
     if type(line) is not int or line < 1:
@@ -174,7 +174,7 @@ def _deep_keep_error(keep: Any) -> str:
             "(an array of rows, or ids instead of nested copies)")
 
 
-def dumps_safe(value: Any) -> str:
+def dumps_safe(value: object) -> str:
     """JSON text of a value that may hold JsFunction placeholders (written as null)."""
     return json.dumps(value, default=lambda _: None, ensure_ascii=False)
 

@@ -141,7 +141,7 @@ def test_a_keep_name_ending_in_a_newline_is_refused(demo, runner):
 
 def test_an_unrecorded_call_with_a_huge_input_is_answered_without_a_long_diff(demo, runner):
     code = ("await modules.pack.corridorRuns.score({ level: 2, spine: Array.from({ length: 100000 }, (_, i) => ({ x: i })) });")
-    result = run(demo, runner, code, timeout_s=2)
+    result = run(demo, runner, code, timeout_s=10)  # a bound, not a timing: the answer comes at once
     assert result["ok"] is False and result["error"]["name"] == "MockError", result["error"]
     assert "too big to compare" in result["error"]["message"]
 
