@@ -50,7 +50,7 @@ ANY_ALLOWANCE = {
     "core.runner.envelope": 9,
     "core.runner.guest": 14,
     "core.runner.host": 1,
-    "core.runner.mock_modules": 13,
+    "core.runner.mock_modules": 8,
     "core.runner.protocol": 3,
     "core.runner.replay": 16,
     "core.runner.report": 5,

@@ -25,7 +25,6 @@ from core.js_value import as_js
 from core.model import Entry
 from core import run_inputs
 
-FN_MARK = "__wsi_fn__"
 RUN_INPUTS = (
     "jsonBytes", "describeValue", "manifestEntry", "callMatches", "makeInputs",
     "trimStore", "findUnkeepable", "validateKeep", "keptManifest",
@@ -79,33 +78,6 @@ def place_functions(value: object, functions: list[list[str]]) -> object:
             parent[int(last)] = JsFunction(str(name))
         elif isinstance(parent, dict):
             parent[last] = JsFunction(str(name))
-    return value
-
-
-def is_fn_marker(value: Any) -> bool:
-    """True for the guest's marker of a JavaScript function."""
-    return isinstance(value, dict) and len(value) == 1 and isinstance(value.get(FN_MARK), str)
-
-
-def with_functions(value: Any) -> Any:
-    """The value with function markers turned into JsFunction placeholders."""
-    if is_fn_marker(value):
-        return JsFunction(value[FN_MARK])
-    if isinstance(value, dict):
-        return {k: with_functions(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [with_functions(v) for v in value]
-    return value
-
-
-def as_json(value: Any) -> Any:
-    """The value as `JSON.stringify` sends it: functions dropped from objects, null in arrays."""
-    if is_fn_marker(value):
-        return None
-    if isinstance(value, dict):
-        return {k: as_json(v) for k, v in value.items() if not is_fn_marker(v)}
-    if isinstance(value, list):
-        return [as_json(v) for v in value]
     return value
 
 
@@ -175,17 +147,17 @@ class MockModules:
         self.entry_keys: set[str] = {e.key for e in session.entries}
 
     def answer(self, call: str, raw_input: Any, body_key: str | None = None, from_js: bool = False,
-               has_functions: bool = True, deadline: float | None = None) -> tuple[Any, Answer]:
+               deadline: float | None = None) -> tuple[Any, Answer]:
         """(the input the mock ran on, its answer) for one call.
 
         `from_js`: the input was parsed from JavaScript's JSON, whose numbers are already in normal
-        form; `has_functions=False`: it holds no function markers (the runner's guest places
-        functions itself, see `place_functions`). Both spare a walk of the input.
+        form (spares a walk of the input). Functions: JsFunction placeholders in a run.inputs input
+        (`place_functions`), already dropped from any other (the guest sends what JSON.stringify
+        would). `deadline` (monotonic) bounds the nearest-recorded-call search.
         """
         if call.startswith("run.inputs."):
-            value = with_functions(raw_input) if has_functions else raw_input
-            return value, self._run_inputs(call.rsplit(".", 1)[1], value)
-        value = as_json(raw_input) if has_functions else raw_input
+            return raw_input, self._run_inputs(call.rsplit(".", 1)[1], raw_input)
+        value = raw_input
         recorded = self.recorded.get(call)
         matches = None
         if recorded:

@@ -1015,6 +1015,8 @@
       const failed = (error) => { current.done = { __proto__: null, out: { __proto__: null, ok: false, error: describeError(error) } }; };
       // The body's promise is settled through the captured `then`: a body that replaces
       // Promise.prototype.then cannot see or change its own outcome on the way out.
+      // Where the body is handed its state (inputs, kept, modules, scene, console, log): the one
+      // place a hook on what it reads (issue 30) wraps these.
       const promise = apply(fn, undefined, [makeInputs(parsedOnUse(storeText)), env.kept, makeModules(),
         makeScene(parsedOnUse(sceneText)), bodyConsole, bodyConsole.log]);
       apply(promiseThen, promise, [(value) => {

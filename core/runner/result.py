@@ -122,8 +122,7 @@ class CallTrace:
                 ran_on, ok, value, source, unit, error = raw_input, False, None, {"kind": "none"}, None, {
                     "name": "MockError", "message": f"modules.{name}: this run has no session to answer module calls"}
             else:
-                ran_on, answer = mock.answer(name, raw_input, self.envelope.body_key, from_js=True, has_functions=False,
-                                             deadline=deadline)
+                ran_on, answer = mock.answer(name, raw_input, self.envelope.body_key, from_js=True, deadline=deadline)
                 ok, value, source, unit, error = answer.ok, answer.value, answer.source, answer.unit, answer.error
             entry: dict[str, Any] = {"id": self._fresh_id(), "call": name, "input": ran_on}
             if name.startswith("run.inputs."):

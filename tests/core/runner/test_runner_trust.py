@@ -290,3 +290,18 @@ def test_a_bodys_stack_hooks_cannot_write_the_places_the_runner_reports(demo, ru
     # With no frames kept (stackTraceLimit 0) the error has no place: never one the body wrote.
     place = (result["error"].get("line"), result["error"].get("column"))
     assert place == ((5, 7) if "prepare" in hook else (None, None))
+
+
+def test_wsi_run_prints_a_thrown_message_on_stderr_as_one_escaped_line(tmp_path, capsys):
+    from core.cli.dispatch import main
+    from tests.conftest import DEMO
+
+    body = tmp_path / "forge.js"
+    body.write_text("log('ok\\nreturned: 42\\x1b]52;c;aGk=\\x07');\n"
+                    "throw new Error('boom\\n  File \"runner.py\", line 1\\x1b[2J');\n")
+    status = main(["run", str(DEMO), str(body)])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert err.count("\n") == 1 and "\x1b" not in err and err.startswith(f"{body}:2:7: Error: boom \u23ce   File")
+    assert "\x1b" not in out and "\x07" not in out
+    assert [line for line in out.splitlines() if line.startswith("returned:")] == []
