@@ -200,7 +200,7 @@ def test_a_megabyte_identifier_gives_a_short_syntax_error(demo, runner):
     assert "cut:" in result["error"]["message"]
 
 
-# ---- 9. plain output escapes control characters (see test_report_escapes in test_cli_run.py too) ----
+# ---- 9. plain output escapes control characters (report.printable; the stderr line at the end of this file) ----
 
 def test_plain_output_escapes_control_characters_and_newlines(demo, runner):
     from core.runner.report import result_text
@@ -238,7 +238,15 @@ def test_runner_functions_print_as_native_code(demo, runner, expression, printed
 # ---- 11. one nesting limit for what loads and what comes back ----
 
 def test_the_returned_nesting_limit_is_the_loaders():
+    import re
+    from pathlib import Path
+
+    import core.runner.result as result_module
+
+    prelude = (Path(result_module.__file__).parent / "prelude.js").read_text("utf-8")
     assert MAX_DEPTH == LOADER_MAX_DEPTH
+    assert int(re.search(r"const MAX_DEPTH = (\d+);", prelude).group(1)) == LOADER_MAX_DEPTH  # the guest cuts there
+    assert '"\\u2026 [cut: nested deeper than " + MAX_DEPTH + " levels]"' in prelude  # the marker's words, as CUT_MARKER
 
 
 def test_a_value_nested_500_deep_comes_back_whole(demo, runner):
