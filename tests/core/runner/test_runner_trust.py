@@ -313,3 +313,16 @@ def test_wsi_run_prints_a_thrown_message_on_stderr_as_one_escaped_line(tmp_path,
     assert err.count("\n") == 1 and "\x1b" not in err and err.startswith(f"{body}:2:7: Error: boom \u23ce   File")
     assert "\x1b" not in out and "\x07" not in out
     assert [line for line in out.splitlines() if line.startswith("returned:")] == []
+
+
+def test_the_host_keeps_only_a_real_place_and_one_short_line(demo):
+    from core.runner.result import assemble
+
+    envelope = build_envelope(demo, "const a = 1;\nthrow a;")
+    for line, column, kept in [("9; not a line", 1e300, {}), (99, 99, {"line": 2, "column": 9}),
+                               (1, None, {"line": 1}), (True, 1, {}), (0, 1, {})]:
+        done = {"ok": False, "error": {"name": "E\nrr", "message": "m\r\n" + "x" * 5000, "line": line, "column": column}}
+        error = assemble(done, [], None, envelope, 1.0)["error"]
+        assert {k: error[k] for k in ("line", "column") if k in error} == kept
+        assert "\n" not in error["name"] + error["message"] and len(error["message"]) <= 2000
+        assert error["message"].endswith("characters in all]")
