@@ -14,7 +14,7 @@ from core.jsonsize import js_keys, json_bytes, json_text_and_bytes
 from core.model import Entry, id_key
 
 MAX_KEEP_BYTES = 65_536
-KEEP_NAME = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+KEEP_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # used with fullmatch: `$` alone would let "name\n" through
 
 
 class InvalidKeepError(ValueError):
@@ -216,7 +216,7 @@ def validate_keep(keep: Any, max_bytes: int = MAX_KEEP_BYTES) -> list[dict[str, 
     requests = []
     for name in js_keys(keep):
         value = keep[name]
-        if not KEEP_NAME.match(name):
+        if not KEEP_NAME.fullmatch(name):
             raise InvalidKeepError(
                 f"keep.{name}: {name!r} is not a name a later body can read as kept.<name>; "
                 "use an identifier (letters, digits, _ or $, not starting with a digit), e.g. "

@@ -1,7 +1,8 @@
 """The run envelope: a body, its language, the state it is handed and the run's options, checked before it ships.
 
 `build_envelope(session, code, …)` takes the state at a point of the timeline (SPEC 2.3), trims the
-store to `caps.storeBytes` when the session sets one (the editor does), erases TypeScript, and
+store to `caps.storeBytes` when the session sets one (the editor does), marks TypeScript to be
+erased by the runner on its own thread (`Envelope.prepare`), and
 encodes what the guest needs as three JSON texts (the store, the scene, and the rest; the guest's
 realm parses the first two only when the body reads them). Determinism is on by default: `Math.random` is
 seeded and `Date` is fixed to the body's recorded `at`, else the `at` of the body at that point,
@@ -66,6 +67,21 @@ class Envelope:
     body_key: str | None = None
     max_keep_bytes: int = 65_536
     refusal: dict[str, Any] | None = None  # an error found before shipping (TypeScript that cannot be erased)
+    types_pending: bool = False  # TypeScript whose types are erased by `prepare`, on the runner's thread
+
+    def prepare(self) -> None:
+        """Erase a TypeScript body's types, once, bounded by the run's timeout.
+
+        The runner calls it on its own thread (a worker for `submit`): a large body's strip never
+        runs on a GUI thread, and takes at most the time the run itself may.
+        """
+        if not self.types_pending:
+            return
+        self.types_pending = False
+        try:
+            self.code = erase_types(self.code, self.options.timeout_s)
+        except TypeScriptError as exc:
+            self.refusal = exc.as_error()
 
     def frame(self) -> dict[str, Any]:
         """The `run` frame for the guest."""
@@ -194,9 +210,5 @@ def build_envelope(
         scene_json=dumps(scene_payload(session.scene, state.kept)),
         body_key=None if body_id is None else str(body_id), max_keep_bytes=session.caps.max_keep_bytes,
     )
-    if lang == "ts":
-        try:
-            envelope.code = erase_types(code)
-        except TypeScriptError as exc:
-            envelope.refusal = exc.as_error()
+    envelope.types_pending = lang == "ts"  # erased by the runner (Envelope.prepare), off the caller's thread
     return envelope

@@ -209,14 +209,16 @@ def memory_error() -> dict[str, Any]:
     }
 
 
-def syntax_error(message: str, body_lines: int) -> dict[str, Any]:
-    """A V8 parse error at the body's own line and column."""
+def syntax_error(message: str, code: str) -> dict[str, Any]:
+    """A V8 parse error at the body's own line and column (clamped to ones the body has), its message one short line."""
     match = PARSE_PLACE.match(message)
     if not match:
         first = message.split("\n", 1)[0]
         return {"name": "SyntaxError", "message": first.split(": ", 2)[-1]}
-    line = min(max(int(match.group(1)) - 1, 1), max(body_lines, 1))
+    lines = code.split("\n")
+    line = min(max(int(match.group(1)) - 1, 1), len(lines))
     column = len(match.group(5)) + 1 if int(match.group(1)) - 1 == line else 1
+    column = min(column, len(lines[line - 1]) + 1)
     return {"name": match.group(2), "message": match.group(3), "line": line, "column": column}
 
 
@@ -350,19 +352,17 @@ class Guest:
             self.watch = asyncio.get_running_loop().call_later(MEMORY_POLL_S, self.watch_memory, task)
 
     async def drive(self, realm: Realm, message: dict[str, Any], started: float, deadline: float) -> bool:
-        from py_mini_racer import JSEvalException, JSParseException
+        from py_mini_racer import JSEvalException
 
         code: str = message["code"]
-        # The length, in UTF-16 units, of the function a well-formed body compiles to.
-        function_length = len((FUNCTION_HEAD + code + "\n}").encode("utf-16-le")) // 2
-        # One script compiles the body and starts it: it calls the start hook (by the realm's secret
-        # name) with the body function, the state it is handed (three JSON texts: the store and the scene
-        # are parsed only when the body reads them, see prelude.js) and
-        # a secret for its handles. A body cannot reach the name: it is not in the body's text, and a
-        # body that breaks out of its function runs before the call, which then refuses the run.
-        source = (f"{realm.name}.start((" + FUNCTION_HEAD + code + "\n}), " + js_string(message["env"]) + ", " +
+        # One script starts the run: it calls the start hook (by the realm's secret name) with the
+        # body's text, which V8 compiles there as a function body of its own (see prelude.js), the
+        # state it is handed (three JSON texts: the store and the scene are parsed only when the
+        # body reads them) and a secret for its handles. A body cannot reach the name: it is not
+        # in the body's text, and no text of the body is ever joined to the runner's.
+        source = (f"{realm.name}.start(" + js_string(code) + ", " + js_string(message["env"]) + ", " +
                   js_string(message["store"]) + ", " + js_string(message["scene"]) + ", " +
-                  js_string(os.urandom(12).hex()) + f", {function_length})\n//# sourceURL=body.js")
+                  js_string(os.urandom(12).hex()) + ")")
         # The first poll is posted right behind the script: V8 runs one task at a time, in order, and
         # settles the promises of one (the body's first steps) before the next, so the poll sees what
         # the start left and the guest waits for V8 once, not twice (a thread hop each way is the
@@ -378,11 +378,14 @@ class Guest:
                 else:
                     text = await realm.call(realm.invoke(realm.poll, realm.no_args), deadline)
                 if text.startswith('{"done"'):
-                    head, returned, keep = text.split("\x00")
+                    head, returned, keep, keep_fns, *compile_failed = text.split("\x00")
+                    if compile_failed:
+                        self.finish(realm, {"ok": False, "error": await self._syntax_place(realm, code, deadline)}, started)
+                        return True
                     if resident_bytes() > self.memory_ceiling:
                         raise RunAborted(memory_error())
                     cap_data(None)
-                    self.send({"t": "done", "json": head, "returned": returned or None, "keep": keep or None,
+                    self.send({"t": "done", "json": head, "returned": returned or None, "keep": keep or None, "keepFns": keep_fns,
                                "logs": realm.read_logs(), "ms": _ms(started), "exit": False})
                     return True
                 if text.startswith('{"calls"'):
@@ -401,9 +404,6 @@ class Guest:
                         "answered and no timer is pending; resolve it or do not await it",
                     }}, started)
                     return True
-        except JSParseException as exc:
-            self.finish(realm, {"ok": False, "error": syntax_error(str(exc), code.count("\n") + 1)}, started)
-            return True
         except JSEvalException as exc:
             # The body threw while the wrapper was evaluated (it broke out of it), or broke a
             # built-in the runner's hooks use; the realm goes away with the run either way.
@@ -417,6 +417,25 @@ class Guest:
                 first_poll.cancel()
             elif first_poll is not None and not first_poll.cancelled():
                 first_poll.exception()  # read, so that asyncio does not report it as never retrieved
+
+    async def _syntax_place(self, realm: Realm, code: str, deadline: float) -> dict[str, Any]:
+        """The error of a body V8 would not compile as a function body, at its line and column.
+
+        V8's Function constructor names no place, so the body is compiled once more as a script
+        that would throw before anything else ran (`throw 0;` first): the parse error then has
+        its place. A script that parses is a body that closes the function around it.
+        """
+        from py_mini_racer import JSEvalException, JSParseException
+
+        probe = "throw 0; (" + FUNCTION_HEAD + code + "\n})"
+        try:
+            await realm.call(realm.mr.eval_cancelable(probe), deadline)
+        except JSParseException as exc:
+            return syntax_error(str(exc), code)
+        except JSEvalException:
+            pass
+        return {"name": "SyntaxError", "message": "the body closes the function it runs in (an unbalanced '}' or ')'); "
+                "balance its brackets"}
 
     def finish(self, realm: Realm, out: dict[str, Any], started: float, exit_after: bool = False) -> None:
         try:

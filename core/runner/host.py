@@ -37,7 +37,7 @@ from typing import Any, Callable
 
 from core.runner.envelope import Envelope
 from core.runner.protocol import ChannelClosed, ChannelTimeout, read_frame, write_frame
-from core.runner.result import CallTrace, RunResult, assemble, failure, read_done
+from core.runner.result import CallTrace, HostTimeout, RunResult, assemble, failure, read_done
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHDOG_GRACE_S = 0.5
@@ -304,6 +304,7 @@ class Runner:
         future.set_result(result)
 
     def _run_envelope(self, envelope: Envelope, future: Future) -> RunResult:
+        envelope.prepare()  # TypeScript erased here, on the runner's thread, within the run's timeout
         if envelope.refusal is not None:
             return failure(**envelope.refusal)
         guest = self._take(envelope.options.memory_bytes)
@@ -347,11 +348,14 @@ class Runner:
                 frame = read_frame(guest.out_fd, deadline)
                 if frame.get("t") == "calls":
                     try:
-                        answers = trace.answer(frame["json"])
+                        # The host's answering counts against the run's deadline (the guest waits for it).
+                        answers = trace.answer(frame["json"], deadline)
+                    except HostTimeout:
+                        raise ChannelTimeout from None
                     except (ValueError, KeyError, TypeError):
                         guest.kill()
-                        return failure("InternalError", "the body broke the runner's own code (it changed a built-in "
-                                       "the runner relies on, such as Array.prototype.join); it runs again in a fresh guest",
+                        return failure("InternalError", "the runner's guest sent a batch of calls it could not read "
+                                       "(please report it); the next run starts in a fresh guest",
                                        trace=trace, duration_ms=(time.monotonic() - started) * 1000)
                     guest.send({"t": "answers", "json": answers})
                 elif frame.get("t") == "done":
@@ -362,8 +366,8 @@ class Runner:
                         done = read_done(frame)
                     except (ValueError, KeyError, TypeError):
                         guest.kill()
-                        return failure("InternalError", "the body broke the runner's own code (it changed a built-in "
-                                       "the runner relies on, such as Array.prototype.join); it runs again in a fresh guest",
+                        return failure("InternalError", "the runner's guest sent a result it could not read "
+                                       "(please report it); the next run starts in a fresh guest",
                                        trace=trace, duration_ms=(time.monotonic() - started) * 1000)
                     return assemble(done, frame.get("logs", []), trace, envelope, (time.monotonic() - started) * 1000)
         except ChannelTimeout:

@@ -7,12 +7,14 @@ recorded call of that name and how its input differs.
 
 `run.inputs` functions take one input, an object of their named parameters (the guest builds it
 from positional arguments): `trimStore(store, maxBytes)` arrives as `{store, maxBytes}`.
-`trimStore` answers `{tail, fell}`. Functions inside an input arrive as `{"__wsi_fn__": name}`
-markers: run.inputs sees them as functions (so findUnkeepable and validateKeep find them), any
-other module sees what `JSON.stringify` would have sent (the function dropped).
+`trimStore` answers `{tail, fell}`. A function inside a run.inputs input (or a keep) arrives as
+`null` with its JSON Pointer and name listed apart (`place_functions` puts a JsFunction there), so
+run.inputs sees it as a function (findUnkeepable and validateKeep find it) and no plain data ever
+reads as one; any other module sees what `JSON.stringify` would have sent (the guest drops it).
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -23,12 +25,13 @@ from core.js_value import as_js
 from core.model import Entry
 from core import run_inputs
 
-FN_MARK = "__wsi_fn__"
 RUN_INPUTS = (
     "jsonBytes", "describeValue", "manifestEntry", "callMatches", "makeInputs",
     "trimStore", "findUnkeepable", "validateKeep", "keptManifest",
 )
 NEAREST_CANDIDATES = 64
+# An unrecorded call's input is diffed against the recorded ones only up to this size (see no_output_message).
+NEAREST_MAX_CHARS = 100_000
 
 
 class JsFunction:
@@ -55,30 +58,26 @@ class Answer:
     unit: str | None = None
 
 
-def is_fn_marker(value: Any) -> bool:
-    """True for the guest's marker of a JavaScript function."""
-    return isinstance(value, dict) and len(value) == 1 and isinstance(value.get(FN_MARK), str)
+def place_functions(value: object, functions: list[list[str]]) -> object:
+    """`value` (parsed from the guest's JSON) with a JsFunction at each `[JSON Pointer, name]` the guest listed.
 
+    The guest writes a function as `null` and lists where it was: no marker inside the data, so
+    plain data that looks like one (`{"__wsi_fn__": "x"}`) stays data. Changes `value` in place.
+    """
+    from core.diff import parse_pointer
 
-def with_functions(value: Any) -> Any:
-    """The value with function markers turned into JsFunction placeholders."""
-    if is_fn_marker(value):
-        return JsFunction(value[FN_MARK])
-    if isinstance(value, dict):
-        return {k: with_functions(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [with_functions(v) for v in value]
-    return value
-
-
-def as_json(value: Any) -> Any:
-    """The value as `JSON.stringify` sends it: functions dropped from objects, null in arrays."""
-    if is_fn_marker(value):
-        return None
-    if isinstance(value, dict):
-        return {k: as_json(v) for k, v in value.items() if not is_fn_marker(v)}
-    if isinstance(value, list):
-        return [as_json(v) for v in value]
+    for path, name in functions:
+        tokens = parse_pointer(path)
+        if not tokens:
+            return JsFunction(str(name))
+        parent = value
+        for token in tokens[:-1]:
+            parent = parent[int(token)] if isinstance(parent, list) else parent[token] if isinstance(parent, dict) else None
+        last = tokens[-1]
+        if isinstance(parent, list):
+            parent[int(last)] = JsFunction(str(name))
+        elif isinstance(parent, dict):
+            parent[last] = JsFunction(str(name))
     return value
 
 
@@ -148,16 +147,17 @@ class MockModules:
         self.entry_keys: set[str] = {e.key for e in session.entries}
 
     def answer(self, call: str, raw_input: Any, body_key: str | None = None, from_js: bool = False,
-               has_functions: bool = True) -> tuple[Any, Answer]:
+               deadline: float | None = None) -> tuple[Any, Answer]:
         """(the input the mock ran on, its answer) for one call.
 
         `from_js`: the input was parsed from JavaScript's JSON, whose numbers are already in normal
-        form; `has_functions=False`: it holds no function markers. Both spare a walk of the input.
+        form (spares a walk of the input). Functions: JsFunction placeholders in a run.inputs input
+        (`place_functions`), already dropped from any other (the guest sends what JSON.stringify
+        would). `deadline` (monotonic) bounds the nearest-recorded-call search.
         """
         if call.startswith("run.inputs."):
-            value = with_functions(raw_input)
-            return value, self._run_inputs(call.rsplit(".", 1)[1], value)
-        value = as_json(raw_input) if has_functions else raw_input
+            return raw_input, self._run_inputs(call.rsplit(".", 1)[1], raw_input)
+        value = raw_input
         recorded = self.recorded.get(call)
         matches = None
         if recorded:
@@ -172,7 +172,7 @@ class MockModules:
             answer = self._rule(call, rule, value)
             if answer is not None:
                 return value, answer
-        return value, Answer(False, error={"name": "MockError", "message": self.no_output_message(call, value)},
+        return value, Answer(False, error={"name": "MockError", "message": self.no_output_message(call, value, deadline)},
                              source={"kind": "none"})
 
     def _rule(self, call: str, rule: dict[str, Any], value: Any) -> Answer | None:
@@ -186,14 +186,29 @@ class MockModules:
         return Answer(False, error={"name": "MockError", "message": f"{where} has no returns, echo or throws; give it one"},
                       source={"kind": "mock", "rule": "invalid"})
 
-    def no_output_message(self, call: str, value: Any) -> str:
-        """Why no output: the nearest recorded call of that name and where its input differs."""
+    def no_output_message(self, call: str, value: Any, deadline: float | None = None) -> str:
+        """Why no output: the nearest recorded call of that name and where its input differs.
+
+        The search is the host's work for the run, so it is bounded: an input over NEAREST_MAX_CHARS
+        of JSON is not diffed at all (aligning it is quadratic), and no diff starts past `deadline`.
+        """
         fix = f"record this call in the session or add a rule to scene.mocks[{call!r}] ({{\"returns\": …}}, {{\"echo\": true}} or {{\"throws\": \"…\"}})"
         candidates = self.by_call.get(call, [])[-NEAREST_CANDIDATES:]
         if not candidates:
             return f"modules.{call}: no recorded call of {call} and no scene mock for it; {fix}"
-        scored = [(len(changes), _distance(changes), -i, entry, changes) for i, entry in enumerate(candidates)
-                  for changes in [diff(entry.input, value)]]
+        size = len(compact_json(value, NEAREST_MAX_CHARS + 1))
+        if size > NEAREST_MAX_CHARS:
+            return (f"modules.{call}: no recorded output for this input and no scene mock; its input is over "
+                    f"{NEAREST_MAX_CHARS:,} characters of JSON, too big to compare with the {len(candidates)} recorded "
+                    f"calls of {call} (the last is {candidates[-1].id}); {fix}")
+        scored = []
+        for i, entry in enumerate(candidates):
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            changes = diff(entry.input, value)
+            scored.append((len(changes), _distance(changes), -i, entry, changes))
+        if not scored:
+            return f"modules.{call}: no recorded output for this input and no scene mock; {fix}"
         count, _, _, nearest, changes = min(scored, key=lambda s: s[:3])
         if count == 0:
             return (f"modules.{call}: the recorded call {nearest.id} has this very input but no recorded output, "

@@ -1,10 +1,31 @@
-"""Run results and replay verdicts in plain words, for `wsi run`, `wsi replay` and the Run view."""
+"""Run results and replay verdicts in plain words, for `wsi run`, `wsi replay` and the Run view.
+
+Everything a body wrote (logs, messages, returned strings, module names) is shown through
+`printable`: a terminal never receives its control characters (ESC, BEL, CR, OSC 52 that writes
+the clipboard), and a newline in a log cannot start a report line of its own.
+"""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from core.runner.result import readable
+
+
+# C0 controls, DEL, C1 controls and the two Unicode line separators.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return _NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+
+
+def printable(text: str) -> str:
+    """Text a body wrote, safe for a terminal line: every control character as an escape (`\\x1b`, `\\n`)."""
+    return _CONTROL.sub(_escape, readable(text))
 
 
 def source_text(source: dict[str, Any] | None) -> str:
@@ -28,7 +49,7 @@ def error_line(error: dict[str, Any], where: str = "body") -> str:
         place += f":{error['line']}"
         if "column" in error:
             place += f":{error['column']}"
-    return f"{place}: {error['name']}: {error['message']}"
+    return f"{place}: {printable(str(error['name']))}: {printable(str(error['message']))}"
 
 
 def result_text(result: dict[str, Any], where: str = "body", max_returned: int = 4000) -> str:
@@ -37,7 +58,8 @@ def result_text(result: dict[str, Any], where: str = "body", max_returned: int =
     if "error" in result:
         lines.append("error: " + error_line(result["error"], where))
     if "returned" in result:
-        text = readable(json.dumps(result["returned"], indent=2, ensure_ascii=False))
+        # json.dumps escapes C0 controls inside strings; DEL and C1 ones are escaped here (its own newlines stay).
+        text = "\n".join(printable(line) for line in json.dumps(result["returned"], indent=2, ensure_ascii=False).split("\n"))
         if len(text) > max_returned:
             text = text[:max_returned] + f"\u2026 ({len(text):,} characters; --json shows it all)"
         lines.append("returned: " + text)
@@ -45,15 +67,15 @@ def result_text(result: dict[str, Any], where: str = "body", max_returned: int =
         lines.append(f"keep: {request['name']} ({request['bytes']:,} bytes) accepted")
     logs = result.get("logs", [])
     lines.append(f"logs ({len(logs)}):")
-    lines.extend("  " + line for line in logs)
+    lines.extend("  " + printable(line) for line in logs)
     calls = result.get("calls", [])
     lines.append(f"calls ({len(calls)}):")
     for call in calls:
         outcome = source_text(call.get("source"))
         if "error" in call:
-            outcome += f"; failed: {call['error']}"
+            outcome += f"; failed: {printable(str(call['error']))}"
         at = f" (line {call['line']})" if "line" in call else ""
-        lines.append(f"  {call['id']}  {call['call']}{at}  \u2190 {outcome}")
+        lines.append(f"  {printable(str(call['id']))}  {printable(str(call['call']))}{at}  \u2190 {outcome}")
     return "\n".join(lines)
 
 

@@ -12,22 +12,24 @@ from __future__ import annotations
 import json
 import re
 import time
-from functools import reduce
 from typing import Any
 
 import orjson
 
+from core.reading import MAX_DEPTH as READING_MAX_DEPTH
 from core.run_inputs import InvalidKeepError, validate_keep
 from core.runner.envelope import Envelope, dumps
-from core.runner.mock_modules import with_functions
+from core.runner.mock_modules import place_functions
 
 MAX_RETURNED_CHARS = 24_000
-# How deep a returned value, a keep or a module call's input may nest. Python code walks these
-# values (keep checks, diffs, the JSON writers) and orjson writes at most 254 levels.
-MAX_DEPTH = 200
+# How deep a returned value, a keep or a module call's input may nest: what a session may (one
+# limit for what loads and what comes back). The guest cuts deeper containers to CUT_MARKER
+# (prelude.js writes the same words) and refuses a deeper input or keep.
+MAX_DEPTH = READING_MAX_DEPTH
 CUT_MARKER = f"\u2026 [cut: nested deeper than {MAX_DEPTH} levels]"
-_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
-_ORJSON_DEPTH = 254
+# What the host keeps of a message: one line, at most this long, cut with a marker.
+MAX_MESSAGE_CHARS = 2000
+_LINE_BREAKS = re.compile(r"\r\n|[\n\r\u2028\u2029\x85]")
 _MISSING = object()
 
 
@@ -56,45 +58,26 @@ def loads(text: str | bytes) -> Any:
         return json.loads(text)
 
 
-def bounded_loads(text: str, depth: int = MAX_DEPTH) -> tuple[Any, int]:
-    """Parse JSON whose containers nest at most `depth` deep; deeper ones become CUT_MARKER. (value, cuts)."""
-    if text.count("[") + text.count("{") <= depth:
-        return loads(text), 0
-    try:
-        value = orjson.loads(text)
-        # orjson stops writing at 254 levels: wrapped in 254 - depth lists, the value writes only
-        # when it nests at most `depth` deep. Far cheaper than scanning the text.
-        orjson.dumps(reduce(lambda inner, _: [inner], range(_ORJSON_DEPTH - depth), value))
-        return value, 0
-    except (orjson.JSONDecodeError, TypeError):
-        pass
-    cut, cuts = cut_deep(text, depth)
-    return loads(cut), cuts
+def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """A message as one line of at most `limit` characters: line breaks shown as ⏎, a longer one cut with a marker."""
+    text = _LINE_BREAKS.sub(" \u23ce ", text)
+    if len(text) > limit:
+        marker = f"\u2026 [cut: {len(text):,} characters in all]"
+        text = text[: limit - len(marker)] + marker
+    return text
 
 
-def cut_deep(text: str, depth: int) -> tuple[str, int]:
-    """The JSON text with every container nested deeper than `depth` replaced by CUT_MARKER."""
-    parts: list[str] = []
-    level = 0
-    kept_from = 0
-    cut_from: int | None = None
-    cuts = 0
-    for token in _JSON_TOKENS.finditer(text):
-        mark = token.group()
-        if mark in "[{":
-            level += 1
-            if level == depth + 1 and cut_from is None:
-                cut_from = token.start()
-        elif mark in "]}":
-            if level == depth + 1 and cut_from is not None:
-                parts.append(text[kept_from:cut_from])
-                parts.append(json.dumps(CUT_MARKER))
-                kept_from = token.end()
-                cut_from = None
-                cuts += 1
-            level -= 1
-    parts.append(text[kept_from:])
-    return "".join(parts), cuts
+def clamp_place(error: dict[str, object], code: str | None) -> None:
+    """Keep an error's line and column only when they are whole numbers of a place the body has (clamped to it)."""
+    line, column = error.pop("line", None), error.pop("column", None)
+    if type(line) is not int or line < 1:
+        return
+    lines = code.split("\n") if code is not None else None
+    if lines is not None:
+        line = min(line, len(lines))
+    error["line"] = line
+    if type(column) is int and column >= 1:
+        error["column"] = min(column, len(lines[line - 1]) + 1) if lines is not None else column
 
 
 class CallTrace:
@@ -115,30 +98,35 @@ class CallTrace:
             if candidate not in taken:
                 return candidate
 
-    def answer(self, calls_json: str) -> str:
-        """The guest's `calls` batch answered: the JSON text of `[[id, ok, value|error], …]`."""
+    def answer(self, calls_json: str, deadline: float | None = None) -> str:
+        """The guest's `calls` batch answered: the JSON text of `[[id, ok, value|error], …]`.
+
+        The guest has already read each input once (capped, nested at most MAX_DEPTH, handles
+        checked) and lists where its functions were; `deadline` (monotonic) bounds the host's
+        own work on the batch (the nearest-recorded-call diffs), HostTimeout past it.
+        """
         answers = []
-        has_functions = '"__wsi_fn__"' in calls_json
         mock = self.envelope.mock
-        batch, cuts = bounded_loads(calls_json, MAX_DEPTH + 3)  # the batch wraps each input three deep
+        batch = loads(calls_json)
         # Every time on the host's one monotonic clock: a call starts when its batch arrives (the calls
         # of one batch were made in one tick) and ends when it is answered. The guest's own stamp is
         # Date.now() of another clock, in whole milliseconds, and made sequential awaits overlap.
         start_ms = (time.monotonic() - self.started) * 1000
-        for call_id, name, raw_input, line, _guest_ms in batch["calls"]:
-            if cuts and CUT_MARKER in dumps(raw_input):
-                ran_on, ok, value, source, unit, error = raw_input, False, None, {"kind": "none"}, None, {
-                    "name": "RangeError", "message": f"modules.{name}: its input nests deeper than {MAX_DEPTH} levels, "
-                    f"more than the runner passes; flatten it (an array of rows, or ids instead of nested copies)"}
-            elif mock is None:
+        for call_id, name, raw_input, line, _guest_ms, functions in batch["calls"]:
+            if deadline is not None and time.monotonic() > deadline:
+                raise HostTimeout
+            trace_input = raw_input
+            if functions:
+                raw_input = place_functions(loads(dumps(raw_input)), functions)
+            if mock is None:
                 ran_on, ok, value, source, unit, error = raw_input, False, None, {"kind": "none"}, None, {
                     "name": "MockError", "message": f"modules.{name}: this run has no session to answer module calls"}
             else:
-                ran_on, answer = mock.answer(name, raw_input, self.envelope.body_key, from_js=True, has_functions=has_functions)
+                ran_on, answer = mock.answer(name, raw_input, self.envelope.body_key, from_js=True, deadline=deadline)
                 ok, value, source, unit, error = answer.ok, answer.value, answer.source, answer.unit, answer.error
             entry: dict[str, Any] = {"id": self._fresh_id(), "call": name, "input": ran_on}
             if name.startswith("run.inputs."):
-                entry["input"] = raw_input  # the markers, not placeholders: the trace stays JSON
+                entry["input"] = trace_input  # as the guest wrote it (a function as null): the trace stays JSON
             if unit is not None:
                 entry["unit"] = unit
             if self.envelope.body_key is not None:
@@ -161,23 +149,33 @@ class CallTrace:
         return dumps(answers)
 
 
+class HostTimeout(Exception):
+    """The host's own work for a run (answering its calls) went past the run's deadline."""
+
+
 def read_done(frame: dict[str, Any]) -> dict[str, Any]:
-    """The guest's `done` frame as one outcome: its returned value (cut where it nests too deep) and keep."""
+    """The guest's `done` frame as one outcome: its returned value and keep (with its functions placed).
+
+    The guest wrote each once, capped and cut at MAX_DEPTH (see prelude.js): nothing here walks them.
+    """
     done: dict[str, Any] = loads(frame["json"])["done"]
     if frame.get("returned") is not None:
-        done["returned"], _ = bounded_loads(frame["returned"])
+        done["returned"] = loads(frame["returned"])
     if frame.get("keep") is not None:
-        done["keep"], cuts = bounded_loads(frame["keep"])
-        if cuts:
-            done["keepTooDeep"] = True
+        done["keep"] = place_functions(loads(frame["keep"]), loads(frame.get("keepFns") or "[]"))
     return done
 
 
 def _deep_keep_error(keep: Any) -> str:
-    names = [name for name, value in keep.items() if CUT_MARKER in dumps(value)] if isinstance(keep, dict) else []
+    names = [name for name, value in keep.items() if CUT_MARKER in dumps_safe(value)] if isinstance(keep, dict) else []
     where = f"keep.{names[0]}" if names else "keep"
     return (f"{where} nests deeper than {MAX_DEPTH} levels, more than a kept value may; keep a flatter value "
             "(an array of rows, or ids instead of nested copies)")
+
+
+def dumps_safe(value: object) -> str:
+    """JSON text of a value that may hold JsFunction placeholders (written as null)."""
+    return json.dumps(value, default=lambda _: None, ensure_ascii=False)
 
 
 def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, envelope: Envelope, duration_ms: float) -> RunResult:
@@ -189,15 +187,19 @@ def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, env
             result["error"] = {"name": "InvalidKeepError", "message": _deep_keep_error(done["keep"])}
         elif "keep" in done:
             try:
-                result["keep"] = validate_keep(with_functions(done["keep"]), envelope.max_keep_bytes)
+                result["keep"] = validate_keep(done["keep"], envelope.max_keep_bytes)
             except InvalidKeepError as exc:
                 result["ok"] = False
                 result.pop("keep", None)
                 result["error"] = {"name": "InvalidKeepError", "message": str(exc)}
-        if result["ok"] and "returned" in done:
-            result.full_returned = done["returned"]
-            returned: Any = done["returned"]
-            if "returnedCut" in done:
+        if result["ok"] and ("returned" in done or "returnedOver" in done):
+            result.full_returned = done.get("returned")
+            returned: Any = done.get("returned")
+            if "returnedOver" in done:  # over what may cross: only its cut came
+                returned = (str(done["returnedCut"]) + f"\u2026 [returned value cut: its JSON is over {done['returnedOver']}, "
+                            f"the first {MAX_RETURNED_CHARS:,} characters are shown]")
+                result.full_returned = returned
+            elif "returnedCut" in done:
                 returned = (done["returnedCut"] + f"\u2026 [returned value cut: its JSON is {done['returnedChars']:,} characters, "
                             f"the first {MAX_RETURNED_CHARS:,} are shown]")
             result["returned"] = returned
@@ -206,8 +208,10 @@ def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, env
     else:
         result["error"] = done.get("error") or {"name": "Error", "message": "the run failed"}
     if "error" in result:
-        error = result["error"]
-        error["name"], error["message"] = readable(str(error.get("name"))), readable(str(error.get("message")))
+        error = result["error"] = dict(result["error"]) if isinstance(result["error"], dict) else {}
+        error["name"] = one_line(readable(str(error.get("name") or "Error")), 200)
+        error["message"] = one_line(readable(str(error.get("message"))))
+        clamp_place(error, envelope.code)
     result["logs"] = logs
     result["calls"] = trace.calls if trace else []
     result["operations"] = trace.operations if trace else []

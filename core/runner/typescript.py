@@ -3,7 +3,7 @@
 The stripper is Node's own: `amaro` 1.2.1, swc compiled to WebAssembly (vendored in `vendor/amaro/`
 with its licences, `PIN.json` holding the npm integrity and a sha256 per file;
 `tools/refresh_ts_stripper.sh` re-derives or updates them). It runs in a V8 isolate of its own in the
-host process (made on first use, kept, every call bounded by `STRIP_TIMEOUT_S`), never in a body's
+host process (made on first use, kept, every call bounded by the run's timeout), never in a body's
 realm. swc replaces each type-only character by a space (an erased character outside the BMP by two, as
 V8 counts UTF-16 units) and adds a `;` where erasing would join two statements, so V8's positions
 are the TypeScript's own. What it cannot erase without changing the meaning (enum, namespace with
@@ -137,12 +137,12 @@ class _Stripper:
         load((VENDOR / "wasm.js").read_text("utf-8"), timeout_sec=LOAD_TIMEOUT_S)
         self.strip = self.racer.eval("wsiStripper.strip")
 
-    def parse_error(self, script: str) -> tuple[int, int] | None:
+    def parse_error(self, script: str, timeout_s: float) -> tuple[int, int] | None:
         """Where V8 fails to parse `script` (1-based line, 0-based UTF-16 column), or None; runs none of it."""
         from py_mini_racer import JSEvalException, JSParseException
 
         try:
-            self.racer.eval("throw 0;\n" + script, timeout_sec=STRIP_TIMEOUT_S)  # parsed whole, then stopped at once
+            self.racer.eval("throw 0;\n" + script, timeout_sec=timeout_s)  # parsed whole, then stopped at once
         except JSParseException as exc:
             head, _, rest = str(exc).partition(": SyntaxError")
             caret = rest.split("\n")[2] if rest.count("\n") >= 2 else ""
@@ -240,11 +240,15 @@ def prepare_in_background() -> None:
     _submit(_prepared)
 
 
-def erase_types(code: str) -> str:
-    """The body with its type-only syntax replaced by spaces; TypeScriptError when it cannot be."""
+def erase_types(code: str, timeout_s: float | None = None) -> str:
+    """The body with its type-only syntax replaced by spaces; TypeScriptError when it cannot be.
+
+    `timeout_s` bounds the strip: a run's own timeout (the runner passes it), else STRIP_TIMEOUT_S.
+    """
+    limit = STRIP_TIMEOUT_S if timeout_s is None else timeout_s
     surrogates = LONE_SURROGATE.search(code) is not None
     source = WRAP_HEAD + (LONE_SURROGATE.sub("\ufffd", code) if surrogates else code) + WRAP_TAIL
-    answer = _on_stripper_thread(lambda: _strip(source, code))
+    answer = _on_stripper_thread(lambda: _strip(source, code, limit))
     stripped = answer.get("code")
     if stripped is None:
         raise _refusal(answer["error"], code)
@@ -255,19 +259,19 @@ def erase_types(code: str) -> str:
     return _put_back_surrogates(code, body) if surrogates else body
 
 
-def _strip(source: str, code: str) -> dict[str, Any]:
+def _strip(source: str, code: str, timeout_s: float) -> dict[str, Any]:
     """On the stripper's thread: swc's answer for the wrapped `source`, V8's gaps refused."""
     from py_mini_racer import JSEvalException
 
     try:
         stripper = _ready_stripper()
-        answer: dict[str, Any] = json.loads(stripper.strip(source, timeout_sec=STRIP_TIMEOUT_S))
+        answer: dict[str, Any] = json.loads(stripper.strip(source, timeout_sec=timeout_s))
         stripped = answer.get("code")
         if stripped is not None and ("@" in code or "accessor" in code):
-            _refuse_what_v8_lacks(stripper, stripped, code)
+            _refuse_what_v8_lacks(stripper, stripped, code, timeout_s)
     except JSEvalException as exc:  # timed out, or the WebAssembly trapped: that instance is not trusted again
         _drop_stripper()
-        raise TypeScriptError("TypeScriptError", _crash_message(exc), 1, 1) from None
+        raise TypeScriptError("TypeScriptError", _crash_message(exc, timeout_s), 1, 1) from None
     return answer
 
 
@@ -281,9 +285,9 @@ def _refusal(error: dict[str, Any], code: str) -> TypeScriptError:
     return TypeScriptError("TypeScriptError", advice, line, column)
 
 
-def _refuse_what_v8_lacks(stripper: _Stripper, stripped: str, code: str) -> None:
+def _refuse_what_v8_lacks(stripper: _Stripper, stripped: str, code: str, timeout_s: float) -> None:
     # swc keeps decorators and `accessor`; V8 14.4 cannot parse them, so say what they are and where.
-    where = stripper.parse_error(stripped)
+    where = stripper.parse_error(stripped, timeout_s)
     if where is None:
         return
     line, column = where[0] - 1, where[1]  # the wrapper's first line is not the body's
@@ -354,11 +358,11 @@ def _put_back_surrogates(code: str, body: str) -> str:
     return kept.decode("utf-16-le", "surrogatepass")
 
 
-def _crash_message(exc: Exception) -> str:
+def _crash_message(exc: Exception, timeout_s: float) -> str:
     from py_mini_racer import JSTimeoutException
 
     if isinstance(exc, JSTimeoutException):
-        return (f"preparing the TypeScript took over {STRIP_TIMEOUT_S:g} s and was stopped; "
+        return (f"preparing the TypeScript took over {timeout_s:g} s (the run's timeout) and was stopped; "
                 "shorten the body or run it as JavaScript")
     if "Maximum call stack size exceeded" in str(exc):
         return "the TypeScript is nested too deeply for the type stripper; flatten it or run it as JavaScript"

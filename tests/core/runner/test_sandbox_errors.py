@@ -65,14 +65,14 @@ def test_a_returned_value_nested_2000_deep_comes_back_cut_with_a_marker(demo, ru
 def test_a_keep_nested_2000_deep_is_refused_by_name(demo, runner):
     result = runner.run(build_envelope(demo, "let a = {};\nfor (let i = 0; i < 2000; i++) a = { a };\nreturn { keep: { deep: a } };"))
     assert result["ok"] is False and result["error"]["name"] == "InvalidKeepError"
-    assert result["error"]["message"].startswith("keep.deep nests deeper than 200 levels")
+    assert result["error"]["message"].startswith(f"keep.deep nests deeper than {MAX_DEPTH} levels")
 
 
 def test_a_module_input_nested_2000_deep_fails_that_call(demo, runner):
     code = "let a = [];\nfor (let i = 0; i < 2000; i++) a = [a];\nawait modules.mep.risers({ a });"
     result = runner.run(build_envelope(demo, code))
     assert result["ok"] is False and result["error"]["name"] == "RangeError"
-    assert "nests deeper than 200 levels" in result["error"]["message"] and result["error"]["line"] == 3
+    assert f"nests deeper than {MAX_DEPTH} levels" in result["error"]["message"] and result["error"]["line"] == 3
 
 
 @pytest.mark.parametrize("thrown", [
