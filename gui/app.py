@@ -95,7 +95,7 @@ def run_app(argv: list[str]) -> int:
     errors.install()
     window = MainWindow(QSettings("worker-session-inspector", "wsi"))
     window.show()
-    follow_link(window, args.at, args.tab)
+    follow_link(window.context, window.services, args.at, args.tab)
     window.open_file(path)
     return app.exec()  # type: ignore[attr-defined]
 
@@ -125,7 +125,7 @@ def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
         window = MainWindow(QSettings(str(Path(folder) / "wsi.ini"), QSettings.Format.IniFormat))
         window.resize(*SCREENSHOT_SIZE)
         window.show()
-        follow_link(window, at, tab)
+        follow_link(window.context, window.services, at, tab)
         loop = QEventLoop()
         window.load_finished.connect(loop.quit)
         window.open_file(path)

@@ -10,6 +10,7 @@ from core.growing import Appended
 from core.model import Body, Entry, Id, State, id_key
 from core.session import Session
 from core.timeline import body_handed
+from gui.run_choice import RunChoice
 
 
 def empty_state() -> State:
@@ -44,6 +45,7 @@ class InspectorContext(QObject):
         self.cursor: Id | None = None
         self.state: State = empty_state()
         self.badges: dict[str, str] = {}  # body key → "same" | "diverged" | "failed" (Run view's replay)
+        self.run = RunChoice(self)  # the Run tab's body, edits, timeout: kept on the cursor's body here
 
     def set_session(self, session: Session | None, index: ManifestIndex | None = None, cursor: Any = None) -> None:
         """Open `session` (None closes it); the cursor goes to `cursor` if that body exists, else the end."""
@@ -52,6 +54,7 @@ class InspectorContext(QObject):
         self.badges = {}
         self.cursor = cursor if session is not None and session.body(cursor) is not None else None
         self.state = session.state_at(self.cursor) if session is not None else empty_state()
+        self.run.open(session, self._run_key(session))
         self.session_changed.emit()
         self.cursor_changed.emit()
         self.badges_changed.emit()
@@ -66,7 +69,17 @@ class InspectorContext(QObject):
             return
         self.cursor = body_id
         self.state = self.session.state_at(body_id)
+        if body_id is not None:  # the Run tab shows the cursor's body, always (its edit, if any, is kept)
+            self.run.choose(str(body_id))
         self.cursor_changed.emit()
+
+    def _run_key(self, session: Session | None) -> str | None:
+        """The body the Run tab starts on: the cursor's, else the first body, else a new body."""
+        if session is None:
+            return None
+        if self.cursor is not None:
+            return str(self.cursor)
+        return session.bodies[0].key if session.bodies else None
 
     def grow(self, appended: Appended) -> None:
         """The open session took lines its file appended (`core.growing`): extend the index and the end state, tell the views."""

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from gui.changes_view import ChangesView
 from gui.context import InspectorContext
 from gui.corpus_view import choose_corpus_folder
+from gui.deep_link import follow_link
 from gui.edits_view import EditsView
 from gui.errors import log_exception
 from gui.follow import FileFollower
@@ -41,6 +42,8 @@ from gui.loader import LoadedSession, SessionLoader
 from gui.look import monospace
 from gui.problems_view import ProblemsView
 from gui.run_view import RunView
+from gui.save_repro import saver_for
+from gui.services import WindowServices
 from gui.status import InspectorStatusBar
 from gui.theme import PaletteFollower, hex_of
 from gui.timeline_view import TimelineView
@@ -60,6 +63,7 @@ TABS: list[tuple[str, str, type[QWidget]]] = [  # (name for --tab, title, view c
 ]
 FILE_FILTER = "Sessions (*.json *.jsonl *.json.gz *.jsonl.gz *.gz);;All files (*)"
 MAX_RECENT = 10
+_windows: list[QWidget] = []  # windows opened by open_window (reduced sessions), held until they close
 APP_TITLE = "Worker Session Inspector"
 WINDOW_SIZE = (1400, 900)
 DOCK_WIDTH = 430  # the timeline dock's width until the person drags it
@@ -186,6 +190,11 @@ class MainWindow(QMainWindow):
         self.palette_follower.changed.connect(self._recolour)
         self.status.problems_clicked.connect(lambda: self.show_tab("problems"))
         self.setStatusBar(self.status)
+        self.services = WindowServices(self, self.settings, self.notice.show_notice, self.status.showMessage, self.show_tab,
+                                       lambda: self.current_path, self.load_finished, self.open_window)
+        run_view = self.views["run"]
+        if isinstance(run_view, RunView):
+            run_view.services = self.services
         self._build_menus()
         self.keyboard = Keyboard(self)
         self.loader.progress.connect(self._progress)
@@ -478,15 +487,31 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.open_file(files[0])
 
+    def open_window(self, path: Path, at: str | None, tab: str | None, notice: str, level: str) -> QWidget:
+        """A new window on `path` (sharing these settings), at body `at` and `tab`, with `notice` once loaded."""
+        window = MainWindow(self.settings)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        _windows.append(window)
+        window.destroyed.connect(lambda *_: _windows.remove(window) if window in _windows else None)
+        follow_link(window.context, window.services, at, tab)
+
+        def loaded() -> None:
+            window.load_finished.disconnect(loaded)
+            if notice:
+                window.notice.show_notice(notice, level)
+
+        window.load_finished.connect(loaded)
+        window.show()
+        window.open_file(path)
+        return window
+
     def screenshot(self, out: str | Path) -> bool:
         """Render the window into a PNG; True when written."""
         return self.grab().save(str(out), "PNG")
 
     def save_repro(self) -> None:
         """File ▸ Save repro…: the session cut just after the body at the cursor, as one file (gui.save_repro)."""
-        from gui.save_repro import saver_for
-
-        saver_for(self).choose()
+        saver_for(self.context, self.services).choose()
 
     def export_view(self) -> None:
         """File ▸ Export view data…: the current view's data as JSON (as `wsi … --json`) or CSV (gui.export)."""

@@ -21,6 +21,28 @@ def source_text(source: dict[str, Any] | None) -> str:
     return "no output"
 
 
+def recorded_error(record: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A body's recorded error as a run's error is (`name`, `message`, `line`?, `column`?), or None when it did not fail.
+
+    Recordings write it as an object or as one string `Name: message`; a string whose head is not an
+    error name is the message of an `Error`.
+    """
+    if not isinstance(record, dict) or record.get("ok") is not False:
+        return None
+    error = record.get("error")
+    if isinstance(error, dict):
+        found = {"name": str(error.get("name") or "Error"), "message": str(error.get("message") or "")}
+        for key in ("line", "column"):
+            if isinstance(error.get(key), int) and not isinstance(error.get(key), bool) and error[key] > 0:
+                found[key] = error[key]
+        return found
+    text = str(error) if error is not None else "failed (the record gives no error)"
+    name, sep, message = text.partition(": ")
+    if sep and name.isidentifier() and (name.endswith("Error") or name.endswith("Exception")):
+        return {"name": name, "message": message}
+    return {"name": "Error", "message": text}
+
+
 def error_line(error: dict[str, Any], where: str = "body") -> str:
     """`body.js:3:45: Error: message`: the error at the body's own line and column."""
     place = where
