@@ -35,6 +35,7 @@ from gui.json_tree import JsonTreeView
 from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, header_apart, monospace, share_width
 from gui.models.manifest import ManifestModel, trim_preview_of
 from gui.quiet_label import QuietLabel
+from gui.recorded_outcome import RecordedOutcome
 from gui.theme import hex_of
 
 FILTER_DELAY_MS = 120
@@ -160,6 +161,8 @@ class InputsView(QWidget):
         self.splitter.setSizes([640, 380])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        self.outcome_label = RecordedOutcome(self.context, self)  # the cursor's body failed as recorded: said first
+        layout.addWidget(self.outcome_label)
         layout.addLayout(controls)
         layout.addLayout(resolver)
         layout.addWidget(self.resolver_label)

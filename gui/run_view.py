@@ -36,7 +36,8 @@ from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.replay import replay_session
 from core.runner.result import failure
-from core.runner.report import recorded_error, source_text
+from core.recorded_failure import recorded_failure
+from core.runner.report import source_text
 from core.timeline import first_code_line
 from core.words import plural
 from gui.code_editor import CodeEditor
@@ -294,7 +295,8 @@ class RunView(QWidget):
             self.returned_tree.set_value(None, "returned", present=False)
             self.logs_text.setPlainText("")
             return
-        error = recorded_error(record)
+        session = self.context.session
+        error = recorded_failure(session, body) if session is not None else None  # type: ignore[arg-type]
         logs = [str(line) for line in record.get("logs") or []]
         mark = (f"<b style='color:{hex_of('error')}'>✗ failed</b>" if error is not None
                 else f"<b style='color:{hex_of('ok')}'>✓ ok</b>")
@@ -477,11 +479,14 @@ class RunView(QWidget):
             self.error_label.hide()
             return
         head = f"{which} error: " if which else ""
-        text = html.escape(head + f"{error['name']}: {error['message']}") + (" (the record gives no line)" if which and "line" not in error else "")
+        message = f"{error['name']}: {error['message']}"
+        text = html.escape(head + message) + (" (the record gives no line)" if which and "line" not in error else "")
         if "line" in error:
             link = f"{error['line']}:{error.get('column', 1)}"
-            text = html.escape(head) + f"<a href='{link}'>line {link}</a> · " + html.escape(f"{error['name']}: {error['message']}")
-            self.editor.mark_line(int(error["line"]), "error", f"{error['name']}: {error['message']}", error.get("column"))
+            text = html.escape(head) + f"<a href='{link}'>line {link}</a> · " + html.escape(message)
+            if error.get("lineFrom") == "call":
+                text += html.escape(f" (the line of the call that got no answer, {error['entry']} {error['call']}: the record gives none)")
+            self.editor.mark_line(int(error["line"]), "error", message, error.get("column"))
         self.error_label.setText(f"<span style='color:{hex_of('error')}'>{text}</span>")
         self.error_label.show()
 
