@@ -48,9 +48,11 @@ def test_the_inputs_header_says_the_cursors_body_failed(qtbot, window, open_file
     open_file(window, DEMO)
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
     inputs = window.views["inputs"]
-    assert inputs.outcome_label.isHidden()  # the end of the session: no body
+    outcome = inputs.outcome_label
+    assert outcome.text().startswith("The end of the session") and not outcome.failed
     _click_body(qtbot, window, "b7")
-    text = inputs.outcome_label.text()
-    assert inputs.outcome_label.isVisible() and "b7" in text and MESSAGE in text and "line 3" in text
+    assert outcome.isVisible() and outcome.failed
+    assert outcome.text().startswith("✗ Body b7 failed as recorded at line 3") and MESSAGE in outcome.text()
+    assert outcome.toolTip() == outcome.text()  # the whole line, however narrow the tab
     _click_body(qtbot, window, "b2")
-    assert inputs.outcome_label.isHidden()
+    assert outcome.text() == "Body b2 ran ok as recorded." and not outcome.failed
