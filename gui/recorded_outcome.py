@@ -49,11 +49,11 @@ class RecordedOutcome(QWidget):
             record = body.result if isinstance(body.result, dict) else None
             text = f"Body {body.key} ran ok as recorded." if record is not None else f"Body {body.key} has no recorded result."
         else:
-            where = ""
+            where = ""  # the message first: a narrow tab elides the rest
             if "line" in failure:
-                where = f" at line {failure['line']}" + (f" (the line of {failure['entry']}, the call that got no answer)"
-                                                          if failure.get("lineFrom") == "call" else "")
-            text = (f"✗ Body {body.key} failed as recorded{where}: {failure['name']}: {failure['message']} · "
+                where = f" · line {failure['line']}" + (f" (of {failure['entry']}, the call that got no answer)"
+                                                         if failure.get("lineFrom") == "call" else "")
+            text = (f"✗ Body {body.key} failed as recorded: {failure['name']}: {failure['message']}{where} · "
                     f"{plural(len(failure['logs']), 'log line', 'log lines')} (the Run tab shows them)")
         self.failed = failure is not None
         if text != self._text:

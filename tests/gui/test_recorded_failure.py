@@ -52,7 +52,7 @@ def test_the_inputs_header_says_the_cursors_body_failed(qtbot, window, open_file
     assert outcome.text().startswith("The end of the session") and not outcome.failed
     _click_body(qtbot, window, "b7")
     assert outcome.isVisible() and outcome.failed
-    assert outcome.text().startswith("✗ Body b7 failed as recorded at line 3") and MESSAGE in outcome.text()
+    assert outcome.text().startswith(f"✗ Body b7 failed as recorded: Error: {MESSAGE} · line 3 (of c30")
     assert outcome.toolTip() == outcome.text()  # the whole line, however narrow the tab
     _click_body(qtbot, window, "b2")
     assert outcome.text() == "Body b2 ran ok as recorded." and not outcome.failed
