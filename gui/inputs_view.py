@@ -92,6 +92,8 @@ class InputsView(QWidget):
         self.tree = JsonTreeView(self)
         self.tree.setObjectName("inputsJson")
         self._match_set: set[str] = set()
+        self._matched: tuple[int, str] | None = None  # (id of the entry, text) the matches were found for
+        self._counts: tuple[str, Any, list[int]] | None = None  # (text, rows, matches per row): the count over all entries
         self.tree.json_model.set_annotations(colour=lambda pointer, _value: HIGHLIGHT if pointer in self._match_set else None)
         self.output_tree = JsonTreeView(self)
         self.output_tree.setObjectName("inputsOutput")
@@ -258,6 +260,7 @@ class InputsView(QWidget):
     def _find_matches(self, entry: Entry, last: bool = False) -> None:
         """Mark the search's matches in the shown input and go to the first (or last) one."""
         text = self.search_edit.text()
+        self._matched = (id(entry), text)
         self.matches = matches_in(entry.input, text) if text else []
         self._match_set = set(self.matches)
         self.tree.viewport().update()
@@ -271,8 +274,53 @@ class InputsView(QWidget):
         self.match_index = number
         self.detail_tabs.setCurrentWidget(self.tree)
         self.tree.reveal(self.matches[number])
+        self._say_match()
+
+    def _say_match(self) -> None:
+        """`3 of 7 in 4 entries`: this match among all the search's matches, in the entries that hold it.
+
+        The count over all entries arrives from a job (`_count_matches`); until it does, the line
+        counts in the shown entry only, and says so.
+        """
+        if self.match_index < 0 or not self.matches:
+            return
         more = "+" if len(self.matches) >= MATCH_LIMIT else ""
-        self.match_label.setText(f"match {number + 1:,} of {len(self.matches):,}{more}")
+        counts = self._counts
+        row = self._row_of(self.shown_entry) if self.shown_entry is not None else None
+        if counts is None or counts[0] != self.search_edit.text() or counts[1] is not self.model.rows or row is None:
+            self.match_label.setText(f"match {self.match_index + 1:,} of {len(self.matches):,}{more} in this entry")
+            return
+        per_row = counts[2]
+        before = sum(per_row[:row])
+        total, holding = sum(per_row), sum(1 for n in per_row if n)
+        self.match_label.setText(f"{before + self.match_index + 1:,} of {total:,}{more} in {holding:,} "
+                                 f"{'entry' if holding == 1 else 'entries'}")
+
+    def _count_matches(self) -> None:
+        """Count the search's matches in every entry the table shows, off the GUI thread; then say where this one is."""
+        text, rows = self.search_edit.text(), self.model.rows
+        if not text:
+            self._counts = None
+            self.jobs.cancel("count")
+            return
+        if self._counts is not None and self._counts[0] == text and self._counts[1] is rows:
+            return
+        entries = self.context.index.entries
+        inputs = [entries[position].input for position in rows]
+
+        def count(job: Any) -> list[int]:
+            found = []
+            for value in inputs:
+                job.check()
+                found.append(len(matches_in(value, text, MATCH_LIMIT)))
+            return found
+
+        def done(per_row: list[int]) -> None:
+            if text == self.search_edit.text() and rows is self.model.rows:
+                self._counts = (text, rows, per_row)
+                self._say_match()
+
+        self.jobs.start("count", count, on_done=done)
 
     def spec(self) -> FilterSpec:
         """The filter the controls ask for, with the table's current sort."""
@@ -339,6 +387,9 @@ class InputsView(QWidget):
                 self.shown_entry is None or self._row_of(self.shown_entry) is None):
             self.shown_entry = None  # a search hides the shown entry: show the first that holds the text instead
             self.show_entry(self._entry_of_row(0))
+        elif self.shown_entry is not None and self._matched != (id(self.shown_entry), self.search_edit.text()):
+            self._find_matches(self.shown_entry)  # the shown entry holds the text: reveal it there, in place
+        self._count_matches()
         if self.shown_entry is not None:
             self._select_entry(self.shown_entry)
         if not self.search_edit.text() and self._match_set:
