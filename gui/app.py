@@ -88,12 +88,14 @@ def run_app(argv: list[str]) -> int:
     from gui import errors
     from gui.deep_link import follow_link
     from gui.main_window import MainWindow
+    from gui.screen_fit import fit_to_screen
 
     app = make_application(argv)
     if args.screenshot:
         return _screenshot(path, Path(args.screenshot), args.tab or "inputs", args.at)
     errors.install()
     window = MainWindow(QSettings("worker-session-inspector", "wsi"))
+    fit_to_screen(window)  # first open, or a geometry saved on a larger screen: inside the screen
     window.show()
     follow_link(window.context, window.services, args.at, args.tab)
     window.open_file(path)
