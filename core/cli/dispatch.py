@@ -16,6 +16,7 @@ from typing import Any
 
 from core.cli import output
 from core.cli.errors import CliError
+from core.desktop_entry import InstallDesktopAction
 
 # A new command: a module core/commands/<name>.py, and its line here (the order of `wsi --help`).
 COMMANDS = {
@@ -48,6 +49,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     """
     parser = UsageParser(prog="wsi", description="Worker Session Inspector: look inside run_worker sessions.")
     parser.add_argument("--version", action=VersionAction)
+    parser.add_argument("--install-desktop", action=InstallDesktopAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=UsageParser)
     sub.add_parser("gui", help="open the inspector window (the default)")
     for name, summary in COMMANDS.items():
