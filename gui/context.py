@@ -37,6 +37,7 @@ class InspectorContext(QObject):
     badges_changed = Signal()
     session_grew = Signal(object)  # core.growing.Appended: lines a followed file appended to the open session
     state_grew = Signal()  # the cursor is at the end and the session grew: the state at the cursor is larger
+    trim_cap_changed = Signal(object)  # the cap the Trim tab tries (an int, or None: the session's own)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -46,12 +47,14 @@ class InspectorContext(QObject):
         self.state: State = empty_state()
         self.badges: dict[str, str] = {}  # body key → "same" | "diverged" | "failed" (Run view's replay)
         self.run = RunChoice(self)  # the Run tab's body, edits, timeout: kept on the cursor's body here
+        self.trim_cap: int | None = None  # the cap the person tries in the Trim tab (None: the session's caps.storeBytes)
 
     def set_session(self, session: Session | None, index: ManifestIndex | None = None, cursor: Any = None) -> None:
         """Open `session` (None closes it); the cursor goes to `cursor` if that body exists, else the end."""
         self.session = session
         self.index = index if index is not None else ManifestIndex(session.entries if session else [])
         self.badges = {}
+        self.trim_cap = None
         self.cursor = cursor if session is not None and session.body(cursor) is not None else None
         self.state = session.state_at(self.cursor) if session is not None else empty_state()
         self.run.open(session, self._run_key(session))
@@ -112,6 +115,14 @@ class InspectorContext(QObject):
         """Choose a body everywhere: the cursor moves to the state it was handed."""
         self.set_cursor(body.id)
         self.body_chosen.emit(body)
+
+    def set_trim_cap(self, cap: int | None) -> None:
+        """The Trim tab tries `cap` (None, or the session's own cap: nothing is being tried); the status bar and Export read it."""
+        if self.session is not None and cap == self.session.caps.store_bytes:
+            cap = None
+        if cap != self.trim_cap:
+            self.trim_cap = cap
+            self.trim_cap_changed.emit(cap)
 
     def set_badges(self, badges: dict[str, str]) -> None:
         """Replay verdicts per body key ("same", "diverged", "failed") for the timeline to show."""

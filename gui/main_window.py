@@ -33,6 +33,7 @@ from gui.corpus_view import choose_corpus_folder
 from gui.deep_link import follow_link
 from gui.edits_view import EditsView
 from gui.errors import log_exception
+from gui.export import Exporter
 from gui.follow import FileFollower
 from gui.inputs_view import InputsView
 from gui.jobs import shutdown_all
@@ -191,12 +192,13 @@ class MainWindow(QMainWindow):
         self.status.problems_clicked.connect(lambda: self.show_tab("problems"))
         self.setStatusBar(self.status)
         self.services = WindowServices(self, self.settings, self.notice.show_notice, self.status.showMessage, self.show_tab,
-                                       lambda: self.current_path, self.load_finished, self.open_window)
+                                       lambda: self.current_path, self.load_finished, self.open_window, self.views.get,
+                                       self.current_tab, self.tabs.currentChanged)
         run_view = self.views["run"]
         if isinstance(run_view, RunView):
             run_view.services = self.services
         self._build_menus()
-        self.keyboard = Keyboard(self)
+        self.keyboard = Keyboard(self.context, self.services)
         self.loader.progress.connect(self._progress)
         self.loader.loaded.connect(self._loaded)
         self.loader.failed.connect(self._failed)
@@ -477,6 +479,10 @@ class MainWindow(QMainWindow):
             raise ValueError(f"no tab {name!r}; the tabs are {', '.join(names)}")
         self.tabs.setCurrentIndex(names.index(name))
 
+    def current_tab(self) -> str:
+        """The TABS name of the tab in front."""
+        return next((name for name, view in self.views.items() if view is self.tabs.currentWidget()), "")
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 — Qt's hook
         if any(url.isLocalFile() for url in event.mimeData().urls()):
             event.acceptProposedAction()
@@ -515,10 +521,8 @@ class MainWindow(QMainWindow):
 
     def export_view(self) -> None:
         """File ▸ Export view data…: the current view's data as JSON (as `wsi … --json`) or CSV (gui.export)."""
-        from gui.export import Exporter
-
         if self.exporter is None:
-            self.exporter = Exporter(self)
+            self.exporter = Exporter(self.context, self.services)
         self.exporter.choose()
 
     def _choose_screenshot(self) -> None:

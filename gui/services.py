@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import SignalInstance
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMainWindow, QWidget
 
 
 @dataclass(frozen=True, slots=True)
 class WindowServices:
     """The window's services, as callables; `MainWindow.services` builds the one of each window."""
 
-    widget: QWidget  # the parent of dialogs and background jobs
+    widget: QMainWindow  # the parent of dialogs, jobs, menus and window-wide actions
     settings: Any  # QSettings of the window (a new window shares them)
     notify: Callable[[str, str], None]  # (html, level "error"|"warning"|"info"): the notice bar
     status: Callable[[str, int], None]  # (text, ms): the status bar's passing message
@@ -29,3 +29,6 @@ class WindowServices:
     load_finished: SignalInstance  # any end of a load in this window
     open_window: Callable[[Path, str | None, str | None, str, str], QWidget]
     # (file, body, tab, notice html, notice level) → a new window on that file, at that body and tab
+    view: Callable[[str], QWidget | None]  # the view of a tab, by its TABS name
+    current_tab: Callable[[], str]  # the TABS name of the tab in front
+    tab_changed: SignalInstance  # another tab came to the front

@@ -414,6 +414,7 @@ class TrimView(QWidget):
         if cap == self.cap and not force:
             return
         self.cap = cap
+        self.context.set_trim_cap(cap)  # held by the context: the status bar and Export read the cap tried here
         self._updating = True
         try:
             if source != "slider":
