@@ -413,7 +413,7 @@ class EditsView(QWidget):
 
         def origin(path: str, _value: Any) -> str | None:
             found = origins.get(path)
-            return found.short() if found else None
+            return found.mark() if found else None  # the words are the tooltip: the value keeps the room
 
         def origin_text(path: str, _value: Any) -> str | None:
             found = origins.get(path)
