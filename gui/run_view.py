@@ -16,7 +16,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QFontMetrics, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -54,6 +54,10 @@ from gui.theme import hex_of
 
 OK_BRUSH = pg.mkBrush("#60a5fa")
 FAILED_BRUSH = pg.mkBrush("#f87171")
+WATERFALL_ROWS = 16  # rows of the operations waterfall in view at once (more scroll)
+WATERFALL_NAMED = 200  # calls named on the waterfall's axis (more: the hover names them)
+WATERFALL_LABELLED = 200  # bars labelled with their time
+WATERFALL_NAMES_MOST = 320  # px the waterfall's call names take at most
 EDITED_MARK = "● "  # in the body chooser: this body's code was edited in this session
 
 
@@ -194,11 +198,14 @@ class RunView(QWidget):
         self.calls_table.doubleClicked.connect(lambda index: self._call_activated(index.row()))
         self.plot = pg.PlotWidget(self, background=hex_of("plot_background"))
         self.plot.setObjectName("operationsPlot")
-        self.plot.setLabel("bottom", "ms since the run started (starts as the guest's clock gives them, to the ms)")
+        self.plot.setLabel("bottom", "ms since the run started")
+        self.plot.getAxis("bottom").setToolTip("starts as the guest's clock gives them, to the ms; hover a bar for its exact figures")
         self.plot.scene().sigMouseMoved.connect(self._hover_operation)
         self.operations: list[dict[str, Any]] = []
+        self._op_labels: list[Any] = []  # the waterfall's time labels
         self.plot.showGrid(x=True, y=False, alpha=0.2)
-        self.plot.setMouseEnabled(y=False)
+        self.plot.setMouseEnabled(y=True)  # a long waterfall scrolls; its rows keep their height
+        self.plot.getViewBox().invertY(True)  # the first call on top
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[], brushes=[])
         self.plot.addItem(self.bars)
         self.replay_page = ReplayPage(self)
@@ -467,7 +474,7 @@ class RunView(QWidget):
             self.returned_tree.set_value(None, "returned", present=False)
         self.logs_text.setPlainText("\n".join(result.get("logs", [])))
         self._show_calls(calls)
-        self._show_operations(result.get("operations", []))
+        self._show_operations(result.get("operations", []), float(result.get("durationMs") or 0))
         if not ok and "line" not in result.get("error", {}):
             self.result_tabs.setCurrentWidget(self.logs_text if result.get("logs") else self.calls_table)
         else:
@@ -529,9 +536,13 @@ class RunView(QWidget):
                 text = operation_text(op)
         self.plot.setToolTip(text)
 
-    def _show_operations(self, operations: list[dict[str, Any]]) -> None:
+    def _show_operations(self, operations: list[dict[str, Any]], duration_ms: float = 0.0) -> None:
+        """A waterfall: one fixed-height row per call, first on top, on an axis from 0 to the run's end, each labelled."""
         self.operations = operations
         count = len(operations)
+        for label in self._op_labels:
+            self.plot.removeItem(label)
+        self._op_labels = []
         self.bars.setOpts(
             x0=[op["startMs"] for op in operations],
             width=[max(op["durationMs"], 0.05) for op in operations],
@@ -539,10 +550,23 @@ class RunView(QWidget):
             height=0.7,
             brushes=[OK_BRUSH if op["ok"] else FAILED_BRUSH for op in operations],
         )
-        ticks = [(i, op["call"].split(".", 1)[1] if count <= 40 else "") for i, op in enumerate(operations)]
-        self.plot.getAxis("left").setTicks([ticks])
-        self.plot.setTitle(f"{count} operation{'s' if count != 1 else ''}" if count else "no module calls")
-        self.plot.enableAutoRange()
+        names = [op["call"] for op in operations]
+        axis = self.plot.getAxis("left")
+        axis.setTicks([[(i, name) for i, name in enumerate(names)] if count <= WATERFALL_NAMED else []])
+        # The names whole (ids and calls are never elided), up to a third of the plot; the hover has them too.
+        metrics = QFontMetrics(axis.style.get("tickFont") or self.plot.font())
+        widest = max((metrics.horizontalAdvance(name) for name in names[:WATERFALL_NAMED]), default=40)
+        axis.setWidth(min(widest + 24, WATERFALL_NAMES_MOST))  # the plot may be hidden now: its width says nothing
+        end = max([duration_ms] + [op["startMs"] + op["durationMs"] for op in operations] + [0.001])
+        for row, op in enumerate(operations[:WATERFALL_LABELLED]):  # each call's time beside its bar
+            label = pg.TextItem(f"{op['durationMs']:g} ms", color=hex_of("plot_text"), anchor=(0, 0.5))
+            label.setPos(op["startMs"] + max(op["durationMs"], 0.05), row)
+            self.plot.addItem(label)
+            self._op_labels.append(label)
+        self.plot.setTitle(f"{plural(count, 'operation', 'operations')} in {end:g} ms" if count else "no module calls")
+        self.plot.disableAutoRange()
+        self.plot.setXRange(0, end * 1.25, padding=0)  # from the run's start; room on the right for the last label
+        self.plot.setYRange(-0.6, min(max(count, WATERFALL_ROWS // 2), WATERFALL_ROWS) - 0.4, padding=0)  # rows of one height
 
     def _call_activated(self, row: int) -> None:
         calls = (self.last_result or {}).get("calls", [])
