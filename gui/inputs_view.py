@@ -29,6 +29,7 @@ from core.filtering import FilterSpec, filter_hint, matches_in
 from core.model import NO_OUTPUT, Entry
 from core.resolve import Resolution, resolve, where_text
 from core.trim_preview import TrimPreview
+from core.words import plural
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
@@ -370,7 +371,7 @@ class InputsView(QWidget):
     def _show_query(self, count: int) -> None:
         """Everything that follows the table's rows: the count, the hint, the resolver, the shown entry."""
         shown, total = self.model.rowCount(), count
-        self.count_label.setText(f"{shown:,} of {total:,} entries {self.context.cursor_text}")
+        self.count_label.setText(f"{shown:,} of {plural(total, 'entry', 'entries')} {self.context.cursor_text}")
         wanted = self.filter_edit.text().strip()
         hint = filter_hint(wanted, self.context.index.distinct_calls(count)) if wanted else None
         self.hint_label.setText(hint or "")

@@ -25,6 +25,7 @@ from core.model import Body
 from core.reduce import NoFailure, Progress, Reducer, Reduction
 from core.repro import default_out
 from core.session import Session
+from core.words import plural
 from gui.context import InspectorContext
 from gui.jobs import Cancelled, Job, Jobs
 from gui.services import WindowServices
@@ -184,7 +185,7 @@ def summary_html(reduction: Reduction, out: Path, reproduced: bool) -> str:
     kept = ", ".join(f"<tt>{html.escape(n)}</tt>" for n in cut.kept) or "none"
     check = ("Body {0} fails the same way here." if reproduced else
              "<b>Body {0} does not fail the same way in the written file</b>; please report it with the session.")
-    return (f"<b>{after['entries']} of {before['entries']} entries were needed</b> for body "
+    return (f"<b>{after['entries']} of {plural(before['entries'], 'entry', 'entries')} {'was' if after['entries'] == 1 else 'were'} needed</b> for body "
             f"{html.escape(cut.body.key)}, which {html.escape(_how_it_fails(reduction.failure.text()))}; "
             f"{after['kept']} of {before['kept']} kept values ({reduction.runs} runs, {reduction.seconds:.1f} s).<br>"
             f"Entries kept: {entries}. Kept values: {kept}.<br>"

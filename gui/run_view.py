@@ -604,7 +604,7 @@ class RunView(QWidget):
         self._badges: dict[str, str] = {}
         self._set_busy(True)
         self.result_tabs.setCurrentWidget(self.replay_page)
-        self.status_label.setText(f"Replaying {len(session.bodies)} bodies …")
+        self.status_label.setText(f"Replaying {plural(len(session.bodies), 'body', 'bodies')} …")
         runner = self._ensure_runner()
         options = self._options()
         stop = self._stop_replay
@@ -644,7 +644,7 @@ class RunView(QWidget):
         self._set_busy(False)
         same = sum(1 for v in verdicts if v["same"])
         verdict_colour = hex_of("ok") if same == len(verdicts) else hex_of("error")
-        self.status_label.setText(f"<b style='color:{verdict_colour}'>Replay: {same} of {len(verdicts)} bodies the same</b>"
+        self.status_label.setText(f"<b style='color:{verdict_colour}'>Replay: {same} of {plural(len(verdicts), 'body', 'bodies')} the same</b>"
                                   + (" (stopped)" if self._stop_replay.is_set() else ""))
         self.bridge.replay_done.emit(verdicts)
 

@@ -5,6 +5,7 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QVBoxLayout, QWidget
 
 from core.growing import Appended
+from core.words import plural
 from gui.context import InspectorContext
 from gui.look import still_header
 from gui.models.timeline import TimelineModel
@@ -67,7 +68,7 @@ class TimelineView(QWidget):
         if session is None:
             self.summary.setText("No session open.")
         else:
-            self.summary.setText(f"{len(session.bodies):,} bodies · {len(session.entries):,} entries · "
+            self.summary.setText(f"{plural(len(session.bodies), 'body', 'bodies')} · {plural(len(session.entries), 'entry', 'entries')} · "
                                  f"{self._edits:,} canvas edit{'s' if self._edits != 1 else ''}")
 
     def _grew(self, appended: Appended) -> None:

@@ -1,0 +1,39 @@
+"""Issue 31.11: what the window says does not contradict itself: counts in the singular, a body failing as
+recorded is not a green "= same", and the Run tab's words agree with its status."""
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+
+from tests.conftest import DEMO
+
+
+def test_one_body_and_one_entry_are_said_in_the_singular(qtbot, window, open_file, tmp_path):
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps({"format": "worker-session/1", "session": {"id": "s"},
+                                "store": [{"id": "c1", "call": "site.plan.plan", "input": {"a": 1}, "seq": 1}],
+                                "bodies": [{"id": "b1", "code": "return inputs.at('c1').a;", "seq": 5,
+                                            "result": {"ok": True, "returned": 1}}]}))
+    open_file(window, path)
+    assert window.timeline.summary.text().startswith("1 body · 1 entry · ")
+    assert window.views["inputs"].count_label.text() == "1 of 1 entry at the end of the session"
+    run = window.views["run"]
+    qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    with qtbot.waitSignal(run.bridge.replay_done, timeout=60_000):
+        qtbot.mouseClick(run.replay_button, Qt.MouseButton.LeftButton)
+    assert " of 1 body the same" in run.status_label.text()  # never "1 bodies"
+    window.timeline.choose_cursor("b1")
+    assert "over 1 entry," in run.scope_label.text()
+
+
+def test_a_body_failing_as_recorded_replays_as_same_but_not_as_a_plain_same(qtbot, window, open_file):
+    open_file(window, DEMO)
+    run = window.views["run"]
+    with qtbot.waitSignal(run.bridge.replay_done, timeout=60_000):
+        qtbot.mouseClick(run.replay_button, Qt.MouseButton.LeftButton)
+    model = window.timeline.model
+    b7 = model.index(model.row_for_cursor("b7"), 1)
+    b2 = model.index(model.row_for_cursor("b2"), 1)
+    assert model.data(b2) == "same" and model.data(b7) == "same ✗"
+    assert model.data(b7, Qt.ItemDataRole.ToolTipRole) == "replay: replays as recorded, and fails as recorded (the same error)"
