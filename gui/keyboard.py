@@ -28,6 +28,8 @@ TABLE_KEYS = [  # keys that tables and fields handle themselves, for the list
     ("Tab / Shift+Tab", "move to the next / previous pane"),
     ("Ctrl+C (in a table)", "copy the selected rows as tab-separated text"),
     ("Ctrl+C (in a JSON tree)", "copy the chosen value"),
+    ("Ctrl+Enter (in the Run tab)", "run the body in the editor at the cursor"),
+    ("Enter (in the folder table)", "open the chosen session"),
 ]
 
 

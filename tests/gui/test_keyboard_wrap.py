@@ -39,3 +39,8 @@ def test_a_session_without_failures_says_there_is_none(qtbot, window, open_file,
     open_file(window, path)
     qtbot.keyClick(window, Qt.Key.Key_F8)
     assert window.context.cursor is None and window.status.currentMessage() == "none in this session"
+
+
+def test_ctrl_enter_is_in_the_f1_list(qtbot, window):
+    sections = dict(window.keyboard.shortcut_sections())
+    assert ("Ctrl+Enter (in the Run tab)", "run the body in the editor at the cursor") in sections["In tables and fields"]
