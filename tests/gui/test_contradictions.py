@@ -37,3 +37,19 @@ def test_a_body_failing_as_recorded_replays_as_same_but_not_as_a_plain_same(qtbo
     b2 = model.index(model.row_for_cursor("b2"), 1)
     assert model.data(b2) == "same" and model.data(b7) == "same ✗"
     assert model.data(b7, Qt.ItemDataRole.ToolTipRole) == "replay: replays as recorded, and fails as recorded (the same error)"
+
+
+def test_an_empty_recorded_calls_column_gives_its_room_to_the_first_difference(qtbot, window, open_file, tmp_path):
+    # Issue 31.8: Replay's "first difference" was cut to "call 1: recorded …" beside an empty "recorded calls".
+    document = json.loads(DEMO.read_text())
+    document["bodies"][1]["code"] = "return 1;"  # b2 makes none of its recorded calls: differs, answered by no record
+    path = tmp_path / "differs.json"
+    path.write_text(json.dumps(document))
+    open_file(window, path)
+    run = window.views["run"]
+    with qtbot.waitSignal(run.bridge.replay_done, timeout=60_000):
+        qtbot.mouseClick(run.replay_button, Qt.MouseButton.LeftButton)
+    table, verdicts = run.replay_page.table, run.replay_page.verdicts
+    assert any(not v["same"] for v in verdicts)
+    assert not any(v.get("recordedCalls") for v in verdicts) and table.isColumnHidden(2)
+    assert table.columnWidth(3) > 150  # the first difference takes the room
