@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from core.edit_detail import Comparison, EditDetail, edit_detail
 from core.edits import EditDiff, Pairing, RowDiff, copy_as_body, diff_edit, diff_rows, edit_diff_of, pair_edits, portable_rows
+from core.geometry import why_nothing_drawn
 from core.model import Entry
 from core.provenance import Provenance
 from core.session import Session
@@ -168,6 +169,11 @@ class EditsView(QWidget):
         changes_layout.addWidget(self.filter_edit)
         changes_layout.addWidget(self.note_label)
         changes_layout.addWidget(self.changes_table, 1)
+        self.drawing_note = QLabel(self)  # why nothing is drawn, in the drawing's stead (core.geometry says)
+        self.drawing_note.setObjectName("drawingNote")
+        self.drawing_note.setWordWrap(True)
+        self.drawing_note.hide()
+        changes_layout.addWidget(self.drawing_note)
         top = QSplitter(Qt.Orientation.Horizontal, self)
         top.addWidget(self.edits_table)
         top.addWidget(changes)
@@ -363,7 +369,10 @@ class EditsView(QWidget):
         self._fill_tree(self.person_tree, after, comparison.after_value, comparison.after_written,
                         comparison.after_changed, (PERSON_WRITTEN, PERSON_ANCESTOR), detail)
         self.drawn_comparison = None
-        if comparison.before_shapes or comparison.after_shapes:
+        drawn = bool(comparison.before_shapes or comparison.after_shapes)
+        self.drawing_note.setText("" if drawn else why_nothing_drawn(comparison.before_value, comparison.after_value))
+        self.drawing_note.setVisible(not drawn)
+        if drawn:
             self._draw_timer.start()  # on the next turn of the event loop: see _draw
         else:
             self._draw_timer.stop()
@@ -451,6 +460,7 @@ class EditsView(QWidget):
         self.plot.clear()
         self.drawn_comparison = None
         self.plot.setVisible(False)
+        self.drawing_note.hide()
 
     # --- actions ----------------------------------------------------------------------------------
     def copy_body(self) -> str | None:
