@@ -152,6 +152,7 @@ class EditsView(QWidget):
         self.step_combo.currentIndexChanged.connect(lambda _: self._show_comparison())
         self.filter_edit.textChanged.connect(lambda _: self._refilter())
         self.changes_table.selectionModel().currentRowChanged.connect(lambda current, _: self._reveal_change(current.row()))
+        self.changes_table.clicked.connect(lambda index: self._zoom_to_change(index.row()))  # the row already chosen too
         self.copy_button.clicked.connect(self.copy_body)
         context.session_changed.connect(self.refresh)
         context.entry_chosen.connect(self._entry_chosen)
@@ -442,8 +443,14 @@ class EditsView(QWidget):
             return
         self.person_tree.reveal(change["path"])
         self.model_tree.reveal(change["path"])
-        if self.plot.isVisible() and not self._first_change:
-            self.plot.zoom_to_change(change["path"])  # a change of no vertex leaves the drawing as it is
+        if not self._first_change:
+            self._zoom_to_change(row)
+
+    def _zoom_to_change(self, row: int) -> None:
+        """Every click on a change zooms the drawing to it (a change of no vertex leaves the drawing as it is)."""
+        change = self.changes_model.change_at(row)
+        if change is not None and self.plot.isVisible():
+            self.plot.zoom_to_change(change["path"])
 
     def _show_nothing(self, note: str = "") -> None:
         self.step_combo.clear()
