@@ -117,6 +117,18 @@ def why_nothing_drawn(*values: Any) -> str:
     return f"{what}."
 
 
+def scaled(found: list[Shape], marks: list[VertexMark], factor: float) -> tuple[list[Shape], list[VertexMark]]:
+    """The shapes and marks with every coordinate times `factor` (the drawing read in another length unit)."""
+    if factor == 1:
+        return found, marks
+
+    def point(p: tuple[float, float] | None) -> tuple[float, float] | None:
+        return None if p is None else (p[0] * factor, p[1] * factor)
+
+    return ([Shape(s.path, s.kind, [(x * factor, y * factor) for x, y in s.points]) for s in found],
+            [VertexMark(m.path, point(m.before), point(m.after), m.text) for m in marks])
+
+
 def vertex_marks(changes: list[Change]) -> list[VertexMark]:
     """The changes that move, add or remove a point, with where it was and where it is."""
     def xy_text(point: tuple[float, float]) -> str:

@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 
 from core.edit_detail import Comparison, EditDetail, edit_detail
 from core.edits import EditDiff, Pairing, RowDiff, copy_as_body, diff_edit, diff_rows, edit_diff_of, pair_edits, portable_rows
-from core.geometry import why_nothing_drawn
+from core.geometry import scaled, why_nothing_drawn
+from core.units import MM_PER_UNIT, UNITS
 from core.model import Entry
 from core.provenance import Provenance
 from core.session import Session
@@ -120,6 +121,14 @@ class EditsView(QWidget):
         self.copy_button = QPushButton("Copy as body", self)
         self.copy_button.setObjectName("editsCopyBody")
         self.copy_button.setToolTip("Copy a body that rebuilds this edit from the model's call")
+        self.unit_box = QComboBox(self)  # the unit lengths are read in, in the change list and the drawing
+        self.unit_box.setObjectName("editsUnit")
+        self.unit_box.setToolTip("the unit the change list and the drawing show lengths in; where it is not the edit's "
+                                 "or the model's own, both numbers are given (34 mm (3.4 cm))")
+        self.unit_box.addItem("model's unit", None)
+        for unit in UNITS:
+            self.unit_box.addItem(f"in {unit}", unit)
+        self.unit_box.currentIndexChanged.connect(self._unit_chosen)
         self.changes_model = ChangesModel(self)
         self.changes_table = _table(self.changes_model, "editsChanges")
         for column, width in enumerate((62, 130, 130, 130, 56)):
@@ -167,7 +176,10 @@ class EditsView(QWidget):
         bar.addWidget(self.step_combo, 1)
         bar.addWidget(self.copy_button)
         changes_layout.addLayout(bar)
-        changes_layout.addWidget(self.filter_edit)
+        filter_row = QHBoxLayout()
+        filter_row.addWidget(self.filter_edit, 1)
+        filter_row.addWidget(self.unit_box)
+        changes_layout.addLayout(filter_row)
         changes_layout.addWidget(self.note_label)
         changes_layout.addWidget(self.changes_table, 1)
         self.drawing_note = QLabel(self)  # why nothing is drawn, in the drawing's stead (core.geometry says)
@@ -363,6 +375,7 @@ class EditsView(QWidget):
             return
         before, after = comparison.before, comparison.after
         self.changes_model.set_changes(comparison.changes, comparison.unit, self.filter_edit.text(), comparison.raw_unit)
+        self.unit_box.setItemText(0, f"model's unit ({comparison.unit})" if comparison.unit else "model's unit")
         self.model_label.setText(_entry_title(before, "the model's call" if not before.applied else "the person's earlier edit"))
         self.person_label.setText(_entry_title(after, "the person's edit"))
         self._fill_tree(self.model_tree, before, comparison.before_value, comparison.before_written,
@@ -403,7 +416,11 @@ class EditsView(QWidget):
             self.drawing_splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
         before, after = comparison.before, comparison.after
         converted = f", converted from {comparison.raw_unit}" if comparison.raw_unit else ""
-        self.plot.set_geometry(comparison.before_shapes, comparison.after_shapes, comparison.marks, comparison.unit,
+        shown = self.changes_model.chosen_unit or comparison.unit
+        factor = float(MM_PER_UNIT[comparison.unit] / MM_PER_UNIT[shown]) if comparison.unit and shown else 1.0
+        before_shapes, marks = scaled(comparison.before_shapes, comparison.marks, factor)
+        after_shapes, _ = scaled(comparison.after_shapes, [], factor)
+        self.plot.set_geometry(before_shapes, after_shapes, marks, shown,
                                f"{before.id} ({'person' if before.applied else 'model'})", f"{after.id} (person{converted})")
         self.drawn_comparison = comparison
 
@@ -436,6 +453,13 @@ class EditsView(QWidget):
         comparison = self.current_comparison()
         if comparison is not None:
             self.changes_model.set_changes(comparison.changes, comparison.unit, self.filter_edit.text(), comparison.raw_unit)
+
+    def _unit_chosen(self, _index: int) -> None:
+        """Read lengths in another unit: the change list at once, the drawing drawn again."""
+        self.changes_model.set_shown_unit(self.unit_box.currentData())
+        if self.current_comparison() is not None and self.plot.isVisible():
+            self.drawn_comparison = None
+            self._draw()
 
     def _reveal_change(self, row: int) -> None:
         change = self.changes_model.change_at(row)
