@@ -14,7 +14,6 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
 
 APP_ID = "worker-session-inspector"
 MIME_TYPES = ("application/json", "application/x-ndjson", "application/jsonl", "application/gzip")
@@ -69,11 +68,11 @@ def install(home: Path, command: str) -> list[Path]:
 class InstallDesktopAction(argparse.Action):
     """`--install-desktop`: write the desktop entry and icon, say where, and exit (0 done, 1 not written)."""
 
-    def __init__(self, option_strings: list[str], dest: str, **_kwargs: Any):
+    def __init__(self, option_strings: list[str], dest: str, **_kwargs: object):
         super().__init__(option_strings, dest, nargs=0,
                          help="add the inspector to the desktop's menu (a .desktop entry and an icon under $XDG_DATA_HOME) and exit")
 
-    def __call__(self, parser: argparse.ArgumentParser, *_args: Any) -> None:
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object) -> None:
         home = data_home()
         try:
             written = install(home, wsi_command())

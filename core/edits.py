@@ -524,7 +524,7 @@ def edit_diff_of(pairing: Pairing, row: RowDiff) -> EditDiff:
     return EditDiff(pairing, changes, step, note)
 
 
-def change_in_unit(change: dict[str, Any], from_unit: str | None, to_unit: str | None) -> dict[str, Any]:
+def change_in_unit(change: Change, from_unit: str | None, to_unit: str | None) -> Change:
     """A change (`from`, `to`, `delta` at `path`) with its lengths in `to_unit` (the change as it is when a unit is missing)."""
     if not from_unit or not to_unit or from_unit == to_unit:
         return change

@@ -78,28 +78,30 @@ def shapes(value: Any, conversion: Conversion | None = None) -> list[Shape]:
 def _corner(item: dict[str, Any]) -> tuple[float, float] | None:
     """`{x, y, …}`'s corner (a dict that is itself a point is drawn as one, not here)."""
     x, y = item.get("x"), item.get("y")
-    return (x, y) if is_number(x) and is_number(y) and len(item) > 2 else None
+    if isinstance(x, (int, float)) and isinstance(y, (int, float)) and is_number(x) and is_number(y) and len(item) > 2:
+        return float(x), float(y)
+    return None
 
 
 def _box_size(item: dict[str, Any]) -> tuple[float, float] | None:
     """A box's width and depth: `size: [w, d]`, or two numbers under SIZE_KEYS."""
     size = item.get("size")
     if isinstance(size, list) and len(size) == 2 and all(is_number(v) for v in size):
-        return size[0], size[1]
+        return float(size[0]), float(size[1])
     for wide, deep in SIZE_KEYS:
         if is_number(item.get(wide)) and is_number(item.get(deep)):
-            return item[wide], item[deep]
+            return float(item[wide]), float(item[deep])
     return None
 
 
-def why_nothing_drawn(*values: Any) -> str:
+def why_nothing_drawn(*values: object) -> str:
     """One line for the drawing's place when `values` hold no shape: what is drawn, and what was found instead.
 
     A box's size without a place (`{width, depth}` with no `x`/`y` or `at`) is named, so the person
     knows the edit was read and why it is not on the plan.
     """
     sized: list[str] = []
-    todo: list[tuple[Any, tuple[Any, ...]]] = [(value, ()) for value in values]
+    todo: list[tuple[object, tuple[str | int, ...]]] = [(value, ()) for value in values]
     while todo and len(sized) < MOST_SAID:
         item, tokens = todo.pop()
         if isinstance(item, dict):

@@ -8,22 +8,31 @@ after its module's last part). That line is said to be found this way, never pas
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from core.model import Body
+from core.model import Body, Id
 from core.repro import own_calls
-from core.runner.report import recorded_error
+from core.runner.report import RecordedError, recorded_error
 from core.session import Session
 
 MOST_LINES = 20_000  # lines of a body looked through for the failing call
 
 
-def recorded_failure(session: Session, body: Body) -> dict[str, Any] | None:
+class RecordedFailure(RecordedError, total=False):
+    """A failed body's recorded error, where its line came from, the call that got no answer, and its logs."""
+
+    lineFrom: str  # "record" | "call"
+    entry: Id
+    call: str
+    logs: list[str]
+
+
+def recorded_failure(session: Session, body: Body) -> RecordedFailure | None:
     """`{name, message, line?, column?, lineFrom: "record"|"call", entry?, call?, logs}` for a failed body, else None."""
     error = recorded_error(body.result)
     if error is None:
         return None
-    found: dict[str, Any] = {**error, "logs": [str(line) for line in (body.result or {}).get("logs") or []]}
+    found = RecordedFailure(**error)
+    found["logs"] = [str(line) for line in (body.result or {}).get("logs") or []]
     if "line" in error:
         found["lineFrom"] = "record"
         return found

@@ -147,7 +147,7 @@ class Conversion:
         return root[0]
 
 
-def both_units(value: Any, unit: str, other: Any, other_unit: str) -> str:
+def both_units(value: object, unit: str, other: object, other_unit: str) -> str:
     """`34 mm (3.4 cm)`: a number in the unit shown and, beside it, in the other unit ("" for what is not a number)."""
     if not is_number(value) or not is_number(other):
         return ""

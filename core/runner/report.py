@@ -2,9 +2,18 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from core.runner.result import readable
+
+
+class RecordedError(TypedDict, total=False):
+    """A recorded (or a run's) error: `name` and `message` always, `line`/`column` (1-based) when known."""
+
+    name: Required[str]
+    message: Required[str]
+    line: int
+    column: int
 
 
 def source_text(source: dict[str, Any] | None) -> str:
@@ -21,7 +30,7 @@ def source_text(source: dict[str, Any] | None) -> str:
     return "no output"
 
 
-def recorded_error(record: dict[str, Any] | None) -> dict[str, Any] | None:
+def recorded_error(record: object) -> RecordedError | None:
     """A body's recorded error as a run's error is (`name`, `message`, `line`?, `column`?), or None when it did not fail.
 
     Recordings write it as an object or as one string `Name: message`; a string whose head is not an
@@ -31,10 +40,12 @@ def recorded_error(record: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     error = record.get("error")
     if isinstance(error, dict):
-        found = {"name": str(error.get("name") or "Error"), "message": str(error.get("message") or "")}
-        for key in ("line", "column"):
-            if isinstance(error.get(key), int) and not isinstance(error.get(key), bool) and error[key] > 0:
-                found[key] = error[key]
+        found: RecordedError = {"name": str(error.get("name") or "Error"), "message": str(error.get("message") or "")}
+        line, column = error.get("line"), error.get("column")
+        if isinstance(line, int) and not isinstance(line, bool) and line > 0:
+            found["line"] = line
+        if isinstance(column, int) and not isinstance(column, bool) and column > 0:
+            found["column"] = column
         return found
     text = str(error) if error is not None else "failed (the record gives no error)"
     name, sep, message = text.partition(": ")
