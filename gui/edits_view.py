@@ -100,6 +100,7 @@ class EditsView(QWidget):
         super().__init__(parent)
         self.context = context
         self.last_copied: str | None = None
+        self._before_copy: str | None = None  # the summary a copy confirmation replaced
         # One diff job and one detail job at a time (gui.jobs): a newer one drops the older's answer.
         self.jobs = Jobs(self)
         self._provenance: _SessionProvenance | None = None
@@ -335,6 +336,9 @@ class EditsView(QWidget):
         return self.edits_model.details.get(self.current_row())
 
     def _show_edit(self, row: int) -> None:
+        if self._before_copy is not None:  # "Copied a body that rebuilds e1 …" is not about the edit chosen now
+            self.summary.setText(self._before_copy)
+            self._before_copy = None
         detail = self.edits_model.details.get(row)
         if detail is None:
             self._ask_detail(row)
@@ -501,6 +505,7 @@ class EditsView(QWidget):
             return None
         self.last_copied = copy_as_body(detail.edit_diff, self.context.session)
         QGuiApplication.clipboard().setText(self.last_copied)
+        self._before_copy = self.summary.text()  # the confirmation is about this edit: another edit puts this back
         self.summary.setText(f"Copied a body that rebuilds {detail.edit_diff.edit.id} from "
                              f"{detail.edit_diff.base.id if detail.edit_diff.base else 'nothing'}: paste it in the Run tab.")
         return self.last_copied

@@ -53,3 +53,30 @@ def test_an_empty_recorded_calls_column_gives_its_room_to_the_first_difference(q
     assert any(not v["same"] for v in verdicts)
     assert not any(v.get("recordedCalls") for v in verdicts) and table.isColumnHidden(2)
     assert table.columnWidth(3) > 150  # the first difference takes the room
+
+
+def test_kept_names_added_are_said_added_not_changed():
+    from gui.changes_view import summary_words
+
+    document = {"bodies": ["b1"], "bytes": {"from": 0, "to": 10, "delta": 10}, "added": [], "removed": [],
+                "kept": {"added": ["spine", "zone"], "removed": [], "changed": []}}
+    assert summary_words(document).endswith("kept: 2 names added")
+    document["kept"] = {"added": ["spine"], "removed": [], "changed": ["zone"]}
+    assert summary_words(document).endswith("kept: 1 name added, 1 name changed")
+    document["kept"] = {"added": [], "removed": [], "changed": []}
+    assert summary_words(document).endswith("kept unchanged")
+
+
+def test_the_copy_confirmation_goes_when_another_edit_is_chosen(qtbot, window, open_file):
+    open_file(window, DEMO)
+    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    edits = window.views["edits"]
+    qtbot.waitUntil(lambda: edits.ready, timeout=20_000)
+    assert edits.select_edit("e1")
+    qtbot.waitUntil(lambda: edits.current_detail() is not None, timeout=20_000)
+    before = edits.summary.text()
+    qtbot.mouseClick(edits.copy_button, Qt.MouseButton.LeftButton)
+    assert edits.summary.text().startswith("Copied a body that rebuilds e1")
+    table = edits.edits_table
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(table.model().index(1, 0)).center())
+    assert edits.summary.text() == before
