@@ -111,7 +111,9 @@ def status_icon(kind: str) -> QIcon:
     painter.setFont(font)
     painter.drawText(QRectF(0, 0, 32, 32), Qt.AlignmentFlag.AlignCenter, STATUS_GLYPHS.get(kind, "?"))
     painter.end()
-    return QIcon(pixmap)
+    icon = QIcon(pixmap)
+    icon.addPixmap(pixmap, QIcon.Mode.Selected)  # its own colours when selected: a red ✗ tinted by the selection read purple
+    return icon
 
 
 CELL_PADDING = 18  # a cell's margins and the header's sort arrow

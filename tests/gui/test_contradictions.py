@@ -80,3 +80,15 @@ def test_the_copy_confirmation_goes_when_another_edit_is_chosen(qtbot, window, o
     table = edits.edits_table
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(table.model().index(1, 0)).center())
     assert edits.summary.text() == before
+
+
+def test_a_status_icon_keeps_its_colour_when_its_row_is_selected(qapp):
+    from PySide6.QtCore import QSize
+    from PySide6.QtGui import QIcon
+
+    from gui.look import status_icon
+
+    icon = status_icon("failed")
+    normal = icon.pixmap(QSize(32, 32), QIcon.Mode.Normal).toImage()
+    selected = icon.pixmap(QSize(32, 32), QIcon.Mode.Selected).toImage()
+    assert normal.pixelColor(16, 4) == selected.pixelColor(16, 4)  # the red ring, not tinted purple
