@@ -114,8 +114,9 @@ class CorpusModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._cell(report, column)
         if role == Qt.ItemDataRole.ForegroundRole:
-            if column == 0 and not report["clean"] or column == 2 and report["differs"] \
-                    or column == 3 and report["errors"] or column == 4 and report["lostEdits"]:
+            # The cell that says what is wrong is red, not the whole row: a folder of sessions with one
+            # finding each read as a wall of red (the path stays as it is; the status counts "not clean").
+            if column == 2 and report["differs"] or column == 3 and report["errors"] or column == 4 and report["lostEdits"]:
                 return QBrush(BAD)
             if column == 3 and report["warnings"]:
                 return QBrush(WARN)
