@@ -43,7 +43,7 @@ from gui.edits_models import ChangesModel, EditsModel
 from gui.geometry_plot import GeometryPlot
 from gui.jobs import Job, Jobs
 from gui.json_tree import JsonTreeView
-from gui.look import PERSON_BACKGROUND, row_table
+from gui.look import PERSON_BACKGROUND, fit_column, row_table
 from gui.theme import colour, hex_of
 
 MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # gui.theme: light or dark
@@ -380,6 +380,7 @@ class EditsView(QWidget):
         before, after = comparison.before, comparison.after
         self.changes_model.set_changes(comparison.changes, comparison.unit, self.filter_edit.text(), comparison.raw_unit)
         self.unit_box.setItemText(0, f"model's unit ({comparison.unit})" if comparison.unit else "model's unit")
+        self._fit_values()
         self.model_label.setText(_entry_title(before, "the model's call" if not before.applied else "the person's earlier edit"))
         self.person_label.setText(_entry_title(after, "the person's edit"))
         self._fill_tree(self.model_tree, before, comparison.before_value, comparison.before_written,
@@ -458,9 +459,17 @@ class EditsView(QWidget):
         if comparison is not None:
             self.changes_model.set_changes(comparison.changes, comparison.unit, self.filter_edit.text(), comparison.raw_unit)
 
+    def _fit_values(self) -> None:
+        """Before and after as wide as their texts ("34 mm (3.4 cm)"), within bounds: values are not behind a scroll."""
+        model = self.changes_model
+        rows = range(min(model.rowCount(), 200))  # the first rows are measured: a long list is elided past them
+        for column in (2, 3):
+            fit_column(self.changes_table, column, (str(model.index(row, column).data()) for row in rows), least=90, most=260)
+
     def _unit_chosen(self, _index: int) -> None:
         """Read lengths in another unit: the change list at once, the drawing drawn again."""
         self.changes_model.set_shown_unit(self.unit_box.currentData())
+        self._fit_values()
         if self.current_comparison() is not None and self.plot.isVisible():
             self.drawn_comparison = None
             self._draw()
