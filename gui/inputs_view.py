@@ -127,6 +127,12 @@ class InputsView(QWidget):
         self.trim: TrimPreview | None = None  # the store at the cursor under the session's cap
         self.shown_entry: Entry | None = None
         self._placed: tuple[Entry | None, int | None] = (None, None)  # the last entry placed and its position (_position)
+        # Tab in reading order: filter, search, resolver, then the table and the input beside it (it went
+        # from the resolver to the timeline dock and the status bar before the table). Set once every
+        # widget is in its layout: putting a widget in a layout reparents it, which drops its place.
+        for first, second in ((self.filter_edit, self.search_edit), (self.search_edit, self.resolver_edit),
+                              (self.resolver_edit, self.table), (self.table, self.tree)):
+            QWidget.setTabOrder(first, second)
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self.refresh)
         context.state_grew.connect(self.refresh)  # a followed file grew: new rows inserted (ManifestModel)
