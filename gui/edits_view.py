@@ -262,6 +262,11 @@ class EditsView(QWidget):
             return
         self.summary.setText(f"{len(pairings):,} canvas edit{'s' if len(pairings) != 1 else ''}: what the person "
                              "changed against the model's call (computing the differences …)")
+        # Ids whole (never "…"): the edit and base columns take the width of the longest ids (the icon beside the edit's).
+        longest = sorted(pairings, key=lambda p: len(str(p.edit.id)))[-3:]
+        fit_column(self.edits_table, 0, [str(p.edit.id) for p in longest], least=56, most=260, extra=24)
+        bases = sorted((str(p.base.id) for p in pairings if p.base is not None), key=len)[-3:]
+        fit_column(self.edits_table, 1, bases, least=52, most=260)
         self.edits_table.selectRow(0)
         if self._pending_edit is not None:
             pending, self._pending_edit = self._pending_edit, None

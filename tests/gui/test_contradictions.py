@@ -92,3 +92,22 @@ def test_a_status_icon_keeps_its_colour_when_its_row_is_selected(qapp):
     normal = icon.pixmap(QSize(32, 32), QIcon.Mode.Normal).toImage()
     selected = icon.pixmap(QSize(32, 32), QIcon.Mode.Selected).toImage()
     assert normal.pixelColor(16, 4) == selected.pixelColor(16, 4)  # the red ring, not tinted purple
+
+
+def test_long_edit_ids_are_whole_in_the_edits_table(qtbot, window, open_file, tmp_path):
+    # Issue 31.8: edit ids were "…" on big sessions.
+    from PySide6.QtGui import QFontMetrics
+
+    from gui.look import monospace
+
+    store = [{"id": "c-0001", "call": "pack.rooms.room", "unit": "mm", "input": {"width": 1}}]
+    store += [{"id": f"edit-{n:06d}-of-the-long-room", "call": "pack.rooms.room", "unit": "mm", "applied": True,
+               "editOf": "c-0001", "input": {"width": n}} for n in range(1, 4)]
+    path = tmp_path / "ids.json"
+    path.write_text(json.dumps({"format": "worker-session/1", "session": {"id": "s"}, "store": store}))
+    open_file(window, path)
+    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    edits = window.views["edits"]
+    qtbot.waitUntil(lambda: edits.ready, timeout=20_000)
+    needed = QFontMetrics(monospace()).horizontalAdvance("edit-000003-of-the-long-room")
+    assert edits.edits_table.columnWidth(0) >= needed + 24
