@@ -33,7 +33,7 @@ from core.jsonsize import compact_json, js_stringify
 from core.model import Entry, Id
 from core.run_inputs import trim_store
 from core.session import Session
-from core.units import unit_text
+from core.units import LENGTH, Conversion, power_at, unit_text
 
 IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 SUMMARY_ITEMS = 8
@@ -522,3 +522,19 @@ def edit_diff_of(pairing: Pairing, row: RowDiff) -> EditDiff:
         raise ValueError(note)
     step = Step(pairing.previous, pairing.edit, step_changes) if step_changes is not None and pairing.previous else None
     return EditDiff(pairing, changes, step, note)
+
+
+def change_in_unit(change: Change, from_unit: str | None, to_unit: str | None) -> Change:
+    """A change (`from`, `to`, `delta` at `path`) with its lengths in `to_unit` (the change as it is when a unit is missing)."""
+    if not from_unit or not to_unit or from_unit == to_unit:
+        return change
+    conversion = Conversion(from_unit, to_unit)
+    power = power_at(parse_pointer(change["path"]))
+    converted = dict(change)
+    for key in ("from", "to"):
+        if key in change:
+            value = change[key]
+            converted[key] = conversion.value(value, LENGTH if power is None and is_point(value) else power)
+    if "delta" in change and power is not None and power > 0:
+        converted["delta"] = conversion.number(change["delta"], power)
+    return converted

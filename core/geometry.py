@@ -16,6 +16,9 @@ from core.units import Conversion
 
 # Two-number arrays under these keys are sizes, not positions: they are not drawn as points.
 NOT_POSITIONS = frozenset({"size", "module", "dims", "dimensions", "extent", "scale", "span"})
+# A box's two lengths under these keys, with its corner as `x`/`y` (or a position above): `{x, y, width, depth}`.
+SIZE_KEYS = (("width", "depth"), ("width", "height"), ("width", "length"), ("w", "h"), ("w", "d"))
+MOST_SAID = 3  # places named in the line saying why nothing is drawn
 
 
 @dataclass(slots=True)
@@ -57,10 +60,11 @@ def shapes(value: Any, conversion: Conversion | None = None) -> list[Shape]:
             if key not in NOT_POSITIONS:
                 found.append(Shape(pointer(tokens), "point", [xy(item)]))
         elif isinstance(item, dict):
-            size = item.get("size")
             at = next((item[k] for k in POSITION_KEYS if is_point(item.get(k))), None)
-            if at is not None and isinstance(size, list) and len(size) == 2 and all(is_number(v) for v in size):
-                (x, y), (w, h) = xy(at), size
+            corner = xy(at) if at is not None else _corner(item)
+            size = _box_size(item)
+            if corner is not None and size is not None:
+                (x, y), (w, h) = corner, size
                 found.append(Shape(pointer(tokens), "box", [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]))
             children = [(child, tokens + (child_key,), child_key) for child_key, child in item.items()
                         if at is None or child is not at]  # the box already draws its corner point
@@ -68,6 +72,62 @@ def shapes(value: Any, conversion: Conversion | None = None) -> list[Shape]:
             children = [(child, tokens + (index,), index) for index, child in enumerate(item)]
         todo.extend(reversed(children))
     return found
+
+
+def _corner(item: dict[str, Any]) -> tuple[float, float] | None:
+    """`{x, y, …}`'s corner (a dict that is itself a point is drawn as one, not here)."""
+    x, y = item.get("x"), item.get("y")
+    if isinstance(x, (int, float)) and isinstance(y, (int, float)) and is_number(x) and is_number(y) and len(item) > 2:
+        return float(x), float(y)
+    return None
+
+
+def _box_size(item: dict[str, Any]) -> tuple[float, float] | None:
+    """A box's width and depth: `size: [w, d]`, or two numbers under SIZE_KEYS."""
+    size = item.get("size")
+    if isinstance(size, list) and len(size) == 2 and all(is_number(v) for v in size):
+        return float(size[0]), float(size[1])
+    for wide, deep in SIZE_KEYS:
+        if is_number(item.get(wide)) and is_number(item.get(deep)):
+            return float(item[wide]), float(item[deep])
+    return None
+
+
+def why_nothing_drawn(*values: object) -> str:
+    """One line for the drawing's place when `values` hold no shape: what is drawn, and what was found instead.
+
+    A box's size without a place (`{width, depth}` with no `x`/`y` or `at`) is named, so the person
+    knows the edit was read and why it is not on the plan.
+    """
+    sized: list[str] = []
+    todo: list[tuple[object, tuple[str | int, ...]]] = [(value, ()) for value in values]
+    while todo and len(sized) < MOST_SAID:
+        item, tokens = todo.pop()
+        if isinstance(item, dict):
+            if _box_size(item) is not None and _corner(item) is None and not any(is_point(item.get(k)) for k in POSITION_KEYS):
+                sized.append(display_path(pointer(tokens)) or "the input")
+            todo.extend((child, tokens + (key,)) for key, child in reversed(list(item.items())))
+        elif isinstance(item, list):
+            todo.extend((child, tokens + (index,)) for index, child in reversed(list(enumerate(item))))
+    what = "Nothing to draw: these inputs hold no points ([x, y]), lines (arrays of points) or boxes ({x, y, width, depth})"
+    places = list(dict.fromkeys(sized))  # the same place in both inputs is named once
+    if places:
+        one = len(places) == 1
+        return (f"{what}; {', '.join(places)} {'has' if one else 'have'} a size but no place (x, y), "
+                f"so {'it is' if one else 'they are'} not drawn.")
+    return f"{what}."
+
+
+def scaled(found: list[Shape], marks: list[VertexMark], factor: float) -> tuple[list[Shape], list[VertexMark]]:
+    """The shapes and marks with every coordinate times `factor` (the drawing read in another length unit)."""
+    if factor == 1:
+        return found, marks
+
+    def point(p: tuple[float, float] | None) -> tuple[float, float] | None:
+        return None if p is None else (p[0] * factor, p[1] * factor)
+
+    return ([Shape(s.path, s.kind, [(x * factor, y * factor) for x, y in s.points]) for s in found],
+            [VertexMark(m.path, point(m.before), point(m.after), m.text) for m in marks])
 
 
 def vertex_marks(changes: list[Change]) -> list[VertexMark]:

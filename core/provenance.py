@@ -61,6 +61,11 @@ class LeafOrigin:
         body = f" (body {self.setter.body})" if self.setter.body is not None else ""
         return f"{self.setter.id}{body}"
 
+    def mark(self) -> str:
+        """Who set the value as a compact mark for a narrow column (the words are `text()`): `✎ e1`, `c4`, `c20 ← ✎ e1` when carried."""
+        setter = f"✎ {self.setter.id}" if self.by_person else str(self.setter.id)
+        return setter if not self.carried else f"{self.carrier.id} ← {setter}"
+
     def as_json(self) -> dict[str, Any]:
         """`{"path", "value", "setBy": "person"|"body", "entry", "body"?, "carriedBy"?, "text"}`."""
         document: dict[str, Any] = {

@@ -27,6 +27,7 @@ import numpy as np
 from core.model import Entry
 from core.run_inputs import entry_bytes
 from core.sizes import format_size
+from core.words import plural
 
 EMPTY_TAIL_BYTES = 2  # `[]`
 LISTED_EDITS = 20  # fallen canvas edits named one by one; the rest are counted
@@ -145,10 +146,6 @@ def _exact(shown: str, cap: int) -> bool:
     number, unit = shown.split(" ")
     factor = {"KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}[unit]
     return float(number.replace(",", "")) * factor == cap
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n:,} {one if n == 1 else many}"
 
 
 class TrimPreview:
@@ -299,12 +296,12 @@ class TrimSummary:
         if self.count == 0:
             return f"{at} nothing falls: the store is empty"
         if self.fell == 0:
-            return f"{at} all {_plural(self.count, 'entry is', 'entries are')} kept ({self.bytes:,} B of the store fit)"
+            return f"{at} all {plural(self.count, 'entry is', 'entries are')} kept ({self.bytes:,} B of the store fit)"
         verb = "falls" if self.fell == 1 else "fall"
         if self.fell == self.count:
-            sentence = f"{at} all {_plural(self.count, 'entry', 'entries')} {verb}"
+            sentence = f"{at} all {plural(self.count, 'entry', 'entries')} {verb}"
         else:
-            sentence = f"{at} {self.fell:,} of {_plural(self.count, 'entry', 'entries')} {verb}"
+            sentence = f"{at} {self.fell:,} of {plural(self.count, 'entry', 'entries')} {verb}"
         if self.edits_fallen == 0:
             sentence += ", none of them the person's edits"
         else:
@@ -361,11 +358,11 @@ class CapComparison:
         span = f"between {cap_text(self.low)} and {cap_text(self.high)}"
         count = self.count
         if not count:
-            return f"{span} nothing changes: the same {_plural(self.fell_low, 'entry falls', 'entries fall')} at both"
+            return f"{span} nothing changes: the same {plural(self.fell_low, 'entry falls', 'entries fall')} at both"
         first, last = self.store[self.fell_high], self.store[self.fell_low - 1]
         ids = f"{first.id}" if count == 1 else f"{first.id} … {last.id}"
         sentence = (
-            f"{span} {_plural(count, 'entry', 'entries')} ({ids}) "
+            f"{span} {plural(count, 'entry', 'entries')} ({ids}) "
             f"{'falls' if count == 1 else 'fall'} at {cap_text(self.low)} but "
             f"{'is' if count == 1 else 'are'} kept at {cap_text(self.high)}"
         )

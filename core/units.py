@@ -147,6 +147,13 @@ class Conversion:
         return root[0]
 
 
+def both_units(value: object, unit: str, other: object, other_unit: str) -> str:
+    """`34 mm (3.4 cm)`: a number in the unit shown and, beside it, in the other unit ("" for what is not a number)."""
+    if not is_number(value) or not is_number(other):
+        return ""
+    return f"{value:g} {unit} ({other:g} {other_unit})"
+
+
 def exact_number(value: Decimal) -> int | float:
     """A decimal as the JSON number a person would write: an int when whole (and safe), else the nearest float."""
     if value == value.to_integral_value() and abs(value) < 2**53:

@@ -108,6 +108,7 @@ def run_app(argv: list[str]) -> int:
     from gui import errors
     from gui.deep_link import follow_link
     from gui.main_window import MainWindow
+    from gui.screen_fit import fit_to_screen
 
     app = make_application(argv)
     if args.screenshot:
@@ -121,8 +122,9 @@ def run_app(argv: list[str]) -> int:
         return _screenshot(path, Path(args.screenshot), args.tab or "inputs", args.at)
     errors.install()
     window = MainWindow(QSettings("worker-session-inspector", "wsi"))
+    fit_to_screen(window)  # first open, or a geometry saved on a larger screen: inside the screen
     window.show()
-    follow_link(window, args.at, args.tab)
+    follow_link(window.context, window.services, args.at, args.tab)
     window.open_file(path)
     return app.exec()  # type: ignore[attr-defined]
 
@@ -154,7 +156,7 @@ def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
         window = MainWindow(QSettings(str(Path(folder) / "wsi.ini"), QSettings.Format.IniFormat))
         window.resize(*SCREENSHOT_SIZE)
         window.show()
-        follow_link(window, at, tab)
+        follow_link(window.context, window.services, at, tab)
         loop = QEventLoop()
         window.load_finished.connect(loop.quit)
         window.open_file(path)

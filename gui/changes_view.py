@@ -26,6 +26,7 @@ from core.changes import changes_between
 from core.growing import Appended
 from core.manifest import shape_text
 from core.sizes import format_size
+from core.words import plural
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
@@ -286,12 +287,13 @@ def summary_words(document: dict[str, Any]) -> str:
     size = document["bytes"]
     sign = "+" if size["delta"] >= 0 else "−"
     kept = document["kept"]
-    kept_count = len(kept["added"]) + len(kept["removed"]) + len(kept["changed"])
+    moves = [(len(kept[what]), what) for what in ("added", "removed", "changed") if kept[what]]
+    kept_words = ("kept: " + ", ".join(f"{plural(n, 'name', 'names')} {what}" for n, what in moves)) if moves else "kept unchanged"
     ran = ", ".join(map(str, bodies[:8])) + (f", … ({len(bodies) - 8} more)" if len(bodies) > 8 else "")
     return (f"{len(bodies)} bod{'y' if len(bodies) == 1 else 'ies'} ran ({ran or 'none'}); "
             f"store {len(document['added'])} added, {len(document['removed'])} removed: "
             f"{format_size(size['from'])} → {format_size(size['to'])} ({sign}{format_size(abs(size['delta']))}); "
-            f"{kept_count} kept name{'s' if kept_count != 1 else ''} changed")
+            f"{kept_words}")
 
 
 def _table(model: RowsModel, name: str) -> QTableView:

@@ -222,6 +222,30 @@ class CodeEditor(QPlainTextEdit):
         self.setExtraSelections(selections)
         self.gutter.update()
 
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 — Qt's hook
+        """The text, then each marked line's message beside its code, as a debugger's editor does."""
+        super().paintEvent(event)
+        if not self.marks:
+            return
+        painter = QPainter(self.viewport())
+        metrics = self.fontMetrics()
+        offset = self.contentOffset()
+        for line, (kind, message) in self.marks.items():
+            block = self.document().findBlockByNumber(line - 1)
+            if not message or not block.isValid() or not block.isVisible():
+                continue
+            box = self.blockBoundingGeometry(block).translated(offset)
+            if box.bottom() < event.rect().top() or box.top() > event.rect().bottom():
+                continue
+            left = round(box.left() + self.document().documentMargin() + metrics.horizontalAdvance(block.text()) + 3 * metrics.averageCharWidth())
+            room = self.viewport().width() - left - 4
+            if room < 4 * metrics.averageCharWidth():
+                continue  # no room beside the code: the tooltip and the Run tab's error line say it
+            painter.setPen(GUTTER_ERROR if kind == "error" else GUTTER_TEXT)
+            text = metrics.elidedText(f"◀ {message}", Qt.TextElideMode.ElideRight, room)
+            painter.drawText(left, round(box.top()), room, metrics.height(), Qt.AlignmentFlag.AlignLeft, text)
+        painter.end()
+
     def event(self, event: Any) -> bool:
         if event.type() == event.Type.ToolTip:
             cursor = self.cursorForPosition(event.pos() - self.viewport().pos())

@@ -10,6 +10,7 @@ from core.growing import Appended
 from core.model import Body, Entry, Id, State, id_key
 from core.session import Session
 from core.timeline import body_handed
+from gui.run_choice import RunChoice
 
 
 def empty_state() -> State:
@@ -36,6 +37,7 @@ class InspectorContext(QObject):
     badges_changed = Signal()
     session_grew = Signal(object)  # core.growing.Appended: lines a followed file appended to the open session
     state_grew = Signal()  # the cursor is at the end and the session grew: the state at the cursor is larger
+    trim_cap_changed = Signal(object)  # the cap the Trim tab tries (an int, or None: the session's own)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -44,14 +46,18 @@ class InspectorContext(QObject):
         self.cursor: Id | None = None
         self.state: State = empty_state()
         self.badges: dict[str, str] = {}  # body key → "same" | "diverged" | "failed" (Run view's replay)
+        self.run = RunChoice(self)  # the Run tab's body, edits, timeout: kept on the cursor's body here
+        self.trim_cap: int | None = None  # the cap the person tries in the Trim tab (None: the session's caps.storeBytes)
 
     def set_session(self, session: Session | None, index: ManifestIndex | None = None, cursor: Any = None) -> None:
         """Open `session` (None closes it); the cursor goes to `cursor` if that body exists, else the end."""
         self.session = session
         self.index = index if index is not None else ManifestIndex(session.entries if session else [])
         self.badges = {}
+        self.trim_cap = None
         self.cursor = cursor if session is not None and session.body(cursor) is not None else None
         self.state = session.state_at(self.cursor) if session is not None else empty_state()
+        self.run.open(session, self._run_key(session))
         self.session_changed.emit()
         self.cursor_changed.emit()
         self.badges_changed.emit()
@@ -66,7 +72,17 @@ class InspectorContext(QObject):
             return
         self.cursor = body_id
         self.state = self.session.state_at(body_id)
+        if body_id is not None:  # the Run tab shows the cursor's body, always (its edit, if any, is kept)
+            self.run.choose(str(body_id))
         self.cursor_changed.emit()
+
+    def _run_key(self, session: Session | None) -> str | None:
+        """The body the Run tab starts on: the cursor's, else the first body, else a new body."""
+        if session is None:
+            return None
+        if self.cursor is not None:
+            return str(self.cursor)
+        return session.bodies[0].key if session.bodies else None
 
     def grow(self, appended: Appended) -> None:
         """The open session took lines its file appended (`core.growing`): extend the index and the end state, tell the views."""
@@ -99,6 +115,14 @@ class InspectorContext(QObject):
         """Choose a body everywhere: the cursor moves to the state it was handed."""
         self.set_cursor(body.id)
         self.body_chosen.emit(body)
+
+    def set_trim_cap(self, cap: int | None) -> None:
+        """The Trim tab tries `cap` (None, or the session's own cap: nothing is being tried); the status bar and Export read it."""
+        if self.session is not None and cap == self.session.caps.store_bytes:
+            cap = None
+        if cap != self.trim_cap:
+            self.trim_cap = cap
+            self.trim_cap_changed.emit(cap)
 
     def set_badges(self, badges: dict[str, str]) -> None:
         """Replay verdicts per body key ("same", "diverged", "failed") for the timeline to show."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
-from PySide6.QtGui import QBrush, QCloseEvent
+from PySide6.QtGui import QBrush, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -114,8 +114,9 @@ class CorpusModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._cell(report, column)
         if role == Qt.ItemDataRole.ForegroundRole:
-            if column == 0 and not report["clean"] or column == 2 and report["differs"] \
-                    or column == 3 and report["errors"] or column == 4 and report["lostEdits"]:
+            # The cell that says what is wrong is red, not the whole row: a folder of sessions with one
+            # finding each read as a wall of red (the path stays as it is; the status counts "not clean").
+            if column == 2 and report["differs"] or column == 3 and report["errors"] or column == 4 and report["lostEdits"]:
                 return QBrush(BAD)
             if column == 3 and report["warnings"]:
                 return QBrush(WARN)
@@ -264,6 +265,10 @@ class CorpusView(QWidget):
         layout.addWidget(self.table, 1)
         self.filter.textChanged.connect(self._filter_changed)
         self.table.doubleClicked.connect(self._open_row)
+        for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # Enter opens the current row, as a double click does
+            opener = QShortcut(QKeySequence(key), self.table)
+            opener.setContext(Qt.ShortcutContext.WidgetShortcut)
+            opener.activated.connect(lambda: self._open_row(self.table.currentIndex()))
         self.stop_button.clicked.connect(self.stop)
         self.stopped = threading.Event()  # Stop: what is checked stays, and the job ends as done
         self.jobs = Jobs(self)

@@ -7,34 +7,32 @@ the window stays at the end of the session.
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+from gui.context import InspectorContext
+from gui.services import WindowServices
 
 
-def follow_link(window: MainWindow, at: str | None, tab: str | None = None) -> None:
+def follow_link(context: InspectorContext, services: WindowServices, at: str | None, tab: str | None = None) -> None:
     """After the window's next load, move the cursor to body `at` and bring `tab` to the front."""
     if tab:
-        window.show_tab(tab)
+        services.show_tab(tab)
     if at is None:
         return
 
     def arrived() -> None:
-        window.load_finished.disconnect(arrived)
-        context = window.context
+        services.load_finished.disconnect(arrived)
         session = context.session
         if session is None:
             return
         body = session.body(at)
         if body is None:
             known = ", ".join(b.key for b in session.bodies[:12]) or "none"
-            window.notice.show_notice(
+            services.notify(
                 f"<b>--at {html.escape(at)}</b>: {html.escape(session.name)} has no body {html.escape(repr(at), quote=False)}; "
                 f"its bodies are: {html.escape(known)}. The cursor stays at the end of the session.", "warning")
             return
         context.choose_body(body)
         if tab:
-            window.show_tab(tab)
+            services.show_tab(tab)
 
-    window.load_finished.connect(arrived)
+    services.load_finished.connect(arrived)

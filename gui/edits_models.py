@@ -7,8 +7,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
 from core.diff import Change, parse_pointer
 from core.edit_detail import EditDetail
-from core.edits import EditDiff, Pairing, display_path, filter_changes, signed, summary_line, value_text
-from core.units import unit_text
+from core.edits import EditDiff, Pairing, change_in_unit, display_path, filter_changes, signed, summary_line, value_text
+from core.units import both_units, unit_text
 from gui.look import ALIGN, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, RIGHT, TOOLTIP, monospace
 from gui.theme import colour
 
@@ -108,12 +108,38 @@ class ChangesModel(QAbstractTableModel):
         self.rows: list[int] = []
         self.unit: str | None = None
         self.raw_unit: str | None = None  # the edit's own unit, when its numbers were converted
+        self.chosen_unit: str | None = None  # the unit the person chose to read lengths in (None: the model's)
+        self.shown_by_id: dict[int, Change] = {}  # each change (by identity) with its lengths in the shown unit
+
+    @property
+    def shown_unit(self) -> str | None:
+        """The unit the lengths are shown in: the one chosen, else the model's call's."""
+        return self.chosen_unit or self.unit
 
     def set_changes(self, changes: list[Change], unit: str | None, text: str = "", raw_unit: str | None = None) -> None:
         self.beginResetModel()
         self.changes, self.unit, self.raw_unit = changes, unit, raw_unit
         self.rows = filter_changes(changes, text, unit, raw_unit)
+        self._convert()
         self.endResetModel()
+
+    def _convert(self) -> None:
+        self.shown_by_id = {id(change): change_in_unit(change, self.unit, self.shown_unit) for change in self.changes}
+
+    def set_shown_unit(self, unit: str | None) -> None:
+        """Read lengths in `unit` (None: the model's unit); the rows stay, their numbers change."""
+        self.chosen_unit = unit
+        self._convert()
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 2), self.index(len(self.rows) - 1, 5))
+
+    def other_unit(self) -> str | None:
+        """The unit a number is also given in, where units differ: the edit's own, or the model's when that is shown."""
+        shown = self.shown_unit
+        for other in (self.raw_unit, self.unit):
+            if other and other != shown:
+                return other
+        return None
 
     def change_at(self, row: int) -> Change | None:
         return self.changes[self.rows[row]] if 0 <= row < len(self.rows) else None
@@ -158,14 +184,22 @@ class ChangesModel(QAbstractTableModel):
             return change["op"]
         if column == 1:
             return display_path(change["path"])
-        if column == 2:
-            return value_text(change["from"], 80) if "from" in change else ""
-        if column == 3:
-            return value_text(change["to"], 80) if "to" in change else ""
+        shown = self.shown_by_id.get(id(change), change)
+        if column in (2, 3):
+            key = "from" if column == 2 else "to"
+            if key not in change:
+                return ""
+            unit = unit_text(self.shown_unit, parse_pointer(change["path"]), shown[key])
+            other = self.other_unit()
+            if unit and other:  # both numbers where units differ: `34 mm (3.4 cm)`
+                both = both_units(shown[key], unit, change_in_unit(change, self.unit, other)[key], other)
+                if both:
+                    return both
+            return value_text(shown[key], 80)
         if column == 4:
-            return signed(change["delta"]) if "delta" in change else ""
+            return signed(shown["delta"]) if "delta" in shown else ""
         if column == 5:
-            return unit_text(self.unit, parse_pointer(change["path"]), change.get("to", change.get("from")))
+            return unit_text(self.shown_unit, parse_pointer(change["path"]), change.get("to", change.get("from")))
         raw = change.get("raw", {})
         key = "from" if column == 6 else "to"
         return value_text(raw[key], 80) if key in raw else ""

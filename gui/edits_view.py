@@ -33,6 +33,8 @@ from PySide6.QtWidgets import (
 
 from core.edit_detail import Comparison, EditDetail, edit_detail
 from core.edits import EditDiff, Pairing, RowDiff, copy_as_body, diff_edit, diff_rows, edit_diff_of, pair_edits, portable_rows
+from core.geometry import scaled, why_nothing_drawn
+from core.units import MM_PER_UNIT, UNITS
 from core.model import Entry
 from core.provenance import Provenance
 from core.session import Session
@@ -41,7 +43,7 @@ from gui.edits_models import ChangesModel, EditsModel
 from gui.geometry_plot import GeometryPlot
 from gui.jobs import Job, Jobs
 from gui.json_tree import JsonTreeView
-from gui.look import PERSON_BACKGROUND, row_table
+from gui.look import PERSON_BACKGROUND, fit_column, row_table
 from gui.theme import colour, hex_of
 
 MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # gui.theme: light or dark
@@ -98,6 +100,7 @@ class EditsView(QWidget):
         super().__init__(parent)
         self.context = context
         self.last_copied: str | None = None
+        self._before_copy: str | None = None  # the summary a copy confirmation replaced
         # One diff job and one detail job at a time (gui.jobs): a newer one drops the older's answer.
         self.jobs = Jobs(self)
         self._provenance: _SessionProvenance | None = None
@@ -119,6 +122,14 @@ class EditsView(QWidget):
         self.copy_button = QPushButton("Copy as body", self)
         self.copy_button.setObjectName("editsCopyBody")
         self.copy_button.setToolTip("Copy a body that rebuilds this edit from the model's call")
+        self.unit_box = QComboBox(self)  # the unit lengths are read in, in the change list and the drawing
+        self.unit_box.setObjectName("editsUnit")
+        self.unit_box.setToolTip("the unit the change list and the drawing show lengths in; where it is not the edit's "
+                                 "or the model's own, both numbers are given (34 mm (3.4 cm))")
+        self.unit_box.addItem("model's unit", None)
+        for unit in UNITS:
+            self.unit_box.addItem(f"in {unit}", unit)
+        self.unit_box.currentIndexChanged.connect(self._unit_chosen)
         self.changes_model = ChangesModel(self)
         self.changes_table = _table(self.changes_model, "editsChanges")
         for column, width in enumerate((62, 130, 130, 130, 56)):
@@ -151,6 +162,7 @@ class EditsView(QWidget):
         self.step_combo.currentIndexChanged.connect(lambda _: self._show_comparison())
         self.filter_edit.textChanged.connect(lambda _: self._refilter())
         self.changes_table.selectionModel().currentRowChanged.connect(lambda current, _: self._reveal_change(current.row()))
+        self.changes_table.clicked.connect(lambda index: self._zoom_to_change(index.row()))  # the row already chosen too
         self.copy_button.clicked.connect(self.copy_body)
         context.session_changed.connect(self.refresh)
         context.entry_chosen.connect(self._entry_chosen)
@@ -165,9 +177,17 @@ class EditsView(QWidget):
         bar.addWidget(self.step_combo, 1)
         bar.addWidget(self.copy_button)
         changes_layout.addLayout(bar)
-        changes_layout.addWidget(self.filter_edit)
+        filter_row = QHBoxLayout()
+        filter_row.addWidget(self.filter_edit, 1)
+        filter_row.addWidget(self.unit_box)
+        changes_layout.addLayout(filter_row)
         changes_layout.addWidget(self.note_label)
         changes_layout.addWidget(self.changes_table, 1)
+        self.drawing_note = QLabel(self)  # why nothing is drawn, in the drawing's stead (core.geometry says)
+        self.drawing_note.setObjectName("drawingNote")
+        self.drawing_note.setWordWrap(True)
+        self.drawing_note.hide()
+        changes_layout.addWidget(self.drawing_note)
         top = QSplitter(Qt.Orientation.Horizontal, self)
         top.addWidget(self.edits_table)
         top.addWidget(changes)
@@ -242,6 +262,11 @@ class EditsView(QWidget):
             return
         self.summary.setText(f"{len(pairings):,} canvas edit{'s' if len(pairings) != 1 else ''}: what the person "
                              "changed against the model's call (computing the differences …)")
+        # Ids whole (never "…"): the edit and base columns take the width of the longest ids (the icon beside the edit's).
+        longest = sorted(pairings, key=lambda p: len(str(p.edit.id)))[-3:]
+        fit_column(self.edits_table, 0, [str(p.edit.id) for p in longest], least=56, most=260, extra=24)
+        bases = sorted((str(p.base.id) for p in pairings if p.base is not None), key=len)[-3:]
+        fit_column(self.edits_table, 1, bases, least=52, most=260)
         self.edits_table.selectRow(0)
         if self._pending_edit is not None:
             pending, self._pending_edit = self._pending_edit, None
@@ -316,6 +341,9 @@ class EditsView(QWidget):
         return self.edits_model.details.get(self.current_row())
 
     def _show_edit(self, row: int) -> None:
+        if self._before_copy is not None:  # "Copied a body that rebuilds e1 …" is not about the edit chosen now
+            self.summary.setText(self._before_copy)
+            self._before_copy = None
         detail = self.edits_model.details.get(row)
         if detail is None:
             self._ask_detail(row)
@@ -356,6 +384,8 @@ class EditsView(QWidget):
             return
         before, after = comparison.before, comparison.after
         self.changes_model.set_changes(comparison.changes, comparison.unit, self.filter_edit.text(), comparison.raw_unit)
+        self.unit_box.setItemText(0, f"model's unit ({comparison.unit})" if comparison.unit else "model's unit")
+        self._fit_values()
         self.model_label.setText(_entry_title(before, "the model's call" if not before.applied else "the person's earlier edit"))
         self.person_label.setText(_entry_title(after, "the person's edit"))
         self._fill_tree(self.model_tree, before, comparison.before_value, comparison.before_written,
@@ -363,7 +393,10 @@ class EditsView(QWidget):
         self._fill_tree(self.person_tree, after, comparison.after_value, comparison.after_written,
                         comparison.after_changed, (PERSON_WRITTEN, PERSON_ANCESTOR), detail)
         self.drawn_comparison = None
-        if comparison.before_shapes or comparison.after_shapes:
+        drawn = bool(comparison.before_shapes or comparison.after_shapes)
+        self.drawing_note.setText("" if drawn else why_nothing_drawn(comparison.before_value, comparison.after_value))
+        self.drawing_note.setVisible(not drawn)
+        if drawn:
             self._draw_timer.start()  # on the next turn of the event loop: see _draw
         else:
             self._draw_timer.stop()
@@ -393,7 +426,11 @@ class EditsView(QWidget):
             self.drawing_splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
         before, after = comparison.before, comparison.after
         converted = f", converted from {comparison.raw_unit}" if comparison.raw_unit else ""
-        self.plot.set_geometry(comparison.before_shapes, comparison.after_shapes, comparison.marks, comparison.unit,
+        shown = self.changes_model.chosen_unit or comparison.unit
+        factor = float(MM_PER_UNIT[comparison.unit] / MM_PER_UNIT[shown]) if comparison.unit and shown else 1.0
+        before_shapes, marks = scaled(comparison.before_shapes, comparison.marks, factor)
+        after_shapes, _ = scaled(comparison.after_shapes, [], factor)
+        self.plot.set_geometry(before_shapes, after_shapes, marks, shown,
                                f"{before.id} ({'person' if before.applied else 'model'})", f"{after.id} (person{converted})")
         self.drawn_comparison = comparison
 
@@ -413,7 +450,7 @@ class EditsView(QWidget):
 
         def origin(path: str, _value: Any) -> str | None:
             found = origins.get(path)
-            return found.short() if found else None
+            return found.mark() if found else None  # the words are the tooltip: the value keeps the room
 
         def origin_text(path: str, _value: Any) -> str | None:
             found = origins.get(path)
@@ -427,14 +464,35 @@ class EditsView(QWidget):
         if comparison is not None:
             self.changes_model.set_changes(comparison.changes, comparison.unit, self.filter_edit.text(), comparison.raw_unit)
 
+    def _fit_values(self) -> None:
+        """Before and after as wide as their texts ("34 mm (3.4 cm)"), within bounds: values are not behind a scroll."""
+        model = self.changes_model
+        rows = range(min(model.rowCount(), 200))  # the first rows are measured: a long list is elided past them
+        for column in (2, 3):
+            fit_column(self.changes_table, column, (str(model.index(row, column).data()) for row in rows), least=90, most=260)
+
+    def _unit_chosen(self, _index: int) -> None:
+        """Read lengths in another unit: the change list at once, the drawing drawn again."""
+        self.changes_model.set_shown_unit(self.unit_box.currentData())
+        self._fit_values()
+        if self.current_comparison() is not None and self.plot.isVisible():
+            self.drawn_comparison = None
+            self._draw()
+
     def _reveal_change(self, row: int) -> None:
         change = self.changes_model.change_at(row)
         if change is None:
             return
         self.person_tree.reveal(change["path"])
         self.model_tree.reveal(change["path"])
-        if self.plot.isVisible() and not self._first_change:
-            self.plot.zoom_to_change(change["path"])  # a change of no vertex leaves the drawing as it is
+        if not self._first_change:
+            self._zoom_to_change(row)
+
+    def _zoom_to_change(self, row: int) -> None:
+        """Every click on a change zooms the drawing to it (a change of no vertex leaves the drawing as it is)."""
+        change = self.changes_model.change_at(row)
+        if change is not None and self.plot.isVisible():
+            self.plot.zoom_to_change(change["path"])
 
     def _show_nothing(self, note: str = "") -> None:
         self.step_combo.clear()
@@ -451,6 +509,7 @@ class EditsView(QWidget):
         self.plot.clear()
         self.drawn_comparison = None
         self.plot.setVisible(False)
+        self.drawing_note.hide()
 
     # --- actions ----------------------------------------------------------------------------------
     def copy_body(self) -> str | None:
@@ -460,6 +519,7 @@ class EditsView(QWidget):
             return None
         self.last_copied = copy_as_body(detail.edit_diff, self.context.session)
         QGuiApplication.clipboard().setText(self.last_copied)
+        self._before_copy = self.summary.text()  # the confirmation is about this edit: another edit puts this back
         self.summary.setText(f"Copied a body that rebuilds {detail.edit_diff.edit.id} from "
                              f"{detail.edit_diff.base.id if detail.edit_diff.base else 'nothing'}: paste it in the Run tab.")
         return self.last_copied

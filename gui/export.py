@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
@@ -44,10 +44,9 @@ from core.edits import diff_document, diff_edits
 from core.manifest import inputs_manifest, kept_document
 from core.output_file import OutputRefused, write_output
 from core.trim_preview import StoreIndex
+from gui.context import InspectorContext
 from gui.jobs import Jobs
-
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+from gui.services import WindowServices
 
 JSON_FILTER = "JSON, as wsi --json prints it (*.json)"
 CSV_FILTER = "CSV table (*.csv)"
@@ -62,14 +61,13 @@ class Export:
     build: Callable[[], tuple[dict[str, Any], Table | None]]  # runs off the GUI thread
 
 
-def export_for(window: MainWindow) -> Export | str:
+def export_for(context: InspectorContext, services: WindowServices) -> Export | str:
     """The export of the tab in front, or why there is nothing to export yet."""
-    context = window.context
     session = context.session
     if session is None:
         return "open a session first: there is nothing to export"
-    name = next((n for n, view in window.views.items() if view is window.tabs.currentWidget()), "")
-    view = window.views.get(name)
+    name = services.current_tab()
+    view: Any = services.view(name)
     state, at = context.state, context.cursor
     at_text = "" if at is None else f" --at {at}"
     point = "end" if at is None else str(at)
@@ -90,7 +88,7 @@ def export_for(window: MainWindow) -> Export | str:
             return document, diff_table(document)
         return Export("diff", f"wsi diff {file} --json", edits)
     if name == "trim":
-        cap = getattr(view, "cap", None) or session.caps.store_bytes
+        cap = context.trim_cap or session.caps.store_bytes  # the cap tried in the Trim tab, held by the context
         if cap is None:
             return "choose a cap in the Trim tab first"
         compare = getattr(view, "compare_cap", None)
@@ -165,14 +163,14 @@ def _failure_text(path: Path, exc: BaseException) -> str:
 class Exporter(QObject):
     """Runs File ▸ Export for a window: asks where, then builds and writes off the GUI thread."""
 
-    def __init__(self, window: MainWindow):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, context: InspectorContext, services: WindowServices):
+        super().__init__(services.widget)
+        self.context, self.services = context, services
         self.signals = _Signals(self)
         self.jobs = Jobs(self)  # gui.jobs: the window's closeEvent waits for a file being written
         self._written = 0
-        self.signals.done.connect(lambda words: window.status.showMessage(f"exported {words}", 8000))
-        self.signals.failed.connect(lambda message: window.notice.show_notice(f"<b>Export</b>: {message}"))
+        self.signals.done.connect(lambda words: services.status(f"exported {words}", 8000))
+        self.signals.failed.connect(lambda message: services.notify(f"<b>Export</b>: {message}", "error"))
 
     @property
     def done(self) -> Any:
@@ -186,12 +184,12 @@ class Exporter(QObject):
 
     def choose(self) -> None:
         """File ▸ Export: the current view's data, to a file the person picks (.json or .csv)."""
-        export = export_for(self.window)
+        export = export_for(self.context, self.services)
         if isinstance(export, str):
-            self.window.status.showMessage(f"Export: {export}", 8000)
+            self.services.status(f"Export: {export}", 8000)
             return
-        folder = Path(str(self.window.settings.value("lastFolder", str(Path.home()))))
-        path, chosen = QFileDialog.getSaveFileName(self.window, f"Export the data of this view ({export.command})",
+        folder = Path(str(self.services.settings.value("lastFolder", str(Path.home()))))
+        path, chosen = QFileDialog.getSaveFileName(self.services.widget, f"Export the data of this view ({export.command})",
                                                    str(folder / f"{export.stem}.json"), f"{JSON_FILTER};;{CSV_FILTER}")
         if not path:
             return

@@ -21,13 +21,14 @@ import PySide6  # noqa: F401,E402 — pyqtgraph must find PySide6 first
 import pyqtgraph as pg  # noqa: E402
 from PySide6.QtCore import Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QResizeEvent, QShowEvent  # noqa: E402
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget  # noqa: E402
 
 from core.geometry import Shape, VertexMark  # noqa: E402
 from gui.theme import hex_of  # noqa: E402
 
 HOVER_VERTICES = 4000  # up to this many vertices, every vertex answers hover
 FIT_PADDING = 0.08
+OPEN_MARGIN = 1.6  # the drawing opens on all the changes with this many times their extent around them
 CHANGE_MARGIN = 4.0  # a zoomed change shows this many times its own extent around it
 
 
@@ -73,7 +74,12 @@ class GeometryPlot(QWidget):
         self.equal_scale.toggled.connect(self.set_equal_scale)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 0, 4, 0)
+        self.fit_all_button = QPushButton("Fit all", self)
+        self.fit_all_button.setObjectName("fitAll")
+        self.fit_all_button.setToolTip("show the whole of both inputs (the drawing opens on the changed region)")
+        self.fit_all_button.clicked.connect(self.fit_all)
         bar.addStretch(1)
+        bar.addWidget(self.fit_all_button)
         bar.addWidget(self.equal_scale)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -164,9 +170,17 @@ class GeometryPlot(QWidget):
             self._fit_pending = True
             return
         self._fit_pending = False
+        changed = [p for marks in self.marks_by_path.values() for m in marks for p in (m.before, m.after) if p is not None]
+        if not changed or not self._frame(changed, OPEN_MARGIN):  # opens on the changed region, with room around it
+            self.plot.enableAutoRange()
+            self.plot.autoRange(padding=FIT_PADDING)
+        self.fitted = True
+
+    def fit_all(self) -> None:
+        """Fit all: the whole of both inputs."""
         self.plot.enableAutoRange()
         self.plot.autoRange(padding=FIT_PADDING)
-        self.fitted = True
+        self.fitted = False  # the person chose this view: a resize keeps it
 
     def _moved_by_hand(self, *_args: Any) -> None:
         self.fitted = False  # the person zoomed or panned: a resize keeps their view
@@ -179,15 +193,25 @@ class GeometryPlot(QWidget):
     def zoom_to_change(self, path: str) -> bool:
         """Frame the vertices a change at `path` moved, added or removed; False when it moved none."""
         points = [p for m in self.marks_by_path.get(path, []) for p in (m.before, m.after) if p is not None]
-        if not points:
+        if not points or not self._frame(points):
             return False
+        self.fitted = False
+        return True
+
+    def _frame(self, points: list[tuple[float, float]], margin: float = CHANGE_MARGIN) -> bool:
+        """Show `points` with `margin` times their extent around them (at least 2% of the data's); False without data."""
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         (x0, x1), (y0, y1) = self.plot.getViewBox().childrenBounds()
-        data_span = max(x1 - x0, y1 - y0, 1e-9)
-        span = max(max(xs) - min(xs), max(ys) - min(ys), data_span * 0.02) * CHANGE_MARGIN
+        if None in (x0, x1, y0, y1):
+            return False
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-        self.plot.setRange(xRange=(cx - span / 2, cx + span / 2), yRange=(cy - span / 2, cy + span / 2), padding=0)
-        self.fitted = False
+        if self.plot.getViewBox().state["aspectLocked"]:  # equal scale: one span, the longer side's
+            data_span = max(x1 - x0, y1 - y0, 1e-9)
+            span_x = span_y = max(max(xs) - min(xs), max(ys) - min(ys), data_span * 0.02) * margin
+        else:  # each axis stretched: each framed on its own
+            span_x = max(max(xs) - min(xs), (x1 - x0) * 0.02, 1e-9) * margin
+            span_y = max(max(ys) - min(ys), (y1 - y0) * 0.02, 1e-9) * margin
+        self.plot.setRange(xRange=(cx - span_x / 2, cx + span_x / 2), yRange=(cy - span_y / 2, cy + span_y / 2), padding=0)
         return True
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook

@@ -29,12 +29,14 @@ from core.filtering import FilterSpec, filter_hint, matches_in
 from core.model import NO_OUTPUT, Entry
 from core.resolve import Resolution, resolve, where_text
 from core.trim_preview import TrimPreview
+from core.words import plural
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
 from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, header_apart, monospace, share_width
 from gui.models.manifest import ManifestModel, trim_preview_of
 from gui.quiet_label import QuietLabel
+from gui.recorded_outcome import RecordedOutcome
 from gui.theme import hex_of
 
 FILTER_DELAY_MS = 120
@@ -91,6 +93,8 @@ class InputsView(QWidget):
         self.tree = JsonTreeView(self)
         self.tree.setObjectName("inputsJson")
         self._match_set: set[str] = set()
+        self._matched: tuple[int, str] | None = None  # (id of the entry, text) the matches were found for
+        self._counts: tuple[str, Any, list[int]] | None = None  # (text, rows, matches per row): the count over all entries
         self.tree.json_model.set_annotations(colour=lambda pointer, _value: HIGHLIGHT if pointer in self._match_set else None)
         self.output_tree = JsonTreeView(self)
         self.output_tree.setObjectName("inputsOutput")
@@ -123,6 +127,12 @@ class InputsView(QWidget):
         self.trim: TrimPreview | None = None  # the store at the cursor under the session's cap
         self.shown_entry: Entry | None = None
         self._placed: tuple[Entry | None, int | None] = (None, None)  # the last entry placed and its position (_position)
+        # Tab in reading order: filter, search, resolver, then the table and the input beside it (it went
+        # from the resolver to the timeline dock and the status bar before the table). Set once every
+        # widget is in its layout: putting a widget in a layout reparents it, which drops its place.
+        for first, second in ((self.filter_edit, self.search_edit), (self.search_edit, self.resolver_edit),
+                              (self.resolver_edit, self.table), (self.table, self.tree)):
+            QWidget.setTabOrder(first, second)
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self.refresh)
         context.state_grew.connect(self.refresh)  # a followed file grew: new rows inserted (ManifestModel)
@@ -160,6 +170,8 @@ class InputsView(QWidget):
         self.splitter.setSizes([640, 380])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        self.outcome_label = RecordedOutcome(self.context, self)  # the cursor's body failed as recorded: said first
+        layout.addWidget(self.outcome_label)
         layout.addLayout(controls)
         layout.addLayout(resolver)
         layout.addWidget(self.resolver_label)
@@ -255,6 +267,7 @@ class InputsView(QWidget):
     def _find_matches(self, entry: Entry, last: bool = False) -> None:
         """Mark the search's matches in the shown input and go to the first (or last) one."""
         text = self.search_edit.text()
+        self._matched = (id(entry), text)
         self.matches = matches_in(entry.input, text) if text else []
         self._match_set = set(self.matches)
         self.tree.viewport().update()
@@ -268,8 +281,53 @@ class InputsView(QWidget):
         self.match_index = number
         self.detail_tabs.setCurrentWidget(self.tree)
         self.tree.reveal(self.matches[number])
+        self._say_match()
+
+    def _say_match(self) -> None:
+        """`3 of 7 in 4 entries`: this match among all the search's matches, in the entries that hold it.
+
+        The count over all entries arrives from a job (`_count_matches`); until it does, the line
+        counts in the shown entry only, and says so.
+        """
+        if self.match_index < 0 or not self.matches:
+            return
         more = "+" if len(self.matches) >= MATCH_LIMIT else ""
-        self.match_label.setText(f"match {number + 1:,} of {len(self.matches):,}{more}")
+        counts = self._counts
+        row = self._row_of(self.shown_entry) if self.shown_entry is not None else None
+        if counts is None or counts[0] != self.search_edit.text() or counts[1] is not self.model.rows or row is None:
+            self.match_label.setText(f"match {self.match_index + 1:,} of {len(self.matches):,}{more} in this entry")
+            return
+        per_row = counts[2]
+        before = sum(per_row[:row])
+        total, holding = sum(per_row), sum(1 for n in per_row if n)
+        self.match_label.setText(f"{before + self.match_index + 1:,} of {total:,}{more} in {holding:,} "
+                                 f"{'entry' if holding == 1 else 'entries'}")
+
+    def _count_matches(self) -> None:
+        """Count the search's matches in every entry the table shows, off the GUI thread; then say where this one is."""
+        text, rows = self.search_edit.text(), self.model.rows
+        if not text:
+            self._counts = None
+            self.jobs.cancel("count")
+            return
+        if self._counts is not None and self._counts[0] == text and self._counts[1] is rows:
+            return
+        entries = self.context.index.entries
+        inputs = [entries[position].input for position in rows]
+
+        def count(job: Any) -> list[int]:
+            found = []
+            for value in inputs:
+                job.check()
+                found.append(len(matches_in(value, text, MATCH_LIMIT)))
+            return found
+
+        def done(per_row: list[int]) -> None:
+            if text == self.search_edit.text() and rows is self.model.rows:
+                self._counts = (text, rows, per_row)
+                self._say_match()
+
+        self.jobs.start("count", count, on_done=done)
 
     def spec(self) -> FilterSpec:
         """The filter the controls ask for, with the table's current sort."""
@@ -319,7 +377,7 @@ class InputsView(QWidget):
     def _show_query(self, count: int) -> None:
         """Everything that follows the table's rows: the count, the hint, the resolver, the shown entry."""
         shown, total = self.model.rowCount(), count
-        self.count_label.setText(f"{shown:,} of {total:,} entries {self.context.cursor_text}")
+        self.count_label.setText(f"{shown:,} of {plural(total, 'entry', 'entries')} {self.context.cursor_text}")
         wanted = self.filter_edit.text().strip()
         hint = filter_hint(wanted, self.context.index.distinct_calls(count)) if wanted else None
         self.hint_label.setText(hint or "")
@@ -336,6 +394,9 @@ class InputsView(QWidget):
                 self.shown_entry is None or self._row_of(self.shown_entry) is None):
             self.shown_entry = None  # a search hides the shown entry: show the first that holds the text instead
             self.show_entry(self._entry_of_row(0))
+        elif self.shown_entry is not None and self._matched != (id(self.shown_entry), self.search_edit.text()):
+            self._find_matches(self.shown_entry)  # the shown entry holds the text: reveal it there, in place
+        self._count_matches()
         if self.shown_entry is not None:
             self._select_entry(self.shown_entry)
         if not self.search_edit.text() and self._match_set:

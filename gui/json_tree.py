@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
 from core.diff import parse_pointer, pointer
@@ -23,6 +23,9 @@ from gui.look import DISPLAY, delegate_asks, monospace, still_header
 from gui.theme import colour
 
 BATCH = 500
+KEY_LEAST, KEY_SHARE = 150, 0.45  # the key column: its first width, and the most of a tree's width it takes
+TYPE_WIDTH, TYPE_SHARE = 90, 0.18  # the type column ("array · 4"), and its most share of a narrow tree
+ANNOTATION_SHARE = 0.18  # an annotation column (a compact mark: its words are the cell's tooltip)
 REVEAL_ROWS = 5000  # a node deeper into an array than this is shown by selecting the array rather than opening it that far
 PREVIEW_CHARS = 120
 Annotation = Callable[[str, Any], Any]
@@ -312,11 +315,12 @@ class JsonTreeView(QTreeView):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the value takes the room; type stays in view
-        self.setColumnWidth(0, 150)
-        self.setColumnWidth(2, 90)
+        self.setColumnWidth(0, KEY_LEAST)
+        self.setColumnWidth(2, TYPE_WIDTH)
         # Deep keys are not lost behind their indentation: the key column is measured once per turn of
         # the event loop after expands, not on each (expandAll of a value 988 deep is 988 expands, and
         # each measure walks up to a thousand rows: minutes on the GUI thread).
+        self._key_wanted = KEY_LEAST  # what the keys on show last asked for (fit_keys)
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
@@ -344,14 +348,39 @@ class JsonTreeView(QTreeView):
         if root.isValid():
             self.expand(root)
             self.setCurrentIndex(root)
+        self.share_columns()
 
     def fit_keys(self) -> None:
-        """Widen the key column to the keys on show and their indentation, up to half the tree (the pointer is in each tooltip)."""
+        """Widen the key column to the keys on show and their indentation, up to KEY_SHARE of the tree (the pointer is in each tooltip)."""
         self._fit_timer.stop()
-        wanted = self.sizeHintForColumn(0)
-        room = max(150, self.viewport().width() // 2)
+        wanted = self._key_wanted = self.sizeHintForColumn(0)
+        room = self._key_room()
         if wanted > self.columnWidth(0):
             self.setColumnWidth(0, min(wanted, room))
+        self.share_columns()
+
+    def share_columns(self) -> None:
+        """The value takes the room: key, type and an annotation column are held to their shares of a narrow tree."""
+        width = self.viewport().width()
+        if width <= 0:
+            return
+        wanted = {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}
+        if self.json_model.columnCount() > 3:  # an annotation (e.g. Edits' "set by"): a compact mark, its words in the tooltip
+            wanted[3] = max(40, min(self.sizeHintForColumn(3), int(width * ANNOTATION_SHARE)))
+        key = self.columnWidth(0)
+        if key > self._key_room() or key < min(self._key_wanted, self._key_room()):  # held to its share; grown back with the tree
+            wanted[0] = min(max(self._key_wanted, KEY_LEAST // 2), self._key_room())
+        for column, size in wanted.items():
+            if self.columnWidth(column) != size:  # an unchanged width is not set again: the header would repaint
+                self.setColumnWidth(column, size)
+
+    def _key_room(self) -> int:
+        """The most the key column takes: KEY_SHARE of the tree, never under half its first width."""
+        return max(KEY_LEAST // 2, int(self.viewport().width() * KEY_SHARE))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook
+        super().resizeEvent(event)
+        self.share_columns()
 
     def reveal(self, pointer: str) -> bool:
         """Expand the tree down to the node at JSON Pointer `pointer` (fetching rows as needed), make it current.

@@ -3,7 +3,8 @@
 - Tab and Shift+Tab move between panes: no table or tree keeps Tab for moving between its cells.
 - Ctrl+F focuses the current view's search (or filter) field; Ctrl+L the Inputs resolver.
 - F8 / Shift+F8 go to the next / previous failed body (recorded as failed, or failed or diverged
-  in the last replay); F7 / Shift+F7 to the next / previous canvas edit.
+  in the last replay); F7 / Shift+F7 to the next / previous canvas edit. Past the last they wrap to
+  the first (and back), and the status bar says so; with none at all it says that.
 - Ctrl+C in a table copies the selected rows as tab-separated text, every column, not one cell.
 - Help ▸ Keyboard shortcuts (F1) lists every shortcut of the window's menus, read from their actions,
   so the list cannot drift from what the keys do.
@@ -11,7 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
@@ -19,28 +20,30 @@ from PySide6.QtWidgets import QAbstractItemView, QDialog, QLineEdit, QTableView,
 
 from core.model import Body, Entry, TimelineItem
 from core.navigation import KINDS, cursor_position, step
-
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+from gui.context import InspectorContext
+from gui.services import WindowServices
 
 SEARCH_FIELDS = ("search_edit", "filter_edit")  # a view's search field, by attribute, in this order
 TABLE_KEYS = [  # keys that tables and fields handle themselves, for the list
     ("Tab / Shift+Tab", "move to the next / previous pane"),
     ("Ctrl+C (in a table)", "copy the selected rows as tab-separated text"),
     ("Ctrl+C (in a JSON tree)", "copy the chosen value"),
+    ("Ctrl+Enter (in the Run tab)", "run the body in the editor at the cursor"),
+    ("Enter (in the folder table)", "open the chosen session"),
 ]
 
 
 class Keyboard(QObject):
-    """Installs the window-wide keys and the Help menu on a MainWindow."""
+    """Installs the window-wide keys and the Help menu on a window (through its services)."""
 
-    def __init__(self, window: MainWindow):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, context: InspectorContext, services: WindowServices):
+        super().__init__(services.widget)
+        self.context, self.services = context, services
+        self.window = services.widget  # the QMainWindow: its menu bar, actions and item views
         self.position: int | None = None  # timeline index of what F7/F8 chose last
         self._moving = False
-        window.context.cursor_changed.connect(self._cursor_moved)
-        window.context.session_changed.connect(self._forget)
+        context.cursor_changed.connect(self._cursor_moved)
+        context.session_changed.connect(self._forget)
         self.actions = [
             self._action("Find in this view", "Ctrl+F", self.focus_search),
             self._action("Resolve inputs.last / inputs.at", "Ctrl+L", self.focus_resolver),
@@ -49,15 +52,15 @@ class Keyboard(QObject):
             self._action("Next canvas edit", "F7", lambda: self.go(KINDS["edit"], True)),
             self._action("Previous canvas edit", "Shift+F7", lambda: self.go(KINDS["edit"], False)),
         ]
-        go_menu = window.menuBar().addMenu("&Go")
+        go_menu = self.window.menuBar().addMenu("&Go")
         for action in self.actions:
             go_menu.addAction(action)
-        help_menu = window.menuBar().addMenu("&Help")
+        help_menu = self.window.menuBar().addMenu("&Help")
         self.shortcuts_action = self._action("&Keyboard shortcuts", "F1", self.show_shortcuts)
         help_menu.addAction(self.shortcuts_action)
         self.table_filter = TableKeys(self)
         self.tame_item_views()
-        window.tabs.currentChanged.connect(lambda _: self.tame_item_views())
+        services.tab_changed.connect(lambda _: self.tame_item_views())
 
     def _action(self, text: str, keys: str, slot: Callable[[], Any]) -> QAction:
         action = QAction(text, self.window)
@@ -80,7 +83,7 @@ class Keyboard(QObject):
     # --- focus -----------------------------------------------------------------------------------------
     def focus_search(self) -> None:
         """Ctrl+F: the current view's search field, else its filter, else its first text field."""
-        view = self.window.tabs.currentWidget()
+        view = self.services.view(self.services.current_tab())
         field = next((getattr(view, name) for name in SEARCH_FIELDS if isinstance(getattr(view, name, None), QLineEdit)), None)
         if field is None:
             field = next((f for f in view.findChildren(QLineEdit) if f.isVisible() and f.isEnabled()), None) if view else None
@@ -90,8 +93,8 @@ class Keyboard(QObject):
 
     def focus_resolver(self) -> None:
         """Ctrl+L: the Inputs tab's resolver line."""
-        self.window.show_tab("inputs")
-        field = getattr(self.window.views["inputs"], "resolver_edit", None)
+        self.services.show_tab("inputs")
+        field = getattr(self.services.view("inputs"), "resolver_edit", None)
         if isinstance(field, QLineEdit):
             field.setFocus(Qt.FocusReason.ShortcutFocusReason)
             field.selectAll()
@@ -99,18 +102,22 @@ class Keyboard(QObject):
     # --- stepping --------------------------------------------------------------------------------------
     def failed(self, item: TimelineItem) -> bool:
         """A body that failed as recorded, or failed or diverged in the last replay."""
-        return KINDS["failed"](item) or (isinstance(item, Body) and self.window.context.badges.get(item.key) in ("failed", "diverged"))
+        return KINDS["failed"](item) or (isinstance(item, Body) and self.context.badges.get(item.key) in ("failed", "diverged"))
 
     def go(self, wanted: Callable[[TimelineItem], bool], forward: bool) -> None:
         """Choose the nearest item `wanted` accepts after (or before) the last one chosen, or the cursor."""
-        context = self.window.context
+        context = self.context
         session = context.session
         if session is None:
             return
         position = self.position if self.position is not None else cursor_position(session, context.cursor)
         hit = step(session, position, wanted, forward)
-        if hit is None:
-            self.window.status.showMessage(f"no {'later' if forward else 'earlier'} one", 3000)
+        wrapped = ""
+        if hit is None:  # past the last (or before the first): round to the other end
+            hit = step(session, -1 if forward else len(session.timeline), wanted, forward)
+            wrapped = " (wrapped to the first)" if forward else " (wrapped to the last)"
+        if hit is None or (wrapped and hit[0] == position):
+            self.services.status("none in this session" if hit is None else "the only one: no other in this session", 4000)
             return
         self._moving = True
         try:
@@ -121,7 +128,7 @@ class Keyboard(QObject):
                 context.choose_body(item)
         finally:
             self._moving = False
-        self.window.status.showMessage(f"{'body' if isinstance(item, Body) else 'entry'} {item.id}", 3000)
+        self.services.status(f"{'body' if isinstance(item, Body) else 'entry'} {item.id}{wrapped}", 4000)
 
     def _cursor_moved(self) -> None:
         if not self._moving:

@@ -6,6 +6,7 @@ so a model that returns `PERSON` follows the theme without being told.
 from __future__ import annotations
 
 import heapq
+import importlib.resources
 from collections.abc import Iterable
 from functools import cache
 
@@ -32,9 +33,13 @@ CURSOR_BACKGROUND = colour("cursor_background")
 MUTED = colour("muted")
 STATUS_COLOURS = {"ok": "#1a8f4c", "failed": "#c62828", "refused": "#d97706", "none": "#9ca3af",
                   "error": "#c62828", "warning": "#d97706", "person": "#b25b00", "end": "#2563eb",
-                  "kept": "#7c3aed", "same": "#1a8f4c", "diverged": "#c62828"}
+                  "kept": "#7c3aed", "same": "#1a8f4c", "diverged": "#c62828",
+                  "same-failed": "#d97706"}  # replays as recorded, and the record is a failure: not a green "same"
 STATUS_GLYPHS = {"ok": "✓", "failed": "✗", "refused": "!", "none": "·", "error": "✗", "warning": "!",
-                 "person": "✎", "end": "■", "kept": "K", "same": "=", "diverged": "≠"}
+                 "person": "✎", "end": "■", "kept": "K", "same": "=", "diverged": "≠", "same-failed": "="}
+BADGE_WORDS = {"same-failed": "same ✗"}  # a replay badge as a column shows it (the rest as they are)
+BADGE_TIPS = {"same": "replays as recorded", "same-failed": "replays as recorded, and fails as recorded (the same error)",
+              "failed": "the replay failed where the record did not", "diverged": "the replay differs from the record"}
 PERSON_TAG = "✎ person"
 FALLS_TAG = "⤓ falls"  # an entry the cap trims before a body runs
 
@@ -44,15 +49,39 @@ def delegate_asks(span: QModelRoleDataSpan) -> bool:
     return len(span) == len(DELEGATE_ROLES) and span[5].role() == DELEGATE_ROLES[5] and span[0].role() == DELEGATE_ROLES[0]
 
 
+SHIPPED_FONTS = ("DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf")  # resources/fonts, with LICENSE-DejaVu.txt
+SHIPPED_FAMILY = "DejaVu Sans Mono"
+
+
+@cache
+def shipped_family() -> str | None:
+    """Register the monospace font the package ships (once per process); its family, or None when it cannot load.
+
+    Ids, calls, code and JSON are drawn with it on every machine, so widths measured here are the
+    widths everywhere (a machine whose fixed font is Noto Sans Mono drew them wider than the columns
+    fitted for another). Without it (a broken install) the system's fixed font is used.
+    """
+    folder = importlib.resources.files("resources") / "fonts"
+    families: list[str] = []
+    for name in SHIPPED_FONTS:
+        with importlib.resources.as_file(folder / name) as path:
+            font_id = QFontDatabase.addApplicationFont(str(path)) if path.is_file() else -1
+        families += QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+    return SHIPPED_FAMILY if SHIPPED_FAMILY in families else None
+
+
 @cache
 def monospace() -> QFont:
-    """The font for ids, calls, sizes and JSON."""
-    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    font.setPointSizeF(max(font.pointSizeF(), 9.5))
+    """The font for ids, calls, sizes, code and JSON: the shipped DejaVu Sans Mono at the system's fixed size."""
+    system = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font = QFont(system)
+    family = shipped_family()
     # Ids, calls, sizes and JSON are text that needs no shaping (a script that does is still shaped):
     # shaping it anyway was a seventh of painting a table, and a cursor move repaints every row in view.
-    # The family found is named first: the strategy alone makes the font database pick another font.
-    font.setFamily(QFontInfo(font).family())
+    # The family is named first: the strategy alone makes the font database pick another font.
+    font.setFamily(family if family is not None else QFontInfo(system).family())
+    font.setFixedPitch(True)
+    font.setPointSizeF(max(system.pointSizeF(), 9.5))
     font.setStyleStrategy(QFont.StyleStrategy.PreferNoShaping)
     return font
 
@@ -82,7 +111,9 @@ def status_icon(kind: str) -> QIcon:
     painter.setFont(font)
     painter.drawText(QRectF(0, 0, 32, 32), Qt.AlignmentFlag.AlignCenter, STATUS_GLYPHS.get(kind, "?"))
     painter.end()
-    return QIcon(pixmap)
+    icon = QIcon(pixmap)
+    icon.addPixmap(pixmap, QIcon.Mode.Selected)  # its own colours when selected: a red ✗ tinted by the selection read purple
+    return icon
 
 
 CELL_PADDING = 18  # a cell's margins and the header's sort arrow

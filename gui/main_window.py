@@ -11,7 +11,7 @@ import html
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -28,13 +28,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.output_file import OutputRefused
+from core.output_file import OutputRefused, write_output
 from gui.changes_view import ChangesView
 from gui.context import InspectorContext
 from gui.compare_window import choose_compare
 from gui.corpus_view import choose_corpus_folder
+from gui.deep_link import follow_link
 from gui.edits_view import EditsView
 from gui.errors import log_exception
+from gui.export import Exporter
 from gui.follow import FileFollower
 from gui.inputs_view import InputsView
 from gui.jobs import shutdown_all
@@ -44,6 +46,8 @@ from gui.loader import LoadedSession, SessionLoader
 from gui.look import monospace
 from gui.problems_view import ProblemsView
 from gui.run_view import RunView
+from gui.save_repro import saver_for
+from gui.services import WindowServices
 from gui.status import InspectorStatusBar
 from gui.theme import PaletteFollower, hex_of
 from gui.timeline_view import TimelineView
@@ -63,6 +67,7 @@ TABS: list[tuple[str, str, type[QWidget]]] = [  # (name for --tab, title, view c
 ]
 FILE_FILTER = "Sessions (*.json *.jsonl *.json.gz *.jsonl.gz *.gz);;All files (*)"
 MAX_RECENT = 10
+_windows: list[QWidget] = []  # windows opened by open_window (reduced sessions), held until they close
 APP_TITLE = "Worker Session Inspector"
 WINDOW_SIZE = (1400, 900)
 DOCK_WIDTH = 430  # the timeline dock's width until the person drags it
@@ -190,8 +195,14 @@ class MainWindow(QMainWindow):
         self.palette_follower.changed.connect(self._recolour)
         self.status.problems_clicked.connect(lambda: self.show_tab("problems"))
         self.setStatusBar(self.status)
+        self.services = WindowServices(self, self.settings, self.notice.show_notice, self.status.showMessage, self.show_tab,
+                                       lambda: self.current_path, self.load_finished, self.open_window, self.views.get,
+                                       self.current_tab, self.tabs.currentChanged)
+        run_view = self.views["run"]
+        if isinstance(run_view, RunView):
+            run_view.services = self.services
         self._build_menus()
-        self.keyboard = Keyboard(self)
+        self.keyboard = Keyboard(self.context, self.services)
         self.loader.progress.connect(self._progress)
         self.loader.loaded.connect(self._loaded)
         self.loader.failed.connect(self._failed)
@@ -478,6 +489,10 @@ class MainWindow(QMainWindow):
             raise ValueError(f"no tab {name!r}; the tabs are {', '.join(names)}")
         self.tabs.setCurrentIndex(names.index(name))
 
+    def current_tab(self) -> str:
+        """The TABS name of the tab in front."""
+        return next((name for name, view in self.views.items() if view is self.tabs.currentWidget()), "")
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 — Qt's hook
         if any(url.isLocalFile() for url in event.mimeData().urls()):
             event.acceptProposedAction()
@@ -488,15 +503,29 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.open_file(files[0])
 
+    def open_window(self, path: Path, at: str | None, tab: str | None, notice: str, level: str) -> QWidget:
+        """A new window on `path` (sharing these settings), at body `at` and `tab`, with `notice` once loaded."""
+        window = MainWindow(self.settings)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        _windows.append(window)
+        window.destroyed.connect(lambda *_: _windows.remove(window) if window in _windows else None)
+        follow_link(window.context, window.services, at, tab)
+
+        def loaded() -> None:
+            window.load_finished.disconnect(loaded)
+            if notice:
+                window.notice.show_notice(notice, level)
+
+        window.load_finished.connect(loaded)
+        window.show()
+        window.open_file(path)
+        return window
+
     def screenshot(self, out: str | Path) -> None:
         """Render the window into a PNG written whole, never onto the open session (core.output_file).
 
         OSError (OutputRefused: a folder, a device, the session itself) when it cannot be written.
         """
-        from PySide6.QtCore import QBuffer, QIODevice
-
-        from core.output_file import write_output
-
         buffer = QBuffer()
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
         if not self.grab().save(buffer, "PNG"):
@@ -505,16 +534,12 @@ class MainWindow(QMainWindow):
 
     def save_repro(self) -> None:
         """File ▸ Save repro…: the session cut just after the body at the cursor, as one file (gui.save_repro)."""
-        from gui.save_repro import saver_for
-
-        saver_for(self).choose()
+        saver_for(self.context, self.services).choose()
 
     def export_view(self) -> None:
         """File ▸ Export view data…: the current view's data as JSON (as `wsi … --json`) or CSV (gui.export)."""
-        from gui.export import Exporter
-
         if self.exporter is None:
-            self.exporter = Exporter(self)
+            self.exporter = Exporter(self.context, self.services)
         self.exporter.choose()
 
     def _choose_screenshot(self) -> None:

@@ -1,21 +1,23 @@
 """Run tab ▸ Reduce…: shrink the session to what the failure of the body at the cursor needs, off the GUI thread.
 
-The body is the one at the cursor, with the code in the editor (edited or not). A `ReducePanel`
+The body is the one at the cursor, with the code in the editor (edited or not), both read from the
+context (`InspectorContext.run`, gui.run_choice): what the person sees is what is reduced. A `ReducePanel`
 shows the failure being kept, the phase, runs made and what is left, and Cancel (which kills the
 runs in flight and drops the reduction). The reduction (core.reduce) runs as a background job
 (gui.jobs) on its own pool of guests. When it is done the reduced session is
 written beside the session file as `NAME.reduced.json` (in a temporary folder when that folder is
-not writable), loaded again to check B still fails the same way, and opened in a new window at B's
-Run tab, whose notice says "N of M entries were needed" and lists the entries kept.
+not writable), with the code reduced beside B's record (`editedCode`), loaded again to check B still
+fails the same way, and opened in a new window at B's Run tab (the editor holds the code reduced),
+whose notice says "N of M entries were needed" and lists the entries kept.
 """
 from __future__ import annotations
 
 import html
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from core.ddmin import Stopped
@@ -23,16 +25,13 @@ from core.model import Body
 from core.reduce import NoFailure, Progress, Reducer, Reduction
 from core.repro import default_out
 from core.session import Session
-from gui.deep_link import follow_link
+from core.words import plural
+from gui.context import InspectorContext
 from gui.jobs import Cancelled, Job, Jobs
+from gui.services import WindowServices
 from gui.theme import hex_of
 
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
-    from gui.run_view import RunView
-
 MAX_LISTED = 30
-_windows: list[QWidget] = []  # reduced-session windows, held until they close
 
 
 class ReducePanel(QDialog):
@@ -41,15 +40,15 @@ class ReducePanel(QDialog):
     done = Signal(object)
 
     def __init__(self, session: Session, body: Body, code: str, lang: str, timeout_s: float = 10.0,
-                 parent: QWidget | None = None, settings: Any = None):
+                 parent: QWidget | None = None, services: WindowServices | None = None):
         super().__init__(parent)
         self.setObjectName("reducePanel")
         self.setWindowTitle(f"Reduce body {body.key}")
         self.setModal(False)
-        self.session, self.body, self.settings = session, body, settings
+        self.session, self.body, self.services = session, body, services
         self._job = (code, lang, timeout_s)
         self.jobs = Jobs(self)  # gui.jobs: cancelled by Cancel, by the window closing, or by the panel's deletion
-        self.window: MainWindow | None = None
+        self.window: QWidget | None = None  # the window on the reduced session
         self.cancelled = False
         self.running = False
         self.headline = QLabel(f"Reducing body <b>{html.escape(body.key)}</b>: finding how it fails …", self)
@@ -149,10 +148,12 @@ class ReducePanel(QDialog):
     def _finished(self, reduction: Reduction, out: Path, reproduced: bool) -> None:
         if self.cancelled:
             return
-        self.window = open_reduced(reduction, out, reproduced, self.settings)
+        if self.services is not None:
+            self.window = self.services.open_window(out, str(reduction.cut.body.id), "run", summary_html(reduction, out, reproduced),
+                                                    "info" if reproduced else "warning")
         self._end(self.window)
 
-    def _end(self, window: MainWindow | None) -> None:
+    def _end(self, window: QWidget | None) -> None:
         self.running = False
         self.done.emit(window)
         self.accept()
@@ -184,42 +185,21 @@ def summary_html(reduction: Reduction, out: Path, reproduced: bool) -> str:
     kept = ", ".join(f"<tt>{html.escape(n)}</tt>" for n in cut.kept) or "none"
     check = ("Body {0} fails the same way here." if reproduced else
              "<b>Body {0} does not fail the same way in the written file</b>; please report it with the session.")
-    return (f"<b>{after['entries']} of {before['entries']} entries were needed</b> for body "
+    return (f"<b>{after['entries']} of {plural(before['entries'], 'entry', 'entries')} {'was' if after['entries'] == 1 else 'were'} needed</b> for body "
             f"{html.escape(cut.body.key)}, which {html.escape(_how_it_fails(reduction.failure.text()))}; "
             f"{after['kept']} of {before['kept']} kept values ({reduction.runs} runs, {reduction.seconds:.1f} s).<br>"
             f"Entries kept: {entries}. Kept values: {kept}.<br>"
             f"{check.format(html.escape(cut.body.key))} Written to {html.escape(str(out))}.")
 
 
-def open_reduced(reduction: Reduction, out: Path, reproduced: bool, settings: Any = None) -> MainWindow:
-    """A new inspector window on the reduced session, at B's Run tab, with the summary in its notice."""
-    from gui.main_window import MainWindow
-
-    window = MainWindow(settings)
-    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    _windows.append(window)
-    window.destroyed.connect(lambda *_: _windows.remove(window) if window in _windows else None)
-    follow_link(window, str(reduction.cut.body.id), "run")
-    text = summary_html(reduction, out, reproduced)
-
-    def loaded() -> None:
-        window.load_finished.disconnect(loaded)
-        window.notice.show_notice(text, "info" if reproduced else "warning")
-
-    window.load_finished.connect(loaded)
-    window.show()
-    window.open_file(out)
-    return window
-
-
-def start_reduce(view: RunView) -> ReducePanel | None:
-    """Run tab ▸ Reduce…: reduce the body at the cursor with the editor's code; None when there is none."""
-    session, cursor = view.context.session, view.context.cursor
+def start_reduce(context: InspectorContext, services: WindowServices | None, parent: QWidget | None = None) -> ReducePanel | None:
+    """Run tab ▸ Reduce…: reduce the body at the cursor with the code the editor shows; None when the editor holds another."""
+    session, cursor, choice = context.session, context.cursor, context.run
     body = session.body(cursor) if session is not None and cursor is not None else None
-    if session is None or body is None:
-        view.status_label.setText("<b>Reduce</b> needs a body: move the cursor to the body whose failure to reduce.")
+    if session is None or body is None or not choice.at_own_point(cursor):
         return None
-    panel = ReducePanel(session, body, view.editor.toPlainText(), view.lang, float(view.timeout_box.value()), view,
-                        getattr(view.window(), "settings", None))
+    code, lang = choice.code()
+    panel = ReducePanel(session, body, code, lang, choice.timeout_s, parent if parent is not None else
+                        (services.widget if services is not None else None), services)
     panel.start()
     return panel

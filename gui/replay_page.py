@@ -29,6 +29,7 @@ class ReplayPage(QWidget):
         self.model = ReplayModel(self)
         self.table = result_table(self.model, "replayTable")
         self.table.setColumnWidth(2, 150)
+        self.table.setColumnHidden(2, True)  # "recorded calls": shown once a verdict has some (an empty column gives its room away)
         self.table.doubleClicked.connect(self._activated)
         self.table.selectionModel().currentRowChanged.connect(lambda current, _: self._show_recorded_calls(current.row()))
         self.calls_label = QLabel(self)
@@ -52,12 +53,15 @@ class ReplayPage(QWidget):
         """Empty the page for a new replay (or a new session); `body_keys` size the body column."""
         self.model.clear()
         self.calls_label.hide()
+        self.table.setColumnHidden(2, True)  # "recorded calls" gives its room away until a verdict has some
         fit_column(self.table, 0, body_keys, most=160)
 
     def add(self, verdict: dict[str, Any], result: dict[str, Any]) -> str:
         """Show one body's verdict; returns its badge. The first divergence is chosen, its calls shown."""
         badge = replay_badge(verdict, result)
         row = self.model.add(verdict, badge)
+        if verdict.get("recordedCalls") and self.table.isColumnHidden(2):
+            self.table.setColumnHidden(2, False)
         if not verdict["same"] and self.calls_label.isHidden():
             self.table.setCurrentIndex(self.model.index(row, 2))
         return badge

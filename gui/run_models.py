@@ -7,7 +7,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 
 from core.runner.report import recorded_calls_text, source_text
 from core.jsonsize import compact_json
-from gui.look import DISPLAY, FOREGROUND, TOOLTIP
+from gui.look import BADGE_WORDS, DISPLAY, FOREGROUND, TOOLTIP
 from gui.models.rows import RowsModel
 from gui.theme import colour
 
@@ -75,7 +75,7 @@ class ReplayModel(RowsModel):
         verdict, badge = self.rows[index.row()]
         same = verdict["same"]
         recorded = ", ".join(map(str, verdict.get("recordedCalls", [])))
-        cells = (str(verdict["body"]), badge, recorded, "" if same else verdict["firstDifference"]["message"])
+        cells = (str(verdict["body"]), BADGE_WORDS.get(badge, badge), recorded, "" if same else verdict["firstDifference"]["message"])
         if role == DISPLAY:
             return cells[index.column()]
         if role == TOOLTIP:
@@ -84,4 +84,6 @@ class ReplayModel(RowsModel):
             return cells[index.column()]
         if role == FOREGROUND and not same:
             return colour("error")
+        if role == FOREGROUND and badge == "same-failed":
+            return colour("warning")  # the same as recorded, and that is a failure: not the plain "same"
         return None

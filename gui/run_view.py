@@ -16,7 +16,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QFontMetrics, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -36,21 +36,29 @@ from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
 from core.runner.replay import replay_session
 from core.runner.result import failure
-from core.runner.report import error_line, source_text
+from core.recorded_failure import recorded_failure
+from core.runner.report import source_text
 from core.timeline import first_code_line
+from core.words import plural
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
 from gui.jobs import Job, Jobs
 from gui.json_tree import JsonTreeView
 from gui.look import fit_column, monospace
 from gui.replay_page import ReplayPage, result_table
+from gui.reduce_panel import start_reduce
+from gui.run_choice import RunChoice
 from gui.run_models import CallsModel
+from gui.services import WindowServices
 from gui.theme import hex_of
 
 OK_BRUSH = pg.mkBrush("#60a5fa")
 FAILED_BRUSH = pg.mkBrush("#f87171")
+WATERFALL_ROWS = 16  # rows of the operations waterfall in view at once (more scroll)
+WATERFALL_NAMED = 200  # calls named on the waterfall's axis (more: the hover names them)
+WATERFALL_LABELLED = 200  # bars labelled with their time
+WATERFALL_NAMES_MOST = 320  # px the waterfall's call names take at most
 EDITED_MARK = "● "  # in the body chooser: this body's code was edited in this session
-NEW_BODY = "// A new body: inputs, kept, modules, scene, console and log are in scope.\nreturn scene.info();\n"
 
 
 class _Bridge(QObject):
@@ -66,15 +74,14 @@ class RunView(QWidget):
     def __init__(self, context: InspectorContext, parent: QWidget | None = None):
         super().__init__(parent)
         self.context = context
+        self.choice: RunChoice = context.run  # the body, its edits, timeout: state the actions read too
         self.runner: Runner | None = None
         self.bridge = _Bridge(self)
         self.future: Future | None = None
         self.run_number = 0
         self.last_result: dict[str, Any] | None = None
-        self.loaded_body: Body | None = None
         self.replaying = False
-        self.edits: dict[str | None, tuple[str, str]] = {}  # body key (None: the new body) → (code, lang) as edited
-        self._edits_path: Any = None  # the file the edits belong to
+        self.services: WindowServices | None = None  # the window's, given by the window that holds the tab
         self._loading = False  # the editor is being filled, not edited
         self._stop_replay = threading.Event()
         self.jobs = Jobs(self)  # the run and the replay (gui.jobs): a new session drops their answers
@@ -82,7 +89,8 @@ class RunView(QWidget):
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
         context.state_grew.connect(self._cursor_changed)
-        context.body_chosen.connect(self._body_chosen)
+        self.choice.chosen.connect(self._show_choice)
+        self.choice.edited.connect(self._edit_marked)
         self._runners: list[Runner] = []  # shared with the closer below, which must not hold the view
         self.destroyed.connect(_closer(self._runners))
         self._session_changed()
@@ -119,12 +127,14 @@ class RunView(QWidget):
         self.timeout_box = QDoubleSpinBox(self)
         self.timeout_box.setObjectName("timeoutBox")
         self.timeout_box.setRange(0.1, 600)
-        self.timeout_box.setValue(10)
+        self.timeout_box.setValue(self.choice.timeout_s)
+        self.timeout_box.valueChanged.connect(lambda value: setattr(self.choice, "timeout_s", float(value)))
         self.timeout_box.setSuffix(" s")
         self.timeout_box.setToolTip("Stop the body after this many seconds")
         self.deterministic_box = QCheckBox("fixed random and time", self)
         self.deterministic_box.setObjectName("deterministicBox")
-        self.deterministic_box.setChecked(True)
+        self.deterministic_box.setChecked(self.choice.deterministic)
+        self.deterministic_box.toggled.connect(lambda on: setattr(self.choice, "deterministic", bool(on)))
         self.deterministic_box.setToolTip("Math.random seeded and Date fixed to the body's recorded time, so a replay is reproducible")
         self.revert_button = QPushButton("Revert", self)
         self.revert_button.setObjectName("revertButton")
@@ -188,11 +198,14 @@ class RunView(QWidget):
         self.calls_table.doubleClicked.connect(lambda index: self._call_activated(index.row()))
         self.plot = pg.PlotWidget(self, background=hex_of("plot_background"))
         self.plot.setObjectName("operationsPlot")
-        self.plot.setLabel("bottom", "ms since the run started (starts as the guest's clock gives them, to the ms)")
+        self.plot.setLabel("bottom", "ms since the run started")
+        self.plot.getAxis("bottom").setToolTip("starts as the guest's clock gives them, to the ms; hover a bar for its exact figures")
         self.plot.scene().sigMouseMoved.connect(self._hover_operation)
         self.operations: list[dict[str, Any]] = []
+        self._op_labels: list[Any] = []  # the waterfall's time labels
         self.plot.showGrid(x=True, y=False, alpha=0.2)
-        self.plot.setMouseEnabled(y=False)
+        self.plot.setMouseEnabled(y=True)  # a long waterfall scrolls; its rows keep their height
+        self.plot.getViewBox().invertY(True)  # the first call on top
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[], brushes=[])
         self.plot.addItem(self.bars)
         self.replay_page = ReplayPage(self)
@@ -244,10 +257,6 @@ class RunView(QWidget):
             self.future, self.replaying = None, False
             self._set_busy(False)
         session = self.context.session
-        path = session.path if session is not None else None
-        if path != self._edits_path:  # another file: its bodies are others; a reload keeps the edits
-            self.edits = {}
-            self._edits_path = path
         self.body_combo.clear()
         self.body_combo.addItem("(new body)", None)
         for body in session.bodies if session else []:
@@ -257,14 +266,7 @@ class RunView(QWidget):
         self.replay_page.clear()
         self.run_button.setEnabled(session is not None)
         self.replay_button.setEnabled(session is not None and bool(session.bodies))
-        body = session.body(self.context.cursor) if session and self.context.cursor is not None else None
-        if body is None and session and session.bodies:
-            body = session.bodies[0]
-        if body is not None:
-            self.load_body(body)
-        else:
-            self._load_new_body()
-        self._cursor_changed()
+        self._show_choice()
 
     def _cursor_changed(self) -> None:
         session = self.context.session
@@ -273,26 +275,66 @@ class RunView(QWidget):
             return
         state = self.context.state
         self.scope_label.setText(
-            f"Runs {html.escape(self.context.cursor_text)}: <tt>inputs</tt> over {len(state.store):,} entries, "
+            f"{self._what_runs_where()}: <tt>inputs</tt> over {plural(len(state.store), 'entry', 'entries')}, "
             f"<tt>kept</tt> with {len(state.kept)} name{'s' if len(state.kept) != 1 else ''}"
             + (f" (the store is trimmed to caps.storeBytes {session.caps.store_bytes:,})" if session.caps.store_bytes is not None else ""))
 
-    def _body_chosen(self, body: Body) -> None:
-        if self.editing_key() not in self.edits:  # an edited body stays: the person may run it at the new cursor
-            self.load_body(body)
+    def _what_runs_where(self) -> str:
+        """Which code runs where, in words; said plainly when the editor's body is not the cursor's."""
+        key, cursor = self.choice.key, self.context.cursor
+        if self.choice.at_own_point(cursor):
+            return f"Body <b>{html.escape(str(key))}</b> runs at its own point"
+        what = "A new body" if key is None else f"Body <b>{html.escape(key)}</b>'s code (not at its own point)"
+        return f"{what} runs {html.escape(self.context.cursor_text)}"
+
+    def _show_recorded(self) -> None:
+        """Before a run, the result side shows the chosen body's recorded outcome: its error at its line, its logs."""
+        body = self.choice.body()
+        self.last_result = None
+        self.editor.clear_marks()
+        self.keep_label.hide()
+        self.calls_model.set_calls([])
+        self._show_operations([])
+        record = body.result if body is not None and isinstance(body.result, dict) else None
+        if record is None:
+            self.status_label.setText("Not run yet." if body is None else f"Not run yet; body {html.escape(body.key)} has no recorded result.")
+            self._show_error(None)
+            self.returned_tree.set_value(None, "returned", present=False)
+            self.logs_text.setPlainText("")
+            return
+        session = self.context.session
+        error = recorded_failure(session, body) if session is not None else None  # type: ignore[arg-type]
+        logs = [str(line) for line in record.get("logs") or []]
+        mark = (f"<b style='color:{hex_of('error')}'>✗ failed</b>" if error is not None
+                else f"<b style='color:{hex_of('ok')}'>✓ ok</b>")
+        self.status_label.setText(f"Recorded: {mark} · {plural(len(logs), 'log line', 'log lines')} · "
+                                  f"body {html.escape(body.key)} as the session holds it; ▶ Run to run it here")  # type: ignore[union-attr]
+        self._show_error(error, "recorded")
+        if "returned" in record:
+            self.returned_tree.set_value(record["returned"], "returned")
+        else:
+            self.returned_tree.set_value(None, "returned", present=False)
+        self.logs_text.setPlainText("\n".join(logs))
+        if error is not None:
+            self.result_tabs.setCurrentWidget(self.logs_text if logs else self.returned_tree)
+
+    @property
+    def loaded_body(self) -> Body | None:
+        """The recorded body in the editor (None: a new body)."""
+        return self.choice.body()
 
     def load_body(self, body: Body) -> None:
-        """Put a recorded body in the editor (its language too), or its edit made earlier in this session."""
-        self.loaded_body = body
-        index = self.body_combo.findData(body.key)
+        """Show a recorded body: the cursor moves to it, and the editor follows the cursor."""
+        self.context.set_cursor(body.id)
+
+    def _show_choice(self) -> None:
+        """The choice changed (another body, a revert, a new session): the chooser and editor show it."""
+        index = self.body_combo.findData(self.choice.key)
         if index >= 0:
             self.body_combo.setCurrentIndex(index)
-        self._put_code(*self.edits.get(body.key, (body.code, body.lang)))
-
-    def _load_new_body(self) -> None:
-        self.loaded_body = None
-        self.body_combo.setCurrentIndex(0)
-        self._put_code(*self.edits.get(None, (NEW_BODY, "js")))
+        self._put_code(*self.choice.code())
+        self._show_recorded()
+        self._cursor_changed()
 
     def _put_code(self, code: str, lang: str) -> None:
         self._loading = True
@@ -301,7 +343,7 @@ class RunView(QWidget):
             self.editor.set_code(code, lang)
         finally:
             self._loading = False
-        self._note_edit()
+        self.revert_button.setEnabled(self.choice.is_edited())
 
     def _load_chosen_body(self, index: int) -> None:
         session = self.context.session
@@ -309,53 +351,43 @@ class RunView(QWidget):
         if session is None:
             return
         if key is None:
-            self._load_new_body()
+            self.choice.choose(None)  # the cursor stays: the scope line says where the new body runs
             return
         body = session.body(key)
         if body is not None:
-            self.load_body(body)
-            self.context.set_cursor(body.id)  # run it where it ran
+            self.context.set_cursor(body.id)  # run it where it ran: the editor follows the cursor
 
     # --- edits kept for the session -----------------------------------------------------------------
-    def editing_key(self) -> str | None:
-        """The key of the body in the editor (None: a new body)."""
-        return self.loaded_body.key if self.loaded_body is not None else None
-
-    def recorded_code(self) -> tuple[str, str]:
-        """The code and language the body in the editor was recorded with (a new body's template)."""
-        body = self.loaded_body
-        return (body.code, body.lang) if body is not None else (NEW_BODY, "js")
+    @property
+    def edits(self) -> dict[str | None, tuple[str, str]]:
+        """Edits per body key (None: the new body), held by the context's run choice."""
+        return self.choice.edits
 
     def _note_edit(self) -> None:
-        """Keep the editor's code as the body's edit when it differs from the record; mark it in the chooser."""
+        """The person typed: the choice keeps the code as the body's edit when it differs from the record."""
         if self._loading:
             return
-        key = self.editing_key()
-        now = (self.editor.toPlainText(), self.lang)
-        edited = now != self.recorded_code()
-        if edited:
-            self.edits[key] = now
-        else:
-            self.edits.pop(key, None)
+        self.choice.set_code(self.editor.toPlainText(), self.lang)
+        self.revert_button.setEnabled(self.choice.is_edited())
+
+    def _edit_marked(self, key: str | None) -> None:
         index = self.body_combo.findData(key)
-        if index >= 0 and self.body_combo.itemText(index).startswith(EDITED_MARK) != edited:
+        if index >= 0:
             self._label_body(index)
-        self.revert_button.setEnabled(edited)
 
     def _label_body(self, index: int) -> None:
         key = self.body_combo.itemData(index)
         session = self.context.session
         body = session.body(key) if session is not None and key is not None else None
         text = "(new body)" if body is None else f"{body.id} · {first_code_line(body.code, 60)}"
-        edited = key in self.edits
+        edited = self.choice.is_edited(key)
         self.body_combo.setItemText(index, f"{EDITED_MARK}{text}" if edited else text)
         self.body_combo.setItemData(index, (f"{text}\nedited in this session: Revert puts the recorded code back"
                                             if edited else text), Qt.ItemDataRole.ToolTipRole)
 
     def revert(self) -> None:
         """Put the recorded code of the body in the editor back, dropping its edit."""
-        self.edits.pop(self.editing_key(), None)
-        self._put_code(*self.recorded_code())
+        self.choice.revert()
 
     # --- running ------------------------------------------------------------------------------------
     def _ensure_runner(self) -> Runner:
@@ -375,8 +407,8 @@ class RunView(QWidget):
         if session is None or self.future is not None or self.replaying:
             return
         body_id = None
-        if self.loaded_body is not None and str(self.context.cursor) == self.loaded_body.key:
-            body_id = self.loaded_body.id  # the recorded body at its own point: its time and its own records
+        if self.choice.at_own_point(self.context.cursor):
+            body_id = self.context.cursor  # the recorded body at its own point: its time and its own records
         try:
             envelope = build_envelope(session, self.editor.toPlainText(), self.lang, at=self.context.cursor,
                                       options=self._options(), body_id=body_id)
@@ -399,7 +431,7 @@ class RunView(QWidget):
                         on_failed=lambda exc: self._finished(number, failure("InternalError", f"{type(exc).__name__}: {exc}")))
 
     def _options(self) -> dict[str, Any]:
-        return {"timeout_s": float(self.timeout_box.value()), "deterministic": self.deterministic_box.isChecked()}
+        return {"timeout_s": self.choice.timeout_s, "deterministic": self.choice.deterministic}
 
     def stop(self) -> None:
         """Stop the running body (its guest is killed) or the replay after the body it is on."""
@@ -442,21 +474,26 @@ class RunView(QWidget):
             self.returned_tree.set_value(None, "returned", present=False)
         self.logs_text.setPlainText("\n".join(result.get("logs", [])))
         self._show_calls(calls)
-        self._show_operations(result.get("operations", []))
+        self._show_operations(result.get("operations", []), float(result.get("durationMs") or 0))
         if not ok and "line" not in result.get("error", {}):
             self.result_tabs.setCurrentWidget(self.logs_text if result.get("logs") else self.calls_table)
         else:
             self.result_tabs.setCurrentWidget(self.returned_tree if ok else (self.calls_table if calls else self.logs_text))
 
-    def _show_error(self, error: dict[str, Any] | None) -> None:
+    def _show_error(self, error: dict[str, Any] | None, which: str = "") -> None:
+        """The error (a run's, or `which`="recorded" for the record's) under the status, and at its line in the editor."""
         if not error:
             self.error_label.hide()
             return
-        text = html.escape(error_line(error, "body"))
+        head = f"{which} error: " if which else ""
+        message = f"{error['name']}: {error['message']}"
+        text = html.escape(head + message) + (" (the record gives no line)" if which and "line" not in error else "")
         if "line" in error:
             link = f"{error['line']}:{error.get('column', 1)}"
-            text = f"<a href='{link}'>line {link}</a> · " + html.escape(f"{error['name']}: {error['message']}")
-            self.editor.mark_line(int(error["line"]), "error", f"{error['name']}: {error['message']}", error.get("column"))
+            text = html.escape(head) + f"<a href='{link}'>line {link}</a> · " + html.escape(message)
+            if error.get("lineFrom") == "call":
+                text += html.escape(f" (the line of the call that got no answer, {error['entry']} {error['call']}: the record gives none)")
+            self.editor.mark_line(int(error["line"]), "error", message, error.get("column"))
         self.error_label.setText(f"<span style='color:{hex_of('error')}'>{text}</span>")
         self.error_label.show()
 
@@ -499,9 +536,13 @@ class RunView(QWidget):
                 text = operation_text(op)
         self.plot.setToolTip(text)
 
-    def _show_operations(self, operations: list[dict[str, Any]]) -> None:
+    def _show_operations(self, operations: list[dict[str, Any]], duration_ms: float = 0.0) -> None:
+        """A waterfall: one fixed-height row per call, first on top, on an axis from 0 to the run's end, each labelled."""
         self.operations = operations
         count = len(operations)
+        for label in self._op_labels:
+            self.plot.removeItem(label)
+        self._op_labels = []
         self.bars.setOpts(
             x0=[op["startMs"] for op in operations],
             width=[max(op["durationMs"], 0.05) for op in operations],
@@ -509,10 +550,23 @@ class RunView(QWidget):
             height=0.7,
             brushes=[OK_BRUSH if op["ok"] else FAILED_BRUSH for op in operations],
         )
-        ticks = [(i, op["call"].split(".", 1)[1] if count <= 40 else "") for i, op in enumerate(operations)]
-        self.plot.getAxis("left").setTicks([ticks])
-        self.plot.setTitle(f"{count} operation{'s' if count != 1 else ''}" if count else "no module calls")
-        self.plot.enableAutoRange()
+        names = [op["call"] for op in operations]
+        axis = self.plot.getAxis("left")
+        axis.setTicks([[(i, name) for i, name in enumerate(names)] if count <= WATERFALL_NAMED else []])
+        # The names whole (ids and calls are never elided), up to a third of the plot; the hover has them too.
+        metrics = QFontMetrics(axis.style.get("tickFont") or self.plot.font())
+        widest = max((metrics.horizontalAdvance(name) for name in names[:WATERFALL_NAMED]), default=40)
+        axis.setWidth(min(widest + 24, WATERFALL_NAMES_MOST))  # the plot may be hidden now: its width says nothing
+        end = max([duration_ms] + [op["startMs"] + op["durationMs"] for op in operations] + [0.001])
+        for row, op in enumerate(operations[:WATERFALL_LABELLED]):  # each call's time beside its bar
+            label = pg.TextItem(f"{op['durationMs']:g} ms", color=hex_of("plot_text"), anchor=(0, 0.5))
+            label.setPos(op["startMs"] + max(op["durationMs"], 0.05), row)
+            self.plot.addItem(label)
+            self._op_labels.append(label)
+        self.plot.setTitle(f"{plural(count, 'operation', 'operations')} in {end:g} ms" if count else "no module calls")
+        self.plot.disableAutoRange()
+        self.plot.setXRange(0, end * 1.25, padding=0)  # from the run's start; room on the right for the last label
+        self.plot.setYRange(-0.6, min(max(count, WATERFALL_ROWS // 2), WATERFALL_ROWS) - 0.4, padding=0)  # rows of one height
 
     def _call_activated(self, row: int) -> None:
         calls = (self.last_result or {}).get("calls", [])
@@ -526,9 +580,13 @@ class RunView(QWidget):
 
     def reduce_body(self) -> Any:
         """Reduce the session to what the failure of the body at the cursor needs (gui.reduce_panel)."""
-        from gui.reduce_panel import start_reduce
-
-        return start_reduce(self)
+        panel = start_reduce(self.context, self.services, self)
+        if panel is None and self.context.cursor is None:
+            self.status_label.setText("<b>Reduce</b> needs a body: move the cursor to the body whose failure to reduce.")
+        elif panel is None:
+            self.status_label.setText(f"<b>Reduce</b> needs a recorded body in the editor: it holds a new body, "
+                                      f"which runs {html.escape(self.context.cursor_text)}; choose that body to reduce it.")
+        return panel
 
     # --- replay -------------------------------------------------------------------------------------
     def replay_all(self) -> None:
@@ -546,7 +604,7 @@ class RunView(QWidget):
         self._badges: dict[str, str] = {}
         self._set_busy(True)
         self.result_tabs.setCurrentWidget(self.replay_page)
-        self.status_label.setText(f"Replaying {len(session.bodies)} bodies …")
+        self.status_label.setText(f"Replaying {plural(len(session.bodies), 'body', 'bodies')} …")
         runner = self._ensure_runner()
         options = self._options()
         stop = self._stop_replay
@@ -586,7 +644,7 @@ class RunView(QWidget):
         self._set_busy(False)
         same = sum(1 for v in verdicts if v["same"])
         verdict_colour = hex_of("ok") if same == len(verdicts) else hex_of("error")
-        self.status_label.setText(f"<b style='color:{verdict_colour}'>Replay: {same} of {len(verdicts)} bodies the same</b>"
+        self.status_label.setText(f"<b style='color:{verdict_colour}'>Replay: {same} of {plural(len(verdicts), 'body', 'bodies')} the same</b>"
                                   + (" (stopped)" if self._stop_replay.is_set() else ""))
         self.bridge.replay_done.emit(verdicts)
 
@@ -594,7 +652,6 @@ class RunView(QWidget):
         session = self.context.session
         body = session.body(body_id) if session is not None else None
         if body is not None:
-            self.load_body(body)
             self.context.set_cursor(body.id)
 
 

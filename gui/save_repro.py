@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from core.output_file import OutputRefused
 from core.repro import cut_after, default_out, write_cut
+from gui.context import InspectorContext
 from gui.jobs import Jobs
-
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+from gui.services import WindowServices
 
 
 class ReproSaver(QObject):
@@ -28,9 +26,9 @@ class ReproSaver(QObject):
     saved = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, window: MainWindow):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, context: InspectorContext, services: WindowServices):
+        super().__init__(services.widget)
+        self.context, self.services = context, services
         self.jobs = Jobs(self)  # gui.jobs: the window's closeEvent waits for a file being written
         self._saves = 0
         self.saved.connect(self._saved)
@@ -38,29 +36,28 @@ class ReproSaver(QObject):
 
     def edited_code(self) -> tuple[str | None, str | None]:
         """The Run tab editor's code and language when it holds the body at the cursor, else (None, None)."""
-        run = self.window.views.get("run")
-        body = getattr(run, "loaded_body", None)
-        if body is None or str(self.window.context.cursor) != body.key:
+        choice = self.context.run
+        if not choice.at_own_point(self.context.cursor):
             return None, None
-        return run.editor.toPlainText(), run.lang  # type: ignore[union-attr]
+        return choice.code()
 
     def choose(self) -> None:
         """Ask where to save, starting beside the session file as NAME.repro.json."""
-        session, cursor = self.window.context.session, self.window.context.cursor
+        session, cursor = self.context.session, self.context.cursor
         if session is None or cursor is None:
-            self.window.notice.show_notice("<b>Save repro</b> needs a body: move the cursor to the body to reproduce.", "warning")
+            self.services.notify("<b>Save repro</b> needs a body: move the cursor to the body to reproduce.", "warning")
             return
-        start = default_out(self.window.current_path or Path.home() / session.name, "repro")
-        path, _ = QFileDialog.getSaveFileName(self.window, "Save a repro", str(start), "Sessions (*.json)")
+        start = default_out(self.services.current_path() or Path.home() / session.name, "repro")
+        path, _ = QFileDialog.getSaveFileName(self.services.widget, "Save a repro", str(start), "Sessions (*.json)")
         if path:
             self.save(Path(path))
 
     def save(self, path: Path) -> bool:
         """Write the cut just after the body at the cursor to `path` off the GUI thread; False when there is no body."""
-        session, cursor = self.window.context.session, self.window.context.cursor
+        session, cursor = self.context.session, self.context.cursor
         if session is None or cursor is None or session.body(cursor) is None:
             return False
-        if self.window.current_path is not None and path.resolve() == self.window.current_path.resolve():
+        if self.services.current_path() is not None and path.resolve() == self.services.current_path().resolve():
             self.failed.emit(f"{path} is the open session file, which is never written; choose another name")
             return False
         code, lang = self.edited_code()
@@ -80,13 +77,13 @@ class ReproSaver(QObject):
         return True
 
     def _saved(self, path: Path) -> None:
-        self.window.status.showMessage(f"saved the repro of body {self.window.context.cursor} to {path}", 8000)
+        self.services.status(f"saved the repro of body {self.context.cursor} to {path}", 8000)
 
     def _failed(self, message: str) -> None:
-        self.window.notice.show_notice(f"<b>Repro not saved</b>: {html.escape(message)}")
+        self.services.notify(f"<b>Repro not saved</b>: {html.escape(message)}", "error")
 
 
-def saver_for(window: MainWindow) -> ReproSaver:
+def saver_for(context: InspectorContext, services: WindowServices) -> ReproSaver:
     """The window's ReproSaver, made on first use."""
-    saver = window.findChild(ReproSaver)
-    return saver if saver is not None else ReproSaver(window)
+    saver = services.widget.findChild(ReproSaver)
+    return saver if saver is not None else ReproSaver(context, services)

@@ -1,10 +1,13 @@
 """The status bar: entries, store bytes against the cap, kept count, problems count, at the cursor."""
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QPushButton, QStatusBar, QWidget
 
 from core.sizes import format_size
+from core.words import plural
 from gui.context import InspectorContext
 from gui.models.manifest import trim_preview_of
 from gui.quiet_label import QuietLabel, restyle
@@ -26,15 +29,17 @@ class InspectorStatusBar(QStatusBar):
         self.entries_label = _label("statusEntries")
         self.store_label = _label("statusStore")
         self.kept_label = _label("statusKept")
+        self.trim_label = _label("statusTrim")  # the cap the Trim tab tries, when it is not the session's
         self.problems_button = QPushButton(self)
         self.problems_button.setObjectName("statusProblems")
         self.problems_button.setFlat(True)
         self.problems_button.clicked.connect(self.problems_clicked)
-        for widget in (self.cursor_label, self.entries_label, self.store_label, self.kept_label, self.problems_button):
+        for widget in (self.cursor_label, self.entries_label, self.store_label, self.trim_label, self.kept_label, self.problems_button):
             self.addPermanentWidget(widget)
         context.session_changed.connect(self._keep_room_for_the_store)
         context.session_changed.connect(self.refresh)
         context.cursor_changed.connect(self.refresh)
+        context.trim_cap_changed.connect(lambda _cap: self.refresh())
         context.session_grew.connect(lambda _appended: self._keep_room_for_the_store())  # a larger store may be reached
         context.session_grew.connect(lambda _appended: self.refresh())  # problems counted, the end state grown
         self.refresh()
@@ -80,6 +85,7 @@ class InspectorStatusBar(QStatusBar):
             self.store_label.setToolTip(f"the store as the editor injects it: {size:,} bytes; caps.storeBytes: {cap:,} bytes"
                                         + (f"; the editor trims the oldest {fell:,} before a body runs (see Trim)" if fell else ""))
             self.store_label.setStyleSheet(FALLS_STYLE.format(colour=hex_of("error")) if fell else "")
+        self._show_trim_cap(preview, size)
         kept = len(state.kept)
         self.kept_label.setText(f"{kept} kept" + (f", {len(state.refused)} refused" if state.refused else ""))
         errors, warnings = len(session.errors), len(session.warnings)
@@ -87,6 +93,19 @@ class InspectorStatusBar(QStatusBar):
                                      if errors or warnings else "no problems")
         self.problems_button.setToolTip("show the Problems tab")
         restyle(self.problems_button, f"color: {hex_of('error')};" if errors else f"color: {hex_of('warning')};" if warnings else "")
+
+
+    def _show_trim_cap(self, preview: Any, size: int) -> None:
+        """Beside the session's cap, the one the Trim tab tries (so the two figures never read as one)."""
+        tried = self.context.trim_cap
+        self.trim_label.setVisible(tried is not None)
+        if tried is None:
+            return
+        fell = preview.fell_at(tried) if size > tried else 0
+        verdict = "nothing would fall" if not fell else plural(fell, "entry would fall", "entries would fall")
+        self.trim_label.setText(f"Trim tab tries {format_size(tried)}: {verdict}")
+        self.trim_label.setToolTip(f"the cap being tried in the Trim tab, {tried:,} bytes; the session's own caps.storeBytes is "
+                                   "the figure on the left (the Trim tab's Session cap button puts it back)")
 
 
 def widest_store_words(total: int, cap: int | None, fell: int) -> list[tuple[str, bool]]:

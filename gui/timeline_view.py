@@ -1,10 +1,12 @@
 """The timeline dock: bodies with their calls nested, canvas edits marked; choosing a row moves the cursor."""
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QVBoxLayout, QWidget
 
 from core.growing import Appended
+from core.words import plural
 from gui.context import InspectorContext
 from gui.look import still_header
 from gui.models.timeline import TimelineModel
@@ -40,6 +42,7 @@ class TimelineView(QWidget):
         layout.addWidget(self.tree)
         self._moving = False  # the cursor is being moved from here: do not echo it back
         self.tree.selectionModel().currentChanged.connect(self._chosen)
+        self.tree.installEventFilter(self)  # Up and Down step bodies; Right goes into a body's calls
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
         context.session_grew.connect(self._grew)
@@ -48,6 +51,21 @@ class TimelineView(QWidget):
         context.entry_chosen.connect(self._show_entry)
         self._session_changed()
         self._badges_changed()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
+        """On a top row, Up and Down go to the previous / next top row (a body, an edit, the end), not into
+        the calls of the one above: stepping bodies moved the cursor to "End of session" through the last
+        body's calls. Right opens a body and goes to its first call; in the calls the arrows step calls."""
+        if watched is self.tree and event.type() == QEvent.Type.KeyPress:
+            key_event: QKeyEvent = event  # type: ignore[assignment]
+            key, current = key_event.key(), self.tree.currentIndex()
+            if key in (Qt.Key.Key_Up, Qt.Key.Key_Down) and key_event.modifiers() == Qt.KeyboardModifier.NoModifier \
+                    and current.isValid() and not current.parent().isValid():
+                row = current.row() + (1 if key == Qt.Key.Key_Down else -1)
+                if 0 <= row < self.model.rowCount():
+                    self.tree.setCurrentIndex(self.model.index(row, 0))
+                return True
+        return super().eventFilter(watched, event)
 
     def _session_changed(self) -> None:
         session = self.context.session
@@ -67,7 +85,7 @@ class TimelineView(QWidget):
         if session is None:
             self.summary.setText("No session open.")
         else:
-            self.summary.setText(f"{len(session.bodies):,} bodies · {len(session.entries):,} entries · "
+            self.summary.setText(f"{plural(len(session.bodies), 'body', 'bodies')} · {plural(len(session.entries), 'entry', 'entries')} · "
                                  f"{self._edits:,} canvas edit{'s' if self._edits != 1 else ''}")
 
     def _grew(self, appended: Appended) -> None:

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from core.sizes import ENTRY_BYTES_TIP, FIELD_UNITS, SizeError, format_size, parse_size_in_unit, size_in_unit
 from core.trim_preview import StoreIndex, TrimPreview, cap_text
+from core.words import plural
 from gui.context import InspectorContext
 from gui.look import (
     ALIGN, BACKGROUND, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_TAG, RIGHT, TOOLTIP, Index,
@@ -405,7 +406,7 @@ class TrimView(QWidget):
         where = self.context.cursor_text
         cap = self.context.session.caps.store_bytes if self.context.session is not None else None
         session_cap = f"; the session's cap is {cap_text(cap)}" if cap is not None else "; the session sets no store cap"
-        self.store_label.setText(f"The store {where}: {count:,} entries, {preview.total_bytes:,} B{session_cap}")
+        self.store_label.setText(f"The store {where}: {plural(count, 'entry', 'entries')}, {preview.total_bytes:,} B{session_cap}")
         fell = preview.fell_at(self.cap)
         self.model.set_preview(preview, fell, self._between())
         self.set_cap(self.cap, force=True)
@@ -416,6 +417,7 @@ class TrimView(QWidget):
         if cap == self.cap and not force:
             return
         self.cap = cap
+        self.context.set_trim_cap(cap)  # held by the context: the status bar and Export read the cap tried here
         self._updating = True
         try:
             if source != "slider":

@@ -17,6 +17,7 @@ from typing import Any
 from core.cli import output, streams
 from core.cli.errors import CliError
 from core.plain_text import shown
+from core.desktop_entry import InstallDesktopAction
 
 # A new command: a module core/commands/<name>.py, and its line here (the order of `wsi --help`).
 COMMANDS = {
@@ -56,6 +57,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
                          epilog=_demo_epilog() if chosen is None else None)
     parser.add_argument("--version", action=VersionAction)
     parser.add_argument("--completion", action=CompletionAction)
+    parser.add_argument("--install-desktop", action=InstallDesktopAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=UsageParser)
     sub.add_parser("gui", help="open the inspector window (the default)")
     for name, summary in COMMANDS.items():

@@ -179,7 +179,8 @@ def replay_session(
 
 
 def replay_badge(verdict: Mapping[str, object], result: Mapping[str, object]) -> str:
-    """A replayed body's badge: "same" as the record, "failed" (the replay did not end ok), else "diverged"."""
+    """A replayed body's badge: "same" as the record, "same-failed" (the same, and that is a failure as recorded),
+    "failed" (the replay did not end ok, unlike the record), else "diverged"."""
     if verdict.get("same"):
-        return "same"
+        return "same" if result.get("ok") else "same-failed"
     return "diverged" if result.get("ok") else "failed"

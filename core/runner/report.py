@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from core.runner.result import readable
 
@@ -28,6 +28,15 @@ def printable(text: str) -> str:
     return _CONTROL.sub(_escape, readable(text))
 
 
+class RecordedError(TypedDict, total=False):
+    """A recorded (or a run's) error: `name` and `message` always, `line`/`column` (1-based) when known."""
+
+    name: Required[str]
+    message: Required[str]
+    line: int
+    column: int
+
+
 def source_text(source: dict[str, Any] | None) -> str:
     """Where a traced call's output came from: `recorded c4`, `mock echo`, `run.inputs`, `no output`."""
     if not source:
@@ -40,6 +49,30 @@ def source_text(source: dict[str, Any] | None) -> str:
     if kind == "run.inputs":
         return "run.inputs (computed)"
     return "no output"
+
+
+def recorded_error(record: object) -> RecordedError | None:
+    """A body's recorded error as a run's error is (`name`, `message`, `line`?, `column`?), or None when it did not fail.
+
+    Recordings write it as an object or as one string `Name: message`; a string whose head is not an
+    error name is the message of an `Error`.
+    """
+    if not isinstance(record, dict) or record.get("ok") is not False:
+        return None
+    error = record.get("error")
+    if isinstance(error, dict):
+        found: RecordedError = {"name": str(error.get("name") or "Error"), "message": str(error.get("message") or "")}
+        line, column = error.get("line"), error.get("column")
+        if isinstance(line, int) and not isinstance(line, bool) and line > 0:
+            found["line"] = line
+        if isinstance(column, int) and not isinstance(column, bool) and column > 0:
+            found["column"] = column
+        return found
+    text = str(error) if error is not None else "failed (the record gives no error)"
+    name, sep, message = text.partition(": ")
+    if sep and name.isidentifier() and (name.endswith("Error") or name.endswith("Exception")):
+        return {"name": name, "message": message}
+    return {"name": "Error", "message": text}
 
 
 def error_line(error: dict[str, Any], where: str = "body") -> str:

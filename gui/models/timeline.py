@@ -11,7 +11,7 @@ from core.model import Body, Entry, id_key
 from core.session import Session
 from core.timeline import TimelineRow, body_outcome, first_code_line, timeline_rows
 from gui.look import (
-    BACKGROUND, CURSOR_BACKGROUND, DECORATION, DISPLAY, FONT, FOREGROUND, PERSON, PERSON_BACKGROUND, PERSON_TAG,
+    BACKGROUND, BADGE_TIPS, BADGE_WORDS, CURSOR_BACKGROUND, DECORATION, DISPLAY, FONT, FOREGROUND, PERSON, PERSON_BACKGROUND, PERSON_TAG,
     TOOLTIP, Index, bold_monospace, delegate_asks, monospace, status_icon,
 )
 
@@ -192,7 +192,7 @@ class TimelineModel(QAbstractItemModel):
         background = CURSOR_BACKGROUND if at_cursor else None
         if column == 1:
             badge = self.badges.get(body.key)
-            return None, None, status_icon(badge) if badge else None, badge or "", background
+            return None, None, status_icon(badge) if badge else None, BADGE_WORDS.get(badge, badge) if badge else "", background
         return (bold_monospace() if at_cursor else monospace(), None, status_icon(body_outcome(body, self.refused)),
                 self._body_title(row), background)
 
@@ -213,7 +213,7 @@ class TimelineModel(QAbstractItemModel):
             body: Body = row.item  # type: ignore[assignment]
             if column == 1:
                 badge = self.badges.get(body.key)
-                return f"replay: {badge}" if badge else None
+                return f"replay: {BADGE_TIPS.get(badge, badge)}" if badge else None
             words = {"ok": "ran ok", "failed": "failed", "refused": "its keep was refused (InvalidKeepError)", "none": "no recorded result"}
             error = (body.result or {}).get("error")
             text = f"body {body.id} {words[body_outcome(body, self.refused)]}; choosing it moves the cursor to the state it was handed"

@@ -1,6 +1,6 @@
-"""Screenshots of every tab at a size, light or dark: `python -m tests.gui.shots W H OUTDIR [dark]`.
+"""Screenshots of every tab at a size, light or dark: `python -m tests.gui.shots W H OUTDIR [light|dark] [BODY]`.
 
-Renders offscreen with its own settings file; the cursor at body b5 of the demo session. For
+Renders offscreen with its own settings file; the cursor at body BODY (default b5) of the demo session. For
 looking at views (issue 16 asks for 1024×700 and 1400×900, light and dark), not a test.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     width, height, out = int(argv[0]), int(argv[1]), Path(argv[2])
-    os.environ["WSI_THEME"] = "dark" if argv[3:] == ["dark"] else "light"
+    os.environ["WSI_THEME"] = "dark" if argv[3:4] == ["dark"] else "light"
     from gui.app import make_application
     from gui.main_window import TABS, MainWindow
 
@@ -34,7 +34,7 @@ def main(argv: list[str]) -> int:
         window.load_finished.connect(loop.quit)
         window.open_file(Path(__file__).resolve().parents[2] / "resources" / "sessions" / "demo.json")
         loop.exec()
-        window.context.set_cursor("b5")
+        window.context.set_cursor(argv[4] if len(argv) > 4 else "b5")
         for name, _title, _spec in TABS:
             window.show_tab(name)
             QTimer.singleShot(400, loop.quit)

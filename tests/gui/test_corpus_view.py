@@ -88,3 +88,33 @@ def test_stop_keeps_what_is_done(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: view.finished, timeout=30_000)
     assert 1 <= len(view.model.reports) < 6 and view.status.text().startswith("stopped:")
     view.close()
+
+
+@pytest.mark.qt_log_ignore(OFFSCREEN_NOISE, r"^This plugin does not support raise\(\)$")
+def test_enter_opens_the_chosen_row_of_the_folder_table(qtbot, window, folder):
+    # Issue 31.10: Enter did not open a row; only a double click did.
+    view = open_corpus(window, folder, options=CheckOptions(timeout_s=2), jobs=1)
+    qtbot.waitUntil(lambda: view.finished, timeout=60_000)
+    view.filter.setText("clean.json")
+    view.table.setFocus()
+    view.table.setCurrentIndex(view.model.index(0, 0))
+    with qtbot.waitSignal(window.load_finished, timeout=20_000):
+        qtbot.keyClick(view.table, Qt.Key.Key_Return)
+    assert window.current_path == folder / "clean.json"
+    view.close()
+
+
+def test_only_the_cell_that_says_what_is_wrong_is_red(qtbot, window, folder):
+    # Issue 31.11: every row of the folder table was red.
+    view = open_corpus(window, folder, options=CheckOptions(timeout_s=2), jobs=1)
+    qtbot.waitUntil(lambda: view.finished, timeout=60_000)
+    from gui.theme import colour
+
+    model, bad = view.model, colour("error").name()
+    names = cells(model, 0)
+    red = {(names[row], column) for row in range(model.rowCount()) for column in range(5)
+           if model.index(row, column).data(Qt.ItemDataRole.ForegroundRole) is not None
+           and model.index(row, column).data(Qt.ItemDataRole.ForegroundRole).color().name() == bad}
+    assert all(column != 0 for _name, column in red)  # no path is red
+    assert ("nested/differs.jsonl", 2) in red and ("lost_edit.json.gz", 4) in red
+    view.close()

@@ -25,14 +25,20 @@ def spans(plot):
     return x1 - x0, y1 - y0
 
 
-def test_the_drawing_fits_the_data_when_first_shown(qtbot, window, open_file):
+def test_the_drawing_opens_on_the_changed_region_and_fit_all_shows_the_whole(qtbot, window, open_file):
+    # Issue 31.6: open on the changed region with padding; a Fit all.
     window.show_tab("inputs")  # the Edits tab builds its drawing while hidden
     view = edits_on(qtbot, window, open_file, SMALL)
-    width, height = spans(view.plot)
-    data_width = SPINE_X[1] - SPINE_X[0]
     (x0, x1), (y0, y1) = view.plot.plot.getViewBox().viewRange()
+    moved = [(15000, 18000), (15000, 18600), (45000, 18000), (45000, 17400), (22500, 18600)]
+    assert all(x0 < x < x1 and y0 < y < y1 for x, y in moved)  # every changed vertex in view, with room around
+    assert x1 - x0 < SPINE_X[1] - SPINE_X[0]  # closer than the whole
+    button = view.plot.fit_all_button
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton, pos=button.rect().center())
+    width, _height = spans(view.plot)
+    (x0, x1), _ = view.plot.plot.getViewBox().viewRange()
     assert x0 <= SPINE_X[0] and x1 >= SPINE_X[1]
-    assert width <= data_width * 1.25  # equal scale: the long side is the one that fits, with a little padding
+    assert width <= (SPINE_X[1] - SPINE_X[0]) * 1.25  # equal scale: the long side is the one that fits, with a little padding
 
 
 def test_moved_vertices_are_marked_from_where_they_were_to_where_they_went(qtbot, window, open_file):
@@ -59,7 +65,7 @@ def test_equal_scale_off_stretches_each_axis_to_its_data(qtbot, window, open_fil
     qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=box.rect().center())
     assert not box.isChecked() and not view.plot.plot.getViewBox().state["aspectLocked"]
     _width, height = spans(view.plot)
-    assert height <= (SPINE_Y[1] - SPINE_Y[0]) * 1.3  # the bend fills the drawing
+    assert height <= (SPINE_Y[1] - SPINE_Y[0]) * 1.7  # the bend fills the drawing (with the opening view's padding)
     box.setFocus()
     qtbot.keyClick(box, Qt.Key.Key_Space)
     assert box.isChecked() and view.plot.plot.getViewBox().state["aspectLocked"]
@@ -74,3 +80,15 @@ def test_choosing_a_change_zooms_to_its_vertices(qtbot, window, open_file):
     (x0, x1), (y0, y1) = view.plot.plot.getViewBox().viewRange()
     assert x0 < 45000 < x1 and y0 < 17400 and 18000 < y1
     assert x1 - x0 < whole_width / 5
+
+
+def test_clicking_the_first_change_zooms_too(qtbot, window, open_file):
+    # Issue 31.6: the first change, chosen for the person when the edit opens, did not zoom when clicked.
+    view = edits_on(qtbot, window, open_file)
+    before, _ = spans(view.plot)
+    table = view.changes_table
+    first = table.model().index(0, 1)
+    assert table.currentIndex().row() == 0
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(first).center())
+    after, _ = spans(view.plot)
+    assert after < before

@@ -76,7 +76,8 @@ def test_the_change_list_filters_and_the_person_tree_highlights_changed_paths(qt
     assert tree.json_model.node(current).pointer == "/bandDepth"
     assert tree.json_model.data(current, Qt.ItemDataRole.BackgroundRole) == PERSON_WRITTEN
     origin = tree.json_model.index(current.row(), 3, current.parent())
-    assert tree.json_model.data(origin) == "✎ e1 (person)"
+    assert tree.json_model.data(origin) == "✎ e1"  # a compact mark (issue 31.4): the value keeps the room
+    assert tree.json_model.data(origin, Qt.ItemDataRole.ToolTipRole).endswith("set by the person's edit e1")
 
 
 def test_an_edit_of_an_edit_offers_each_step(qtbot, view):

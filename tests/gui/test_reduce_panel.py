@@ -22,7 +22,7 @@ def long_session(tmp_path):
 def _at_b6(window, open_file, path):
     from gui.deep_link import follow_link
 
-    follow_link(window, "b6", "run")
+    follow_link(window.context, window.services, "b6", "run")
     open_file(window, path)
     return window.views["run"]
 
@@ -38,7 +38,7 @@ def test_a_deep_link_opens_at_the_body_and_tab(window, open_file, long_session):
 def test_a_deep_link_to_a_missing_body_says_so_and_stays_at_the_end(window, open_file, long_session):
     from gui.deep_link import follow_link
 
-    follow_link(window, "nope", "run")
+    follow_link(window.context, window.services, "nope", "run")
     open_file(window, long_session)
     assert window.context.cursor is None
     assert "has no body 'nope'" in window.notice.label.text() and window.notice.isVisible()
@@ -106,7 +106,7 @@ def test_reduce_cancel_stops_the_runs_and_opens_nothing(qtbot, window, open_file
 def test_reduce_of_a_body_that_does_not_fail_says_so(qtbot, window, open_file, long_session):
     from gui.deep_link import follow_link
 
-    follow_link(window, "b7", "run")
+    follow_link(window.context, window.services, "b7", "run")
     open_file(window, long_session)
     panel = window.views["run"].reduce_body()
     with qtbot.waitSignal(panel.done, timeout=REDUCE_TIMEOUT_MS) as done:
@@ -121,7 +121,7 @@ def test_save_repro_writes_the_cut_with_the_edited_code_and_it_opens(qtbot, wind
 
     view = _at_b6(window, open_file, long_session)
     view.editor.set_code("return 42;\n", "js")
-    saver = saver_for(window)
+    saver = saver_for(window.context, window.services)
     out = tmp_path / "b6.repro.json"
     with qtbot.waitSignal(saver.saved, timeout=20_000):
         assert saver.save(out)
@@ -141,7 +141,7 @@ def test_save_repro_never_overwrites_the_open_file(qtbot, window, open_file, lon
 
     _at_b6(window, open_file, long_session)
     before = long_session.read_bytes()
-    saver = saver_for(window)
+    saver = saver_for(window.context, window.services)
     with qtbot.waitSignal(saver.failed, timeout=5_000):
         assert not saver.save(long_session)
     assert long_session.read_bytes() == before

@@ -41,12 +41,13 @@ def test_a_search_shows_expands_and_highlights_the_match_and_enter_steps_through
     index = inputs.tree.currentIndex()
     assert inputs.tree.isExpanded(index.parent())
     assert inputs.tree.model().data(index.siblingAtColumn(1), Qt.ItemDataRole.BackgroundRole) == HIGHLIGHT
-    assert inputs.match_label.text() == "match 1 of 2"
+    qtbot.waitUntil(lambda: inputs.match_label.text() == "1 of 3 in 2 entries", timeout=3000)  # one count over all
     qtbot.keyClick(inputs.search_edit, Qt.Key.Key_Return)
-    assert current_pointer(inputs) == "/site/wing/level/room/tag" and inputs.match_label.text() == "match 2 of 2"
+    assert current_pointer(inputs) == "/site/wing/level/room/tag" and inputs.match_label.text() == "2 of 3 in 2 entries"
     qtbot.keyClick(inputs.search_edit, Qt.Key.Key_Return)  # on to the next entry that holds it
     assert inputs.shown_entry.id == "c4" and current_pointer(inputs) == "/notes/0"
-    assert inputs.match_label.text() == "match 1 of 1"
+    assert inputs.match_label.text() == "3 of 3 in 2 entries"
+    assert inputs.count_label.text().startswith("2 of 4 entries")  # the entry count, kept apart
     qtbot.keyClick(inputs.search_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)  # back: c2's last
     assert inputs.shown_entry.id == "c2" and current_pointer(inputs) == "/site/wing/level/room/tag"
     inputs.search_edit.clear()
@@ -103,7 +104,28 @@ def test_a_search_over_a_big_store_runs_off_the_gui_thread_and_enter_waits_for_i
     inputs.step_match(True)  # Enter before the rows landed: done once they do
     qtbot.waitUntil(lambda: inputs.model.rowCount() == 2, timeout=5000)
     assert threads and threading.main_thread() not in threads
-    qtbot.waitUntil(lambda: inputs.match_label.text().startswith("match"), timeout=3000)
+    qtbot.waitUntil(lambda: inputs.match_label.text() == "2 of 3 in 2 entries", timeout=3000)
     assert inputs.count_label.text().startswith("2 of 4 entries")
     assert inputs.shown_entry.id == "c2" and current_pointer(inputs) == "/site/wing/level/room/tag"  # the step: match 2
-    assert inputs.match_label.text() == "match 2 of 2"
+
+
+def test_a_search_the_shown_entry_holds_is_revealed_in_place_and_enter_steps_inside_it_first(qtbot, window, open_file, tmp_path):
+    # Issue 31.3: with the entry already shown holding the text there was no expansion, no highlight
+    # and no count, and the first Enter jumped to another entry.
+    open_file(window, write_session(tmp_path / "deep.json"))
+    window.show_tab("inputs")
+    inputs = window.views["inputs"]
+    rect = inputs.table.visualRect(inputs.model.index(1, 0))  # c2: it holds "north" twice, five levels down
+    qtbot.mouseClick(inputs.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert inputs.shown_entry.id == "c2"
+    inputs.search_edit.setFocus()
+    qtbot.keyClicks(inputs.search_edit, "north")
+    qtbot.waitUntil(lambda: inputs.model.rowCount() == 2, timeout=3000)
+    assert inputs.shown_entry.id == "c2"  # stays
+    assert current_pointer(inputs) == "/site/wing/level/room/label"  # revealed in place, expanded
+    index = inputs.tree.currentIndex()
+    assert inputs.tree.model().data(index.siblingAtColumn(1), Qt.ItemDataRole.BackgroundRole) == HIGHLIGHT
+    qtbot.waitUntil(lambda: inputs.match_label.text() == "1 of 3 in 2 entries", timeout=3000)
+    qtbot.keyClick(inputs.search_edit, Qt.Key.Key_Return)  # the next match is in this entry, not another
+    assert inputs.shown_entry.id == "c2" and current_pointer(inputs) == "/site/wing/level/room/tag"
+    assert inputs.match_label.text() == "2 of 3 in 2 entries"

@@ -16,4 +16,5 @@ def test_each_body_gets_same_diverged_or_failed_from_its_real_replay(runner):
     badges: dict[str, str] = {}
     replay_session(session, runner, on_body=lambda verdict, result: badges.__setitem__(str(verdict["body"]), replay_badge(verdict, result)))
     assert badges["b4"] == "diverged" and badges["b5"] == "failed"
-    assert {badges[f"b{i}"] for i in (1, 2, 3, 7, 8)} == {"same"}
+    assert {badges[f"b{i}"] for i in (1, 2, 3, 8)} == {"same"}
+    assert badges["b7"] == "same-failed"  # fails as recorded: the same, but not a green "same" (issue 31.11)
