@@ -199,6 +199,7 @@ class Exporter(QObject):
     def start(self, export: Export, path: Path, form: str | None = None) -> None:
         """Build and write `export` to `path` off the GUI thread (each export its own job), never onto the open session."""
         self._written += 1
-        inputs = [self.window.current_path] if self.window.current_path is not None else []
+        current = self.services.current_path()
+        inputs = [current] if current is not None else []
         self.jobs.start(f"export-{self._written}", lambda _job: write_export(export, path, form, inputs), on_done=self.signals.done.emit,
                         on_failed=lambda exc: self.signals.failed.emit(_failure_text(path, exc)), expected=(OSError, ValueError))

@@ -61,7 +61,8 @@ class ReproSaver(QObject):
             self.failed.emit(f"{path} is the open session file, which is never written; choose another name")
             return False
         code, lang = self.edited_code()
-        inputs = [self.window.current_path] if self.window.current_path is not None else []  # hard links too
+        current = self.services.current_path()
+        inputs = [current] if current is not None else []  # hard links too
 
         def failed(exc: BaseException) -> None:
             if isinstance(exc, OutputRefused):

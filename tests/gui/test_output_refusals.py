@@ -51,7 +51,7 @@ def test_export_onto_the_open_session_is_refused(qtbot, opened, monkeypatch, tmp
         os.link(path, target)
     answer_dialog(monkeypatch, "gui.export", target, export.JSON_FILTER)
     failures = []
-    window.exporter = export.Exporter(window)
+    window.exporter = export.Exporter(window.context, window.services)
     window.exporter.failed.connect(failures.append)
     window.show_tab("inputs")
     window.export_view()
@@ -66,7 +66,7 @@ def test_save_repro_onto_a_hard_link_of_the_open_session_is_refused(qtbot, opene
     window, path = opened
     link = tmp_path / "linked.json"
     os.link(path, link)
-    saver = saver_for(window)
+    saver = saver_for(window.context, window.services)
     failures = []
     saver.failed.connect(failures.append)
     assert saver.save(link)
