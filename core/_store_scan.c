@@ -198,46 +198,132 @@ static long long js_number_length(int k, long long n, int negative) {
     return length + negative;
 }
 
+/* ---- Numbers: JavaScript's shortest spelling, proven exactly without printing. ----
+
+   A double's JavaScript text is its shortest round-trip digits (k of them) placed by its decimal
+   exponent, so its length follows from k and the exponent. A literal of at most 15 significant
+   digits is already shortest (two decimals of 15 digits never read as one normal double). For a
+   longer one, a shorter spelling exists iff the literal cut to one digit fewer, rounded down or up,
+   reads back as the same double (the doubles that read as one are an interval, and any shorter
+   spelling in it lies on the far side of one of those two): so the shortest is found by a few
+   exact conversions. The conversion is Eisel–Lemire's (a 128-bit product with a table of powers of
+   five, core/_pow5_table.h); where it cannot decide, or the result is subnormal, strtod decides. */
+#include "_pow5_table.h"
+
 static locale_t C_LOCALE;
 
-/* The size of a number whose digits alone do not settle it: parsed and printed shortest, as
-   JavaScript does (the shortest of 15, 16 or 17 digits that reads back the same double). */
-static long long measured_number(Scan *s, Py_ssize_t start, Py_ssize_t end, int *same_digits,
-                                 const char *digits, int k, long long n) {
+/* digits × 10^exp10 read as a double, by strtod (the C locale): the slow exact way. */
+static double slow_double(uint64_t digits, long long exp10) {
+    char text[48];
+    snprintf(text, sizeof text, "%llue%lld", (unsigned long long)digits, exp10);
+    locale_t previous = uselocale(C_LOCALE);
+    double x = strtod(text, NULL);
+    uselocale(previous);
+    return x;
+}
+
+/* digits × 10^exp10 (digits > 0) as the nearest double, ties to even; Eisel–Lemire, strtod where it cannot say. */
+static double exact_double(uint64_t w, long long q) {
+    if (q < POW5_SMALLEST) return 0.0;  /* below 10^-323: rounds to zero */
+    if (q > POW5_LARGEST) return INFINITY;
+    int lz = __builtin_clzll(w);
+    w <<= lz;
+    const uint64_t *pow5 = POW5[q - POW5_SMALLEST];
+    unsigned __int128 first = (unsigned __int128)w * pow5[0];
+    uint64_t high = (uint64_t)(first >> 64), low = (uint64_t)first;
+    if ((high & 0x1FF) == 0x1FF) {  /* the bits that decide the rounding may be wrong: take the next 64 */
+        unsigned __int128 second = (unsigned __int128)w * pow5[1];
+        uint64_t carry_in = (uint64_t)(second >> 64);
+        low += carry_in;
+        if (carry_in > low) high++;
+        if ((high & 0x1FF) == 0x1FF && low == UINT64_MAX) return slow_double(w >> lz, q);
+    }
+    int upper = (int)(high >> 63);
+    int shift = upper + 64 - 52 - 3;
+    uint64_t mantissa = high >> shift;
+    long long power2 = (((152170 + 65536) * q) >> 16) + 63 + upper - lz + 1023;
+    if (power2 <= 0) return slow_double(w >> lz, q);  /* subnormal: rare, left to strtod */
+    if (low <= 1 && q >= -4 && q <= 23 && (mantissa & 3) == 1 && (mantissa << shift) == high)
+        mantissa &= ~(uint64_t)1;  /* exactly halfway: round to even */
+    mantissa += mantissa & 1;
+    mantissa >>= 1;
+    if (mantissa >= ((uint64_t)2 << 52)) { mantissa = (uint64_t)1 << 52; power2++; }
+    mantissa &= ~((uint64_t)1 << 52);
+    if (power2 >= 0x7FF) return INFINITY;
+    uint64_t bits = mantissa | ((uint64_t)power2 << 52);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* Whether m × 10^e < x exactly (1), > x (0), or -1 when equal or too big to compare in 128 bits. */
+static int below(uint64_t m, long long e, double x) {
+    int E;
+    double fraction = frexp(x, &E);
+    uint64_t M = (uint64_t)ldexp(fraction, 53);
+    E -= 53;  /* x = M × 2^E */
+    unsigned __int128 left = m, right = M;
+    for (long long i = 0; i < e; i++) { if (left >> 120) return -1; left *= 10; }
+    for (long long i = 0; i < -e; i++) { if (right >> 120) return -1; right *= 10; }
+    for (int i = 0; i < -E; i++) { if (left >> 126) return -1; left <<= 1; }
+    for (int i = 0; i < E; i++) { if (right >> 126) return -1; right <<= 1; }
+    return left < right ? 1 : left > right ? 0 : -1;
+}
+
+static uint64_t strip_zeros(uint64_t digits, int *count) {
+    while (digits % 10 == 0) { digits /= 10; (*count)--; }
+    return digits;
+}
+
+/* The length of JavaScript's text for x, the double read from 0.DIGITS × 10^power (`digits`:
+   `count` significant digits, no trailing zero, count ≤ 19, a spelling that reads back as x);
+   *same: these digits are the ones JavaScript (and orjson) write, surely. */
+static long long shortest_of(double x, uint64_t digits, int count, long long power, int negative, int *same) {
+    *same = 0;
+    if (isinf(x)) return 4;  /* JSON.parse gives Infinity; JSON.stringify writes null */
+    if (x == 0) return 1;
+    int normal = fpclassify(x) == FP_NORMAL, shortened = 0;
+    while (count > 1 && (count > 15 || !normal)) {
+        uint64_t down = digits / 10, up = down + 1;
+        int down_count = count - 1, up_count = count - 1;
+        long long up_power = power;
+        if (exact_double(down, power - down_count) == x) {
+            digits = strip_zeros(down, &down_count); count = down_count;
+        } else if (exact_double(up, power - up_count) == x) {
+            /* rounding up may carry into a new digit: 999 + 1 = 1000 */
+            uint64_t limit = 1;
+            for (int i = 0; i < up_count; i++) limit *= 10;
+            if (up == limit) { up = 1; up_count = 1; up_power++; }
+            else up = strip_zeros(up, &up_count);
+            digits = up; count = up_count; power = up_power;
+        } else break;
+        shortened = 1;
+    }
+    /* Of several spellings of the shortest length, JavaScript and orjson write the nearest to x: the
+       literal's digits are theirs when x lies strictly between the halfway points beside them. */
+    if (!shortened && count <= 17)
+        *same = below(digits * 10 - 5, power - count - 1, x) == 1 && below(digits * 10 + 5, power - count - 1, x) == 0;
+    return js_number_length(count, power, negative);
+}
+
+/* A literal of more than 19 significant digits (never JavaScript's own spelling): read by strtod,
+   printed to 17 digits (which always read back), and shortened from there. */
+static long long long_literal_length(Scan *s, Py_ssize_t start, Py_ssize_t end, int negative) {
     char literal[400], printed[40];
-    *same_digits = 0;
     if (end - start >= (Py_ssize_t)sizeof literal) { s->unsure = 1; return 0; }
     memcpy(literal, s->text + start, (size_t)(end - start));
     literal[end - start] = 0;
     locale_t previous = uselocale(C_LOCALE);
-    double x = strtod(literal, NULL);
-    long long size = 0;
-    if (isinf(x)) size = 4;  /* JSON.parse gives Infinity; JSON.stringify writes null */
-    else if (x == 0) size = 1;
-    else if (fpclassify(x) == FP_SUBNORMAL) s->unsure = 1;  /* fewer bits: the digit count argument fails */
-    else {
-        double magnitude = fabs(x);
-        int precision = 15;
-        for (; precision < 17; precision++) {
-            snprintf(printed, sizeof printed, "%.*e", precision - 1, magnitude);
-            if (strtod(printed, NULL) == magnitude) break;
-        }
-        if (precision == 17) snprintf(printed, sizeof printed, "%.*e", 16, magnitude);
-        /* At a power of two the doubles below are twice as close as those above, so the nearest
-           15 or 16 digits may miss x while the other neighbour hits it: not settled here. */
-        int binary_exponent;
-        if (precision > 15 && frexp(magnitude, &binary_exponent) == 0.5) s->unsure = 1;
-        char shortest[20];
-        int count = 0;
-        char *e = strchr(printed, 'e');
-        for (char *c = printed; c < e; c++) if (*c >= '0' && *c <= '9') shortest[count++] = *c;
-        while (count > 1 && shortest[count - 1] == '0') count--;
-        long long power = strtoll(e + 1, NULL, 10) + 1;
-        size = js_number_length(count, power, signbit(x) != 0);
-        *same_digits = count == k && power == n && memcmp(shortest, digits, (size_t)k) == 0;
-    }
+    double x = fabs(strtod(literal, NULL));
+    if (isfinite(x) && x != 0) snprintf(printed, sizeof printed, "%.16e", x);
     uselocale(previous);
-    return size;
+    if (!isfinite(x) || x == 0) return isinf(x) ? 4 : 1;
+    uint64_t digits = 0;
+    int count = 0, same;
+    char *e = strchr(printed, 'e');
+    for (char *c = printed; c < e; c++) if (*c >= '0' && *c <= '9') { digits = digits * 10 + (uint64_t)(*c - '0'); count++; }
+    digits = strip_zeros(digits, &count);
+    return shortest_of(x, digits, count, strtoll(e + 1, NULL, 10) + 1, negative, &same);
 }
 
 /* A number at s->pos: checked, its JSON.stringify length added to *size. *integral is set for a
@@ -303,11 +389,12 @@ static int scan_number(Scan *s, long long *size, int *integral) {
         if (!*integral && !plain_float) s->verbatim = 0;
         return 1;
     }
-    char digits[17];
-    int copied = 0;
-    for (Py_ssize_t i = first; i <= last && copied < 17; i++) if (i != int_end) digits[copied++] = (char)t[i];
     int same = 0;
-    *size += measured_number(s, start, p, &same, digits, copied, power);
+    if (k <= 19) {
+        uint64_t value = 0;
+        for (Py_ssize_t i = first; i <= last; i++) if (i != int_end) value = value * 10 + (uint64_t)(t[i] - '0');
+        *size += shortest_of(exact_double(value, power - k), value, (int)k, power, negative, &same);
+    } else *size += long_literal_length(s, start, p, negative);
     if (!*integral && !(plain_float && same && k <= 17)) s->verbatim = 0;
     return 1;
 }
