@@ -203,8 +203,13 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
     deep_at = deeper_than(text, MAX_DEPTH)
     if deep_at is not None:
         raise too_deep(text, deep_at)
-    try:
-        return json.loads(text.decode("utf-8", "surrogatepass"), parse_int=_integer)
+    try:  # strict: a surrogate written as UTF-8 bytes (ED A0 80) is not UTF-8, as V8 says
+        return json.loads(text.decode("utf-8"), parse_int=_integer, parse_constant=_not_json)
+    except _NotJson:  # NaN, Infinity, -Infinity: JSON.parse refuses them; msgspec says where
+        failure = locate_failure(text)
+        if failure is None:
+            raise JsonSyntaxError("not JSON here: NaN and Infinity are not JSON numbers", 1, 1) from None
+        raise failure from None
     except UnicodeDecodeError as exc:
         line, column = _position(text, exc.start)
         raise JsonSyntaxError(f"not UTF-8 text (byte 0x{text[exc.start]:02x}); save the session as UTF-8",
@@ -214,6 +219,15 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
         if not text[offset:].strip():  # nothing after where it stopped: cut short
             raise JsonSyntaxError(ENDS_EARLY, exc.lineno, exc.colno, offset, ends_early=True) from None
         raise JsonSyntaxError(_reword(exc.msg), exc.lineno, exc.colno, offset) from None
+
+
+class _NotJson(Exception):
+    """A constant the standard parser takes and JSON.parse does not."""
+
+
+def _not_json(name: str) -> Any:
+    """NaN, Infinity and -Infinity are refused (the standard parser would make floats of them)."""
+    raise _NotJson(name)
 
 
 MOST_INT_DIGITS = 4000  # digits read as a Python int: int() refuses more than 4,300 (ValueError)
