@@ -14,6 +14,7 @@
    MAX_DEPTH, makes the whole scan return None: the Python loader then reads the file and says
    where it is wrong. The scan itself runs without the GIL; only building the answer holds it.
    See core/store_scan.py for the Python side and the tests that hold every size to V8's. */
+#define _GNU_SOURCE           /* memmem */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <locale.h>
@@ -1035,11 +1036,93 @@ static PyObject *scan_one_record(PyObject *Py_UNUSED(module), PyObject *text) {
     return record;
 }
 
+
+/* ---- Searching bytes where they lie: core/fast_find.py's native half (memmem, buffer addresses). ---- */
+
+typedef struct {              /* find(needle, start=0, end=None) over one held buffer, as bytes.find */
+    PyObject_HEAD
+    Py_buffer view;
+} Finder;
+
+static void Finder_dealloc(Finder *self) {
+    if (self->view.obj) PyBuffer_Release(&self->view);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Finder_call(Finder *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"needle", "start", "end", NULL};
+    Py_buffer needle;
+    Py_ssize_t start = 0, size = self->view.len, stop = size;
+    PyObject *end = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*|nO", names, &needle, &start, &end)) return NULL;
+    if (end != Py_None) {
+        stop = PyLong_AsSsize_t(end);
+        if (stop == -1 && PyErr_Occurred()) { PyBuffer_Release(&needle); return NULL; }
+        stop = stop < 0 ? (stop + size < 0 ? 0 : stop + size) : (stop > size ? size : stop);
+    }
+    if (start < 0) start = start + size < 0 ? 0 : start + size;  /* the bounds as bytes.find takes them */
+    Py_ssize_t found = -1;
+    if (start <= size && stop - start >= needle.len) {
+        if (needle.len == 0) found = start;
+        else {
+            const char *base = self->view.buf;
+            const char *hit = memmem(base + start, (size_t)(stop - start), needle.buf, (size_t)needle.len);
+            found = hit ? hit - base : -1;
+        }
+    }
+    PyBuffer_Release(&needle);
+    return PyLong_FromSsize_t(found);
+}
+
+static PyTypeObject FinderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "core._store_scan.Finder",
+    .tp_basicsize = sizeof(Finder),
+    .tp_dealloc = (destructor)Finder_dealloc,
+    .tp_call = (ternaryfunc)Finder_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "find(needle, start=0, end=None): bytes.find over the held buffer, read where it lies (memmem).",
+};
+
+/* finder(haystack) -> Finder: the haystack's buffer held (exported: a bytearray cannot move) while it lives. */
+static PyObject *new_finder(PyObject *Py_UNUSED(module), PyObject *haystack) {
+    Finder *self = PyObject_New(Finder, &FinderType);
+    if (!self) return NULL;
+    if (PyObject_GetBuffer(haystack, &self->view, PyBUF_SIMPLE) < 0) { self->view.obj = NULL; Py_DECREF(self); return NULL; }
+    return (PyObject *)self;
+}
+
+/* buffer_spans(buffers) -> ([address], [size]): where each contiguous buffer's bytes lie now. */
+static PyObject *buffer_spans(PyObject *Py_UNUSED(module), PyObject *buffers) {
+    PyObject *iterator = PyObject_GetIter(buffers), *addresses = PyList_New(0), *sizes = PyList_New(0), *item;
+    if (!iterator || !addresses || !sizes) goto failed;
+    while ((item = PyIter_Next(iterator))) {
+        Py_buffer view;
+        int ok = PyObject_GetBuffer(item, &view, PyBUF_SIMPLE) == 0;
+        Py_DECREF(item);
+        if (!ok) goto failed;
+        PyObject *address = PyLong_FromVoidPtr(view.buf), *size = PyLong_FromSsize_t(view.len);
+        PyBuffer_Release(&view);
+        ok = address && size && PyList_Append(addresses, address) == 0 && PyList_Append(sizes, size) == 0;
+        Py_XDECREF(address);
+        Py_XDECREF(size);
+        if (!ok) goto failed;
+    }
+    if (PyErr_Occurred()) goto failed;
+    Py_DECREF(iterator);
+    return Py_BuildValue("(NN)", addresses, sizes);
+failed:
+    Py_XDECREF(iterator); Py_XDECREF(addresses); Py_XDECREF(sizes);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_VARARGS | METH_KEYWORDS,
      "scan(text, release=False): the session document scanned, or None (see core/store_scan.py)."},
     {"scan_record", (PyCFunction)scan_one_record, METH_O,
      "scan_record(text): one record (a JSON Lines line) scanned, or None (see core/store_scan.py)."},
+    {"finder", (PyCFunction)new_finder, METH_O, "finder(haystack): bytes.find over it, read where it lies (see core/fast_find.py)."},
+    {"buffer_spans", (PyCFunction)buffer_spans, METH_O, "buffer_spans(buffers): ([address], [size]) (see core/fast_find.py)."},
     {NULL}
 };
 
@@ -1050,6 +1133,7 @@ PyMODINIT_FUNC PyInit__store_scan(void) {
     C_LOCALE = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     for (int i = 0; i < 7; i++) if (!(KINDS[i] = PyUnicode_InternFromString(KIND_NAMES[i]))) return NULL;
     if (!C_LOCALE) return PyErr_NoMemory();
-    if (PyType_Ready(&ScannedType) < 0 || PyType_Ready(&KeeperType) < 0 || PyType_Ready(&RecordTextType) < 0) return NULL;
+    if (PyType_Ready(&ScannedType) < 0 || PyType_Ready(&KeeperType) < 0 || PyType_Ready(&RecordTextType) < 0
+        || PyType_Ready(&FinderType) < 0) return NULL;
     return PyModule_Create(&module_def);
 }
