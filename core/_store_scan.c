@@ -257,17 +257,28 @@ static double exact_double(uint64_t w, long long q) {
     return x;
 }
 
-/* Whether m × 10^e < x exactly (1), > x (0), or -1 when equal or too big to compare in 128 bits. */
+static const uint64_t POW10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+    100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+    1000000000000000000ull, 10000000000000000000ull};
+
+static int bits128(unsigned __int128 v) {
+    uint64_t high = (uint64_t)(v >> 64), low = (uint64_t)v;
+    return high ? 128 - __builtin_clzll(high) : low ? 64 - __builtin_clzll(low) : 0;
+}
+
+/* Whether m × 10^e < x exactly (1), > x (0), or -1 when equal or too big to compare in 128 bits
+   (m < 2^60, x > 0 finite). Both sides are made integers: m·10^e·2^-E against M·10^-e·2^E. */
 static int below(uint64_t m, long long e, double x) {
     int E;
-    double fraction = frexp(x, &E);
-    uint64_t M = (uint64_t)ldexp(fraction, 53);
+    uint64_t M = (uint64_t)ldexp(frexp(x, &E), 53);
     E -= 53;  /* x = M × 2^E */
+    if (e > 19 || e < -19) return -1;
     unsigned __int128 left = m, right = M;
-    for (long long i = 0; i < e; i++) { if (left >> 120) return -1; left *= 10; }
-    for (long long i = 0; i < -e; i++) { if (right >> 120) return -1; right *= 10; }
-    for (int i = 0; i < -E; i++) { if (left >> 126) return -1; left <<= 1; }
-    for (int i = 0; i < E; i++) { if (right >> 126) return -1; right <<= 1; }
+    if (e > 0) left *= POW10[e];
+    else if (e < 0) right *= POW10[-e];
+    if (E < 0) { if (bits128(left) - E > 127) return -1; left <<= -E; }
+    else if (E > 0) { if (bits128(right) + E > 127) return -1; right <<= E; }
     return left < right ? 1 : left > right ? 0 : -1;
 }
 
