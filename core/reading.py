@@ -355,11 +355,3 @@ def looks_like_json_lines(name: str, text: bytes) -> bool:
         return isinstance(orjson.loads(first), dict)
     except orjson.JSONDecodeError:
         return False
-
-
-def iter_lines(lines: list[bytes]) -> Iterator[tuple[int, bytes, bool]]:
-    """(line number, line, is the last line without a newline) for each non-blank line of `text.split(b"\\n")`."""
-    last = len(lines)  # the piece after the last newline: empty when the text ends with one
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            yield number, line.rstrip(b"\r"), number == last
