@@ -595,7 +595,7 @@ static Py_ssize_t shape_of(Scan *s, Py_ssize_t from) {
     }
     if (!grow((void **)&s->input_keys, &s->input_keys_cap, s->input_keys_len + count, sizeof(Span), s)) return -1;
     if (!grow((void **)&s->shapes, &s->shapes_cap, s->shapes_len + 1, sizeof(Shape), s)) return -1;
-    memcpy(s->input_keys + s->input_keys_len, keys, (size_t)count * sizeof(Span));
+    if (count) memcpy(s->input_keys + s->input_keys_len, keys, (size_t)count * sizeof(Span));  /* {}: nothing, maybe no array yet */
     s->shapes[s->shapes_len] = (Shape){hash, s->input_keys_len, count};
     s->input_keys_len += count;
     Py_ssize_t index = s->shapes_len++;
