@@ -43,6 +43,7 @@ typedef struct { Span key, value; } Part;  /* one member of the document */
 typedef struct {
     Py_ssize_t start, end;    /* the record's text */
     Py_ssize_t input_start, input_end; /* the input's value, or -1 when none (or more than one) */
+    Py_ssize_t output_start, output_end; /* the output's value, or -1: handed out as None (the entry reads it from the text) */
     long long input_bytes;    /* JSON.stringify's UTF-8 length, or -1 when unsure */
     Py_ssize_t shape;         /* an object input's Shape, or an array input's length */
     unsigned char input_kind, verbatim, plain;
@@ -651,7 +652,7 @@ static int scan_input(Scan *s, Record *r) {
    other members is a value the answer can hold as it is (see plain_fields), under a key without
    escapes, each key once. */
 static int scan_record(Scan *s) {
-    Record r = {.start = s->pos, .input_start = -1, .input_end = -1, .input_bytes = -1};
+    Record r = {.start = s->pos, .input_start = -1, .input_end = -1, .output_start = -1, .output_end = -1, .input_bytes = -1};
     long long ignored = 0;
     if (s->pos >= s->length || s->text[s->pos] != '{') {
         int kind;
@@ -670,6 +671,10 @@ static int scan_record(Scan *s) {
             if (!escaped && key.len == 5 && memcmp(s->text + key.start, "input", 5) == 0) {
                 if (++inputs > 1) r.plain = 0;
                 if (!scan_input(s, &r)) return 0;
+            } else if (!escaped && key.len == 6 && memcmp(s->text + key.start, "output", 6) == 0) {
+                r.output_start = s->pos;  /* any value: the loader keeps the record's text, not the output */
+                if (!scan_value(s, &ignored, &kind)) return 0;
+                r.output_end = s->pos;
             } else {
                 unsigned char c = s->text[s->pos];
                 if (c == '"') {
@@ -866,7 +871,7 @@ static Py_ssize_t closing_quote(const unsigned char *t, Py_ssize_t p, Py_ssize_t
     return p;
 }
 
-/* A plain record's members, read again (the scan checked them all): the input as None, strings
+/* A plain record's members, read again (the scan checked them all): the input and output as None, strings
    without escapes, integers of at most 18 digits, true, false, null. Every step stays inside the
    record, whatever its bytes (a mapped file can change under a reader). */
 static PyObject *plain_fields(Scanned *self, Record *r) {
@@ -879,6 +884,7 @@ static PyObject *plain_fields(Scanned *self, Record *r) {
         PyObject *key = text_of(self, (Span){key_start, key_end - key_start}), *value = NULL;
         p = after_space(t, after_space(t, key_end + 1, end) + 1, end);  /* past the colon */
         if (p == r->input_start) { value = Py_NewRef(Py_None); p = r->input_end; }
+        else if (p == r->output_start) { value = Py_NewRef(Py_None); p = r->output_end; }
         else if (p < end && t[p] == '"') {
             Py_ssize_t close = closing_quote(t, p + 1, end);
             value = PyUnicode_DecodeUTF8((const char *)t + p + 1, close - p - 1, "strict");
