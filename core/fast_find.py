@@ -36,7 +36,7 @@ def buffer_spans(buffers: Iterable[ByteBuffer]) -> tuple[list[int], list[int]]:
         return _buffer_spans(buffers)
     import numpy
 
-    arrays = [numpy.frombuffer(buffer, dtype=numpy.uint8) for buffer in buffers]  # type: ignore[call-overload]
+    arrays = [numpy.frombuffer(buffer, dtype=numpy.uint8) for buffer in buffers]
     return [a.__array_interface__["data"][0] for a in arrays], [a.size for a in arrays]
 
 
@@ -44,4 +44,4 @@ def finder(haystack: ByteBuffer) -> Find:
     """A `find(needle, start=0, end=None)` over `haystack` that answers as `bytes(haystack).find(needle, start, end)`."""
     if _finder is None:
         return bytes(haystack).find  # no memmem to read a buffer where it is: copied (bytes are themselves)
-    return _finder(haystack)  # type: ignore[no-any-return]
+    return _finder(haystack)

@@ -62,7 +62,7 @@ def scan(text: bytes | bytearray | memoryview, release: bool = False) -> Scanned
     return Scanned(scanned.parts(), scanned)
 
 
-def scan_record(text: bytes) -> tuple | None:
+def scan_record(text: bytes | memoryview) -> tuple | None:
     """One record (a JSON Lines line) scanned: a tuple as `Scanned.records` gives them (offsets into
     `text`), or None (not built, or not one JSON value)."""
     return None if _scan_record is None else _scan_record(text)

@@ -64,7 +64,7 @@ class LineReader:
         self.whole_lines = 0  # once all is read: how many lines ended with a newline,
         self.whole_end = 0  # and the byte (of the text, after any BOM) just past the last of them
 
-    def read_line(self, number: int, line: bytes, open_end: bool = False) -> None:
+    def read_line(self, number: int, line: bytes | memoryview, open_end: bool = False) -> None:
         """Read line `number` (its bytes, without the newline) into the session; `open_end`: no newline yet."""
         session = self.session
         where = Place.record_line(number)
@@ -97,7 +97,7 @@ class LineReader:
             self.session.problems.append(Problem("error", Place.record_line(1), "empty file: not a session"))
 
 
-def read_record(session: Session, checker: RecordChecker, number: int, line: bytes,
+def read_record(session: Session, checker: RecordChecker, number: int, line: bytes | memoryview,
                 record: object = None) -> TimelineItem | None:
     """One JSON Lines record after the header, read as the loader reads it: the item, or None (its problem listed).
 
