@@ -44,6 +44,7 @@ RECURSION_LIMIT = 4 * MAX_DEPTH + 1000
 GZIP_LIMIT_ENV = "WSI_GZIP_LIMIT"
 DEFAULT_GZIP_LIMIT = 2 * 1024**3
 _INFLATE_CHUNK = 16 * 1024 * 1024
+_INFLATE_INPUT = 1024 * 1024  # compressed bytes handed to zlib at a time
 if sys.getrecursionlimit() < RECURSION_LIMIT:
     sys.setrecursionlimit(RECURSION_LIMIT)
 
@@ -142,11 +143,19 @@ def gunzip(data: bytes, limit: int) -> bytearray:
     """
     out = bytearray()
     view = memoryview(data)
-    pending = view
-    while True:
+    fed = 0  # bytes of `data` handed to an inflater so far, a piece at a time: zlib copies what it
+    while True:  # leaves unconsumed, so a whole file handed at once would be copied again per chunk
         inflater = zlib.decompressobj(wbits=31)
+        pending: bytes | memoryview = b""
         while not inflater.eof:
-            consumed = len(view) - len(pending)
+            if not pending:
+                if fed >= len(view):
+                    raise JsonSyntaxError(
+                        f"the gzip file is truncated: it ends before its end marker, after {len(out):,} bytes "
+                        "unpacked; get the whole file again", 1, 1)
+                pending = view[fed:fed + _INFLATE_INPUT]
+                fed += len(pending)
+            consumed = fed - len(pending)
             try:
                 chunk = inflater.decompress(pending, min(_INFLATE_CHUNK, limit + 1 - len(out)))
             except zlib.error as exc:
@@ -154,23 +163,19 @@ def gunzip(data: bytes, limit: int) -> bytearray:
                     f"not a valid gzip file: damaged after compressed byte {consumed:,} ({exc}); get the file "
                     "again (gzip -dc shows how much of it can be unpacked)", 1, 1) from None
             pending = inflater.unconsumed_tail
-            if not chunk and not pending:
-                raise JsonSyntaxError(
-                    f"the gzip file is truncated: it ends before its end marker, after {len(out):,} bytes "
-                    "unpacked; get the whole file again", 1, 1)
             out += chunk
             if len(out) > limit:
                 raise JsonSyntaxError(
                     f"the gzip file unpacks to more than {limit:,} bytes, the limit; if the session is really "
                     f"that big, raise it with --gzip-limit SIZE or {GZIP_LIMIT_ENV}=SIZE (e.g. 8GiB)", 1, 1)
-        rest = inflater.unused_data
-        if not rest.strip(b"\0"):  # zero padding after the last member is allowed, as gzip allows it
+        fed -= len(inflater.unused_data)  # the next member, or what follows the last, starts here
+        rest = view[fed:]
+        if not bytes(rest).strip(b"\0"):  # zero padding after the last member is allowed, as gzip allows it
             return out
         if rest[:2] != GZIP_MAGIC:
             raise JsonSyntaxError(
                 f"not a valid gzip file: {len(rest):,} bytes of something else after the compressed data "
-                f"(from compressed byte {len(data) - len(rest):,})", 1, 1)
-        pending = view[len(data) - len(rest):]
+                f"(from compressed byte {fed:,})", 1, 1)
 
 
 @contextmanager

@@ -168,6 +168,7 @@ def load_bytes(data: bytes | memoryview, name: str = "<memory>", path: Path | No
     with no_gc():
         try:
             text = decode(data, gzip_limit)
+            del data  # a gzip's compressed bytes: not held beside the unpacked text while it is read
         except JsonSyntaxError as exc:
             unreadable(session, Problem("error", exc.where, str(exc)))
         else:
