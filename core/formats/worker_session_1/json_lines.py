@@ -67,9 +67,9 @@ class LineReader:
     def read_line(self, number: int, line: bytes | memoryview, open_end: bool = False) -> None:
         """Read line `number` (its bytes, without the newline) into the session; `open_end`: no newline yet."""
         session = self.session
-        where = Place.record_line(number)
         record: Any = None
-        if open_end or not self.header_seen:
+        if open_end or not self.header_seen:  # the record's own place is made by read_record
+            where = Place.record_line(number)
             try:
                 record = parse_json(line)
             except JsonSyntaxError as exc:
