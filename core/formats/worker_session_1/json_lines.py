@@ -28,17 +28,18 @@ def read_json_lines(session: Session, text: bytes) -> None:
     """Read every line of a JSON Lines session; the reader stays on the session for lines added later."""
     reader = LineReader(session)
     session.line_reader = reader
-    for number, line, open_end in _line_views(text):
+    newlines = [0]
+    for number, line, open_end in _line_views(text, newlines):
         reader.read_line(number, line, open_end)
     reader.finish()
     # Where the whole lines end, for following the file (core.growing).
-    reader.whole_lines, reader.whole_end = text.count(b"\n"), text.rfind(b"\n") + 1
+    reader.whole_lines, reader.whole_end = newlines[0], text.rfind(b"\n") + 1
 
 
-def _line_views(text: bytes) -> Iterator[tuple[int, memoryview, bool]]:
+def _line_views(text: bytes, newlines: list[int]) -> Iterator[tuple[int, memoryview, bool]]:
     """(line number, the line where it lies in `text`, no newline after it) for each line that is not blank,
-    without its trailing CRs. Views, not copies: the entries keep their lines, and copies of them all
-    would hold the file twice."""
+    without its trailing CRs; `newlines[0]` is left counting the lines that end with one. Views, not
+    copies: the entries keep their lines, and copies of them all would hold the file twice."""
     view, find, size = memoryview(text), text.find, len(text)
     start = number = 0
     while start < size:
@@ -46,6 +47,7 @@ def _line_views(text: bytes) -> Iterator[tuple[int, memoryview, bool]]:
         open_end = end < 0
         end = size if open_end else end
         number += 1
+        newlines[0] = number - open_end
         stop = end
         while stop > start and text[stop - 1] == 13:  # \r
             stop -= 1
