@@ -345,26 +345,40 @@ static long long long_literal_length(Scan *s, Py_ssize_t start, Py_ssize_t end, 
 static int scan_number(Scan *s, long long *size, int *integral) {
     const unsigned char *t = s->text;
     Py_ssize_t p = s->pos, n = s->length, start = p;
-    /* The grammar first, in tight loops; then where the significant digits (first to last non-zero) lie. */
+    /* The grammar, and on the way the significant digits: from the first non-zero one, the first 19 of
+       them as an integer, how many there are, and how many of them close in a run of zeros. */
     int negative = t[p] == '-';
     p += negative;
     if (p >= n || (unsigned)(t[p] - '0') > 9) return fail(s);
-    Py_ssize_t int_start = p;
+    Py_ssize_t int_start = p, first = -1;
+    uint64_t digits = 0;
+    int taken = 0, fraction_nonzero = 0;
+    long long significant = 0, zeros = 0;
     if (t[p] == '0') p++;
-    else while (p < n && (unsigned)(t[p] - '0') <= 9) p++;
+    else for (first = p; p < n; p++) {
+        unsigned d = (unsigned)(t[p] - '0');
+        if (d > 9) break;
+        if (taken < 19) { digits = digits * 10 + d; taken++; }
+        significant++;
+        zeros = d ? 0 : zeros + 1;
+    }
     Py_ssize_t int_end = p, frac_start = p, frac_end = p;
     if (p < n && t[p] == '.') {
         frac_start = ++p;
-        while (p < n && (unsigned)(t[p] - '0') <= 9) p++;
+        for (; p < n; p++) {
+            unsigned d = (unsigned)(t[p] - '0');
+            if (d > 9) break;
+            if (first < 0) {
+                if (!d) continue;
+                first = p;
+            }
+            fraction_nonzero |= d != 0;
+            if (taken < 19) { digits = digits * 10 + d; taken++; }
+            significant++;
+            zeros = d ? 0 : zeros + 1;
+        }
         frac_end = p;
         if (frac_end == frac_start) return fail(s);
-    }
-    Py_ssize_t first = -1, last = -1;
-    if (t[int_start] != '0') first = int_start;
-    else for (Py_ssize_t i = frac_start; i < frac_end; i++) if (t[i] != '0') { first = i; break; }
-    if (first >= 0) {
-        for (Py_ssize_t i = frac_end - 1; i >= frac_start && last < 0; i--) if (t[i] != '0') last = i;
-        for (Py_ssize_t i = int_end - 1; i >= int_start && last < 0; i--) if (t[i] != '0') last = i;
     }
     long long exponent = 0;
     int has_exponent = p < n && (t[p] == 'e' || t[p] == 'E');
@@ -389,13 +403,13 @@ static int scan_number(Scan *s, long long *size, int *integral) {
         if (!zero_as_orjson) s->verbatim = 0;
         return 1;
     }
-    long long k = last - first + 1 - (first < int_end && last >= frac_start);  /* a literal may be long */
+    long long k = significant - zeros;  /* a literal may be long */
     /* power: the value is 0.DIGITS × 10^power */
     long long power = (first < int_end ? int_end - first : -(first - frac_start)) + exponent;
     /* orjson writes a float's shortest digits in plain notation, with ".0" when it is integral, from
        1e-4 to below 1e16; verbatim is kept to what that rule surely covers. */
     int plain_float = has_fraction && !has_exponent && power >= -3 && power <= 15
-        && (t[frac_end - 1] != '0' || (frac_end - frac_start == 1 && last < int_end));
+        && (t[frac_end - 1] != '0' || (frac_end - frac_start == 1 && !fraction_nonzero));
     if (k <= 15 && power >= -290 && power <= 308) {
         /* At most 15 significant digits read back as one double and are its shortest spelling. */
         *size += js_number_length((int)k, power, negative);
@@ -404,8 +418,7 @@ static int scan_number(Scan *s, long long *size, int *integral) {
     }
     int same = 0;
     if (k <= 19) {
-        uint64_t value = 0;
-        for (Py_ssize_t i = first; i <= last; i++) if (i != int_end) value = value * 10 + (uint64_t)(t[i] - '0');
+        uint64_t value = digits / POW10[taken - k];  /* what follows the k-th digit is zeros */
         *size += shortest_of(exact_double(value, power - k), value, (int)k, power, negative, &same);
     } else *size += long_literal_length(s, start, p, negative);
     if (!*integral && !(plain_float && same && k <= 17)) s->verbatim = 0;
