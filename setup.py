@@ -5,4 +5,4 @@ each input in Python (core/store_scan.py says which way ran).
 """
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("core._store_scan", ["core/_store_scan.c"], optional=True)])
+setup(ext_modules=[Extension("core._store_scan", ["core/_store_scan.c"], depends=["core/_pow5_table.h"], optional=True)])

@@ -14,6 +14,7 @@
    MAX_DEPTH, makes the whole scan return None: the Python loader then reads the file and says
    where it is wrong. The scan itself runs without the GIL; only building the answer holds it.
    See core/store_scan.py for the Python side and the tests that hold every size to V8's. */
+#define _GNU_SOURCE           /* memmem */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <locale.h>
@@ -42,6 +43,7 @@ typedef struct { Span key, value; } Part;  /* one member of the document */
 typedef struct {
     Py_ssize_t start, end;    /* the record's text */
     Py_ssize_t input_start, input_end; /* the input's value, or -1 when none (or more than one) */
+    Py_ssize_t output_start, output_end; /* the output's value, or -1: handed out as None (the entry reads it from the text) */
     long long input_bytes;    /* JSON.stringify's UTF-8 length, or -1 when unsure */
     Py_ssize_t shape;         /* an object input's Shape, or an array input's length */
     unsigned char input_kind, verbatim, plain;
@@ -198,46 +200,143 @@ static long long js_number_length(int k, long long n, int negative) {
     return length + negative;
 }
 
+/* ---- Numbers: JavaScript's shortest spelling, proven exactly without printing. ----
+
+   A double's JavaScript text is its shortest round-trip digits (k of them) placed by its decimal
+   exponent, so its length follows from k and the exponent. A literal of at most 15 significant
+   digits is already shortest (two decimals of 15 digits never read as one normal double). For a
+   longer one, a shorter spelling exists iff the literal cut to one digit fewer, rounded down or up,
+   reads back as the same double (the doubles that read as one are an interval, and any shorter
+   spelling in it lies on the far side of one of those two): so the shortest is found by a few
+   exact conversions. The conversion is Eisel–Lemire's (a 128-bit product with a table of powers of
+   five, core/_pow5_table.h); where it cannot decide, or the result is subnormal, strtod decides. */
+#include "_pow5_table.h"
+
 static locale_t C_LOCALE;
 
-/* The size of a number whose digits alone do not settle it: parsed and printed shortest, as
-   JavaScript does (the shortest of 15, 16 or 17 digits that reads back the same double). */
-static long long measured_number(Scan *s, Py_ssize_t start, Py_ssize_t end, int *same_digits,
-                                 const char *digits, int k, long long n) {
+/* digits × 10^exp10 read as a double, by strtod (the C locale): the slow exact way. */
+static double slow_double(uint64_t digits, long long exp10) {
+    char text[48];
+    snprintf(text, sizeof text, "%llue%lld", (unsigned long long)digits, exp10);
+    locale_t previous = uselocale(C_LOCALE);
+    double x = strtod(text, NULL);
+    uselocale(previous);
+    return x;
+}
+
+/* digits × 10^exp10 (digits > 0) as the nearest double, ties to even; Eisel–Lemire, strtod where it cannot say. */
+static double exact_double(uint64_t w, long long q) {
+    if (q < POW5_SMALLEST) return 0.0;  /* below 10^-323: rounds to zero */
+    if (q > POW5_LARGEST) return INFINITY;
+    int lz = __builtin_clzll(w);
+    w <<= lz;
+    const uint64_t *pow5 = POW5[q - POW5_SMALLEST];
+    unsigned __int128 first = (unsigned __int128)w * pow5[0];
+    uint64_t high = (uint64_t)(first >> 64), low = (uint64_t)first;
+    if ((high & 0x1FF) == 0x1FF) {  /* the bits that decide the rounding may be wrong: take the next 64 */
+        unsigned __int128 second = (unsigned __int128)w * pow5[1];
+        uint64_t carry_in = (uint64_t)(second >> 64);
+        low += carry_in;
+        if (carry_in > low) high++;
+        if ((high & 0x1FF) == 0x1FF && low == UINT64_MAX) return slow_double(w >> lz, q);
+    }
+    int upper = (int)(high >> 63);
+    int shift = upper + 64 - 52 - 3;
+    uint64_t mantissa = high >> shift;
+    long long power2 = (((152170 + 65536) * q) >> 16) + 63 + upper - lz + 1023;
+    if (power2 <= 0) return slow_double(w >> lz, q);  /* subnormal: rare, left to strtod */
+    if (low <= 1 && q >= -4 && q <= 23 && (mantissa & 3) == 1 && (mantissa << shift) == high)
+        mantissa &= ~(uint64_t)1;  /* exactly halfway: round to even */
+    mantissa += mantissa & 1;
+    mantissa >>= 1;
+    if (mantissa >= ((uint64_t)2 << 52)) { mantissa = (uint64_t)1 << 52; power2++; }
+    mantissa &= ~((uint64_t)1 << 52);
+    if (power2 >= 0x7FF) return INFINITY;
+    uint64_t bits = mantissa | ((uint64_t)power2 << 52);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+static const uint64_t POW10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+    100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+    1000000000000000000ull, 10000000000000000000ull};
+
+static int bits128(unsigned __int128 v) {
+    uint64_t high = (uint64_t)(v >> 64), low = (uint64_t)v;
+    return high ? 128 - __builtin_clzll(high) : low ? 64 - __builtin_clzll(low) : 0;
+}
+
+/* Whether m × 10^e < x exactly (1), > x (0), or -1 when equal or too big to compare in 128 bits
+   (m < 2^60, x > 0 finite). Both sides are made integers: m·10^e·2^-E against M·10^-e·2^E. */
+static int below(uint64_t m, long long e, double x) {
+    int E;
+    uint64_t M = (uint64_t)ldexp(frexp(x, &E), 53);
+    E -= 53;  /* x = M × 2^E */
+    if (e > 19 || e < -19) return -1;
+    unsigned __int128 left = m, right = M;
+    if (e > 0) left *= POW10[e];
+    else if (e < 0) right *= POW10[-e];
+    if (E < 0) { if (bits128(left) - E > 127) return -1; left <<= -E; }
+    else if (E > 0) { if (bits128(right) + E > 127) return -1; right <<= E; }
+    return left < right ? 1 : left > right ? 0 : -1;
+}
+
+static uint64_t strip_zeros(uint64_t digits, int *count) {
+    while (digits % 10 == 0) { digits /= 10; (*count)--; }
+    return digits;
+}
+
+/* The length of JavaScript's text for x, the double read from 0.DIGITS × 10^power (`digits`:
+   `count` significant digits, no trailing zero, count ≤ 19, a spelling that reads back as x);
+   *same: these digits are the ones JavaScript (and orjson) write, surely. */
+static long long shortest_of(double x, uint64_t digits, int count, long long power, int negative, int *same) {
+    *same = 0;
+    if (isinf(x)) return 4;  /* JSON.parse gives Infinity; JSON.stringify writes null */
+    if (x == 0) return 1;
+    int normal = fpclassify(x) == FP_NORMAL, shortened = 0;
+    while (count > 1 && (count > 15 || !normal)) {
+        uint64_t down = digits / 10, up = down + 1;
+        int down_count = count - 1, up_count = count - 1;
+        long long up_power = power;
+        if (exact_double(down, power - down_count) == x) {
+            digits = strip_zeros(down, &down_count); count = down_count;
+        } else if (exact_double(up, power - up_count) == x) {
+            /* rounding up may carry into a new digit: 999 + 1 = 1000 */
+            uint64_t limit = 1;
+            for (int i = 0; i < up_count; i++) limit *= 10;
+            if (up == limit) { up = 1; up_count = 1; up_power++; }
+            else up = strip_zeros(up, &up_count);
+            digits = up; count = up_count; power = up_power;
+        } else break;
+        shortened = 1;
+    }
+    /* Of several spellings of the shortest length, JavaScript and orjson write the nearest to x: the
+       literal's digits are theirs when x lies strictly between the halfway points beside them. */
+    if (!shortened && count <= 17)
+        *same = below(digits * 10 - 5, power - count - 1, x) == 1 && below(digits * 10 + 5, power - count - 1, x) == 0;
+    return js_number_length(count, power, negative);
+}
+
+/* A literal of more than 19 significant digits (never JavaScript's own spelling): read by strtod,
+   printed to 17 digits (which always read back), and shortened from there. */
+static long long long_literal_length(Scan *s, Py_ssize_t start, Py_ssize_t end, int negative) {
     char literal[400], printed[40];
-    *same_digits = 0;
     if (end - start >= (Py_ssize_t)sizeof literal) { s->unsure = 1; return 0; }
     memcpy(literal, s->text + start, (size_t)(end - start));
     literal[end - start] = 0;
     locale_t previous = uselocale(C_LOCALE);
-    double x = strtod(literal, NULL);
-    long long size = 0;
-    if (isinf(x)) size = 4;  /* JSON.parse gives Infinity; JSON.stringify writes null */
-    else if (x == 0) size = 1;
-    else if (fpclassify(x) == FP_SUBNORMAL) s->unsure = 1;  /* fewer bits: the digit count argument fails */
-    else {
-        double magnitude = fabs(x);
-        int precision = 15;
-        for (; precision < 17; precision++) {
-            snprintf(printed, sizeof printed, "%.*e", precision - 1, magnitude);
-            if (strtod(printed, NULL) == magnitude) break;
-        }
-        if (precision == 17) snprintf(printed, sizeof printed, "%.*e", 16, magnitude);
-        /* At a power of two the doubles below are twice as close as those above, so the nearest
-           15 or 16 digits may miss x while the other neighbour hits it: not settled here. */
-        int binary_exponent;
-        if (precision > 15 && frexp(magnitude, &binary_exponent) == 0.5) s->unsure = 1;
-        char shortest[20];
-        int count = 0;
-        char *e = strchr(printed, 'e');
-        for (char *c = printed; c < e; c++) if (*c >= '0' && *c <= '9') shortest[count++] = *c;
-        while (count > 1 && shortest[count - 1] == '0') count--;
-        long long power = strtoll(e + 1, NULL, 10) + 1;
-        size = js_number_length(count, power, signbit(x) != 0);
-        *same_digits = count == k && power == n && memcmp(shortest, digits, (size_t)k) == 0;
-    }
+    double x = fabs(strtod(literal, NULL));
+    if (isfinite(x) && x != 0) snprintf(printed, sizeof printed, "%.16e", x);
     uselocale(previous);
-    return size;
+    if (!isfinite(x) || x == 0) return isinf(x) ? 4 : 1;
+    uint64_t digits = 0;
+    int count = 0, same;
+    char *e = strchr(printed, 'e');
+    for (char *c = printed; c < e; c++) if (*c >= '0' && *c <= '9') { digits = digits * 10 + (uint64_t)(*c - '0'); count++; }
+    digits = strip_zeros(digits, &count);
+    return shortest_of(x, digits, count, strtoll(e + 1, NULL, 10) + 1, negative, &same);
 }
 
 /* A number at s->pos: checked, its JSON.stringify length added to *size. *integral is set for a
@@ -246,26 +345,40 @@ static long long measured_number(Scan *s, Py_ssize_t start, Py_ssize_t end, int 
 static int scan_number(Scan *s, long long *size, int *integral) {
     const unsigned char *t = s->text;
     Py_ssize_t p = s->pos, n = s->length, start = p;
-    /* The grammar first, in tight loops; then where the significant digits (first to last non-zero) lie. */
+    /* The grammar, and on the way the significant digits: from the first non-zero one, the first 19 of
+       them as an integer, how many there are, and how many of them close in a run of zeros. */
     int negative = t[p] == '-';
     p += negative;
     if (p >= n || (unsigned)(t[p] - '0') > 9) return fail(s);
-    Py_ssize_t int_start = p;
+    Py_ssize_t int_start = p, first = -1;
+    uint64_t digits = 0;
+    int taken = 0, fraction_nonzero = 0;
+    long long significant = 0, zeros = 0;
     if (t[p] == '0') p++;
-    else while (p < n && (unsigned)(t[p] - '0') <= 9) p++;
+    else for (first = p; p < n; p++) {
+        unsigned d = (unsigned)(t[p] - '0');
+        if (d > 9) break;
+        if (taken < 19) { digits = digits * 10 + d; taken++; }
+        significant++;
+        zeros = d ? 0 : zeros + 1;
+    }
     Py_ssize_t int_end = p, frac_start = p, frac_end = p;
     if (p < n && t[p] == '.') {
         frac_start = ++p;
-        while (p < n && (unsigned)(t[p] - '0') <= 9) p++;
+        for (; p < n; p++) {
+            unsigned d = (unsigned)(t[p] - '0');
+            if (d > 9) break;
+            if (first < 0) {
+                if (!d) continue;
+                first = p;
+            }
+            fraction_nonzero |= d != 0;
+            if (taken < 19) { digits = digits * 10 + d; taken++; }
+            significant++;
+            zeros = d ? 0 : zeros + 1;
+        }
         frac_end = p;
         if (frac_end == frac_start) return fail(s);
-    }
-    Py_ssize_t first = -1, last = -1;
-    if (t[int_start] != '0') first = int_start;
-    else for (Py_ssize_t i = frac_start; i < frac_end; i++) if (t[i] != '0') { first = i; break; }
-    if (first >= 0) {
-        for (Py_ssize_t i = frac_end - 1; i >= frac_start && last < 0; i--) if (t[i] != '0') last = i;
-        for (Py_ssize_t i = int_end - 1; i >= int_start && last < 0; i--) if (t[i] != '0') last = i;
     }
     long long exponent = 0;
     int has_exponent = p < n && (t[p] == 'e' || t[p] == 'E');
@@ -290,24 +403,24 @@ static int scan_number(Scan *s, long long *size, int *integral) {
         if (!zero_as_orjson) s->verbatim = 0;
         return 1;
     }
-    long long k = last - first + 1 - (first < int_end && last >= frac_start);  /* a literal may be long */
+    long long k = significant - zeros;  /* a literal may be long */
     /* power: the value is 0.DIGITS × 10^power */
     long long power = (first < int_end ? int_end - first : -(first - frac_start)) + exponent;
     /* orjson writes a float's shortest digits in plain notation, with ".0" when it is integral, from
        1e-4 to below 1e16; verbatim is kept to what that rule surely covers. */
     int plain_float = has_fraction && !has_exponent && power >= -3 && power <= 15
-        && (t[frac_end - 1] != '0' || (frac_end - frac_start == 1 && last < int_end));
+        && (t[frac_end - 1] != '0' || (frac_end - frac_start == 1 && !fraction_nonzero));
     if (k <= 15 && power >= -290 && power <= 308) {
         /* At most 15 significant digits read back as one double and are its shortest spelling. */
         *size += js_number_length((int)k, power, negative);
         if (!*integral && !plain_float) s->verbatim = 0;
         return 1;
     }
-    char digits[17];
-    int copied = 0;
-    for (Py_ssize_t i = first; i <= last && copied < 17; i++) if (i != int_end) digits[copied++] = (char)t[i];
     int same = 0;
-    *size += measured_number(s, start, p, &same, digits, copied, power);
+    if (k <= 19) {
+        uint64_t value = digits / POW10[taken - k];  /* what follows the k-th digit is zeros */
+        *size += shortest_of(exact_double(value, power - k), value, (int)k, power, negative, &same);
+    } else *size += long_literal_length(s, start, p, negative);
     if (!*integral && !(plain_float && same && k <= 17)) s->verbatim = 0;
     return 1;
 }
@@ -496,7 +609,7 @@ static Py_ssize_t shape_of(Scan *s, Py_ssize_t from) {
     }
     if (!grow((void **)&s->input_keys, &s->input_keys_cap, s->input_keys_len + count, sizeof(Span), s)) return -1;
     if (!grow((void **)&s->shapes, &s->shapes_cap, s->shapes_len + 1, sizeof(Shape), s)) return -1;
-    memcpy(s->input_keys + s->input_keys_len, keys, (size_t)count * sizeof(Span));
+    if (count) memcpy(s->input_keys + s->input_keys_len, keys, (size_t)count * sizeof(Span));  /* {}: nothing, maybe no array yet */
     s->shapes[s->shapes_len] = (Shape){hash, s->input_keys_len, count};
     s->input_keys_len += count;
     Py_ssize_t index = s->shapes_len++;
@@ -552,7 +665,7 @@ static int scan_input(Scan *s, Record *r) {
    other members is a value the answer can hold as it is (see plain_fields), under a key without
    escapes, each key once. */
 static int scan_record(Scan *s) {
-    Record r = {.start = s->pos, .input_start = -1, .input_end = -1, .input_bytes = -1};
+    Record r = {.start = s->pos, .input_start = -1, .input_end = -1, .output_start = -1, .output_end = -1, .input_bytes = -1};
     long long ignored = 0;
     if (s->pos >= s->length || s->text[s->pos] != '{') {
         int kind;
@@ -571,6 +684,10 @@ static int scan_record(Scan *s) {
             if (!escaped && key.len == 5 && memcmp(s->text + key.start, "input", 5) == 0) {
                 if (++inputs > 1) r.plain = 0;
                 if (!scan_input(s, &r)) return 0;
+            } else if (!escaped && key.len == 6 && memcmp(s->text + key.start, "output", 6) == 0) {
+                r.output_start = s->pos;  /* any value: the loader keeps the record's text, not the output */
+                if (!scan_value(s, &ignored, &kind)) return 0;
+                r.output_end = s->pos;
             } else {
                 unsigned char c = s->text[s->pos];
                 if (c == '"') {
@@ -767,7 +884,7 @@ static Py_ssize_t closing_quote(const unsigned char *t, Py_ssize_t p, Py_ssize_t
     return p;
 }
 
-/* A plain record's members, read again (the scan checked them all): the input as None, strings
+/* A plain record's members, read again (the scan checked them all): the input and output as None, strings
    without escapes, integers of at most 18 digits, true, false, null. Every step stays inside the
    record, whatever its bytes (a mapped file can change under a reader). */
 static PyObject *plain_fields(Scanned *self, Record *r) {
@@ -780,6 +897,7 @@ static PyObject *plain_fields(Scanned *self, Record *r) {
         PyObject *key = text_of(self, (Span){key_start, key_end - key_start}), *value = NULL;
         p = after_space(t, after_space(t, key_end + 1, end) + 1, end);  /* past the colon */
         if (p == r->input_start) { value = Py_NewRef(Py_None); p = r->input_end; }
+        else if (p == r->output_start) { value = Py_NewRef(Py_None); p = r->output_end; }
         else if (p < end && t[p] == '"') {
             Py_ssize_t close = closing_quote(t, p + 1, end);
             value = PyUnicode_DecodeUTF8((const char *)t + p + 1, close - p - 1, "strict");
@@ -948,11 +1066,93 @@ static PyObject *scan_one_record(PyObject *Py_UNUSED(module), PyObject *text) {
     return record;
 }
 
+
+/* ---- Searching bytes where they lie: core/fast_find.py's native half (memmem, buffer addresses). ---- */
+
+typedef struct {              /* find(needle, start=0, end=None) over one held buffer, as bytes.find */
+    PyObject_HEAD
+    Py_buffer view;
+} Finder;
+
+static void Finder_dealloc(Finder *self) {
+    if (self->view.obj) PyBuffer_Release(&self->view);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Finder_call(Finder *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"needle", "start", "end", NULL};
+    Py_buffer needle;
+    Py_ssize_t start = 0, size = self->view.len, stop = size;
+    PyObject *end = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*|nO", names, &needle, &start, &end)) return NULL;
+    if (end != Py_None) {
+        stop = PyLong_AsSsize_t(end);
+        if (stop == -1 && PyErr_Occurred()) { PyBuffer_Release(&needle); return NULL; }
+        stop = stop < 0 ? (stop + size < 0 ? 0 : stop + size) : (stop > size ? size : stop);
+    }
+    if (start < 0) start = start + size < 0 ? 0 : start + size;  /* the bounds as bytes.find takes them */
+    Py_ssize_t found = -1;
+    if (start <= size && stop - start >= needle.len) {
+        if (needle.len == 0) found = start;
+        else {
+            const char *base = self->view.buf;
+            const char *hit = memmem(base + start, (size_t)(stop - start), needle.buf, (size_t)needle.len);
+            found = hit ? hit - base : -1;
+        }
+    }
+    PyBuffer_Release(&needle);
+    return PyLong_FromSsize_t(found);
+}
+
+static PyTypeObject FinderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "core._store_scan.Finder",
+    .tp_basicsize = sizeof(Finder),
+    .tp_dealloc = (destructor)Finder_dealloc,
+    .tp_call = (ternaryfunc)Finder_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "find(needle, start=0, end=None): bytes.find over the held buffer, read where it lies (memmem).",
+};
+
+/* finder(haystack) -> Finder: the haystack's buffer held (exported: a bytearray cannot move) while it lives. */
+static PyObject *new_finder(PyObject *Py_UNUSED(module), PyObject *haystack) {
+    Finder *self = PyObject_New(Finder, &FinderType);
+    if (!self) return NULL;
+    if (PyObject_GetBuffer(haystack, &self->view, PyBUF_SIMPLE) < 0) { self->view.obj = NULL; Py_DECREF(self); return NULL; }
+    return (PyObject *)self;
+}
+
+/* buffer_spans(buffers) -> ([address], [size]): where each contiguous buffer's bytes lie now. */
+static PyObject *buffer_spans(PyObject *Py_UNUSED(module), PyObject *buffers) {
+    PyObject *iterator = PyObject_GetIter(buffers), *addresses = PyList_New(0), *sizes = PyList_New(0), *item;
+    if (!iterator || !addresses || !sizes) goto failed;
+    while ((item = PyIter_Next(iterator))) {
+        Py_buffer view;
+        int ok = PyObject_GetBuffer(item, &view, PyBUF_SIMPLE) == 0;
+        Py_DECREF(item);
+        if (!ok) goto failed;
+        PyObject *address = PyLong_FromVoidPtr(view.buf), *size = PyLong_FromSsize_t(view.len);
+        PyBuffer_Release(&view);
+        ok = address && size && PyList_Append(addresses, address) == 0 && PyList_Append(sizes, size) == 0;
+        Py_XDECREF(address);
+        Py_XDECREF(size);
+        if (!ok) goto failed;
+    }
+    if (PyErr_Occurred()) goto failed;
+    Py_DECREF(iterator);
+    return Py_BuildValue("(NN)", addresses, sizes);
+failed:
+    Py_XDECREF(iterator); Py_XDECREF(addresses); Py_XDECREF(sizes);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_VARARGS | METH_KEYWORDS,
      "scan(text, release=False): the session document scanned, or None (see core/store_scan.py)."},
     {"scan_record", (PyCFunction)scan_one_record, METH_O,
      "scan_record(text): one record (a JSON Lines line) scanned, or None (see core/store_scan.py)."},
+    {"finder", (PyCFunction)new_finder, METH_O, "finder(haystack): bytes.find over it, read where it lies (see core/fast_find.py)."},
+    {"buffer_spans", (PyCFunction)buffer_spans, METH_O, "buffer_spans(buffers): ([address], [size]) (see core/fast_find.py)."},
     {NULL}
 };
 
@@ -963,6 +1163,7 @@ PyMODINIT_FUNC PyInit__store_scan(void) {
     C_LOCALE = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     for (int i = 0; i < 7; i++) if (!(KINDS[i] = PyUnicode_InternFromString(KIND_NAMES[i]))) return NULL;
     if (!C_LOCALE) return PyErr_NoMemory();
-    if (PyType_Ready(&ScannedType) < 0 || PyType_Ready(&KeeperType) < 0 || PyType_Ready(&RecordTextType) < 0) return NULL;
+    if (PyType_Ready(&ScannedType) < 0 || PyType_Ready(&KeeperType) < 0 || PyType_Ready(&RecordTextType) < 0
+        || PyType_Ready(&FinderType) < 0) return NULL;
     return PyModule_Create(&module_def);
 }

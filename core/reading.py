@@ -41,6 +41,7 @@ RECURSION_LIMIT = 4 * MAX_DEPTH + 1000
 GZIP_LIMIT_ENV = "WSI_GZIP_LIMIT"
 DEFAULT_GZIP_LIMIT = 2 * 1024**3
 _INFLATE_CHUNK = 16 * 1024 * 1024
+_INFLATE_INPUT = 1024 * 1024  # compressed bytes handed to zlib at a time
 if sys.getrecursionlimit() < RECURSION_LIMIT:
     sys.setrecursionlimit(RECURSION_LIMIT)
 
@@ -108,11 +109,19 @@ def gunzip(data: bytes, limit: int) -> bytearray:
     """
     out = bytearray()
     view = memoryview(data)
-    pending = view
-    while True:
+    fed = 0  # bytes of `data` handed to an inflater so far, a piece at a time: zlib copies what it
+    while True:  # leaves unconsumed, so a whole file handed at once would be copied again per chunk
         inflater = zlib.decompressobj(wbits=31)
+        pending: bytes | memoryview = b""
         while not inflater.eof:
-            consumed = len(view) - len(pending)
+            if not pending:
+                if fed >= len(view):
+                    raise JsonSyntaxError(
+                        f"the gzip file is truncated: it ends before its end marker, after {len(out):,} bytes "
+                        "unpacked; get the whole file again", 1, 1)
+                pending = view[fed:fed + _INFLATE_INPUT]
+                fed += len(pending)
+            consumed = fed - len(pending)
             try:
                 chunk = inflater.decompress(pending, min(_INFLATE_CHUNK, limit + 1 - len(out)))
             except zlib.error as exc:
@@ -120,23 +129,19 @@ def gunzip(data: bytes, limit: int) -> bytearray:
                     f"not a valid gzip file: damaged after compressed byte {consumed:,} ({exc}); get the file "
                     "again (gzip -dc shows how much of it can be unpacked)", 1, 1) from None
             pending = inflater.unconsumed_tail
-            if not chunk and not pending:
-                raise JsonSyntaxError(
-                    f"the gzip file is truncated: it ends before its end marker, after {len(out):,} bytes "
-                    "unpacked; get the whole file again", 1, 1)
             out += chunk
             if len(out) > limit:
                 raise JsonSyntaxError(
                     f"the gzip file unpacks to more than {limit:,} bytes, the limit; if the session is really "
                     f"that big, raise it with --gzip-limit SIZE or {GZIP_LIMIT_ENV}=SIZE (e.g. 8GiB)", 1, 1)
-        rest = inflater.unused_data
-        if not rest.strip(b"\0"):  # zero padding after the last member is allowed, as gzip allows it
+        fed -= len(inflater.unused_data)  # the next member, or what follows the last, starts here
+        rest = view[fed:]
+        if not bytes(rest).strip(b"\0"):  # zero padding after the last member is allowed, as gzip allows it
             return out
         if rest[:2] != GZIP_MAGIC:
             raise JsonSyntaxError(
                 f"not a valid gzip file: {len(rest):,} bytes of something else after the compressed data "
-                f"(from compressed byte {len(data) - len(rest):,})", 1, 1)
-        pending = view[len(data) - len(rest):]
+                f"(from compressed byte {fed:,})", 1, 1)
 
 
 @contextmanager
@@ -169,8 +174,13 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
     deep_at = deeper_than(text, MAX_DEPTH)
     if deep_at is not None:
         raise too_deep(text, deep_at)
-    try:
-        return json.loads(text.decode("utf-8", "surrogatepass"), parse_int=_integer)
+    try:  # strict: a surrogate written as UTF-8 bytes (ED A0 80) is not UTF-8, as V8 says
+        return json.loads(text.decode("utf-8"), parse_int=_integer, parse_constant=_not_json)
+    except _NotJson:  # NaN, Infinity, -Infinity: JSON.parse refuses them; msgspec says where
+        failure = locate_failure(text)
+        if failure is None:
+            raise JsonSyntaxError("not JSON here: NaN and Infinity are not JSON numbers", 1, 1) from None
+        raise failure from None
     except UnicodeDecodeError as exc:
         line, column = _position(text, exc.start)
         raise JsonSyntaxError(f"not UTF-8 text (byte 0x{text[exc.start]:02x}); save the session as UTF-8",
@@ -180,6 +190,15 @@ def parse_json(text: bytes | bytearray | memoryview) -> Any:
         if not text[offset:].strip():  # nothing after where it stopped: cut short
             raise JsonSyntaxError(ENDS_EARLY, exc.lineno, exc.colno, offset, ends_early=True) from None
         raise JsonSyntaxError(_reword(exc.msg), exc.lineno, exc.colno, offset) from None
+
+
+class _NotJson(Exception):
+    """A constant the standard parser takes and JSON.parse does not."""
+
+
+def _not_json(name: str) -> Any:
+    """NaN, Infinity and -Infinity are refused (the standard parser would make floats of them)."""
+    raise _NotJson(name)
 
 
 MOST_INT_DIGITS = 4000  # digits read as a Python int: int() refuses more than 4,300 (ValueError)
@@ -316,10 +335,3 @@ def lines_ended_by_cr(text: bytes | bytearray) -> bytes | bytearray:
         return text.replace(b"\r", b"\n")
     return text
 
-
-def iter_lines(lines: list[bytes]) -> Iterator[tuple[int, bytes, bool]]:
-    """(line number, line, is the last line without a newline) for each non-blank line of `text.split(b"\\n")`."""
-    last = len(lines)  # the piece after the last newline: empty when the text ends with one
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            yield number, line.rstrip(b"\r"), number == last

@@ -180,6 +180,7 @@ def load_bytes(data: bytes | memoryview, name: str = "<memory>", path: Path | No
         try:
             text = decode(data, gzip_limit)
             refuse_foreign_text(text[:4096])  # what a gzip unpacked to, or bytes handed in
+            del data  # a gzip's compressed bytes: not held beside the unpacked text while it is read
         except JsonSyntaxError as exc:
             unreadable(session, Problem("error", exc.where, str(exc)))
         else:

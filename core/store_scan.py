@@ -34,8 +34,9 @@ class Scanned(NamedTuple):
     - `shape`: the input's top-level keys (a tuple, in the text's order), its length (an array), or
       its kind ("string", "number", "boolean", "null"); only when `input_bytes` is not -1 (a key
       spelled with escapes is left as written, and makes the size unsure);
-    - `fields`: the record's members with `input` as None, when every other one is a plain value
-      (a string without escapes, an integer, true, false, null); else None;
+    - `fields`: the record's members with `input` and `output` as None (the loader reads an output
+      from the record's text when asked), when every other one is a plain value (a string without
+      escapes, an integer, true, false, null); else None;
     - `verbatim`: the input's text is exactly `orjson.dumps` of its value (searchable as it is);
     - `text`: the record's text where it lies, a read-only buffer (`bytes()`, `memoryview()`, `len()`)
       of 40 bytes, where a memoryview is 184 (a million entries hold one each).
@@ -61,7 +62,7 @@ def scan(text: bytes | bytearray | memoryview, release: bool = False) -> Scanned
     return Scanned(scanned.parts(), scanned)
 
 
-def scan_record(text: bytes) -> tuple | None:
+def scan_record(text: bytes | memoryview) -> tuple | None:
     """One record (a JSON Lines line) scanned: a tuple as `Scanned.records` gives them (offsets into
     `text`), or None (not built, or not one JSON value)."""
     return None if _scan_record is None else _scan_record(text)

@@ -5,8 +5,8 @@ to a usable window (loaded, every view filled, painted once) at most 1.5× the C
 both as whole processes; the module filter over every row and a cursor move each at most 100 ms.
 Issue 18, with 1000000 entries (~1.3 GB, written entry by entry: `stream_big`): the window in at
 most 1.2× the CLI's manifest time, peak memory (the child's max RSS) at most 2× the file, a cursor
-move under 16 ms. The window runs offscreen in a child process (`--child FILE`), which prints its
-figures as JSON.
+move under 16 ms. `WSI_BENCH_SHAPE=real` opens make_real.py's real-shaped session instead (issue 28).
+The window runs offscreen in a child process (`--child FILE`), which prints its figures as JSON.
 
 A cursor move (twelve jumps across the timeline, each to rows not shown before) is timed whole: the
 views following it and the window painting what changed, events processed until no paint or layout
@@ -259,7 +259,15 @@ def stream_big(path: Path, entries: int, calls_per_body: int = 50, seed: int = 7
 def main() -> None:
     entries = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else RUNS  # a million entries: one run takes minutes
-    path = stream_big(DATA / f"big-{entries}.json", entries) if entries > 200_000 else big_session(entries)
+    if os.environ.get("WSI_BENCH_SHAPE") == "real":  # make_real's full-double geometry, outputs and edits (issue 28)
+        here = str(Path(__file__).resolve().parents[2])
+        subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {here!r}); "
+                        f"from tests.bench.make_real import real_sessions; real_sessions({entries})"], check=True)
+        from tests.bench.make_real import real_sessions
+
+        path = real_sessions(entries)["compact"]
+    else:
+        path = stream_big(DATA / f"big-{entries}.json", entries) if entries > 200_000 else big_session(entries)
     size = path.stat().st_size
     cli_s, cli_peak = best_of(runs, [str(WSI), "manifest", str(path), "--json"])
     print(f"file: {path.name}, {size / 1e6:.1f} MB, {entries:,} entries (machine shared with other jobs; "

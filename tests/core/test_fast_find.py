@@ -1,17 +1,40 @@
-"""core.fast_find answers as bytes.find, through memmem where the C library has it."""
+"""core.fast_find answers as bytes.find, through memmem in the C extension where it was built."""
+import ast
 import random
+from pathlib import Path
 
 import pytest
 
+import core.store_scan
 from core import fast_find
-from core.fast_find import finder
+from core.fast_find import buffer_spans, finder
 
 
-def test_memmem_is_used_on_this_machine():
-    import sys
+def test_the_c_finder_is_used_where_the_extension_is_built():
+    if core.store_scan.BUILT:
+        assert fast_find._finder is not None and fast_find._buffer_spans is not None
 
-    if sys.platform.startswith("linux"):
-        assert fast_find._MEMMEM is not None
+
+def test_no_ctypes_into_cpython_or_libc():
+    """One native layer (issue 29): what needs native speed is in the C extension, not ctypes."""
+    tree = ast.parse(Path(fast_find.__file__).read_text())
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                for alias in node.names} | {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not any(name and name.split(".")[0] == "ctypes" for name in imported)
+
+
+@pytest.mark.parametrize("built", [True, False])
+def test_buffer_spans_are_where_the_bytes_lie(monkeypatch, built):
+    import numpy
+
+    if not built:
+        monkeypatch.setattr(fast_find, "_buffer_spans", None)
+    data = b"<0123456789>"
+    view = numpy.frombuffer(data, numpy.uint8)[1:-1]
+    addresses, sizes = buffer_spans([data, view, bytearray(b"ab"), memoryview(data)[3:5]])
+    assert sizes == [12, 10, 2, 2]
+    assert addresses[1] == addresses[0] + 1 == view.__array_interface__["data"][0]
+    assert addresses[3] == addresses[0] + 3
 
 
 def _buffers(data: bytes) -> list:
@@ -23,11 +46,11 @@ def _buffers(data: bytes) -> list:
     return [data, padded[1:-1], msgspec.Raw(data), bytearray(data), memoryview(b"(" + data + b")")[1:-1]]
 
 
-@pytest.mark.parametrize("memmem", [True, False])
+@pytest.mark.parametrize("built", [True, False])
 @pytest.mark.parametrize("seed", range(6))
-def test_every_needle_start_and_end_answers_as_bytes_find(monkeypatch, seed, memmem):
-    if not memmem:
-        monkeypatch.setattr(fast_find, "_MEMMEM", None)  # as on Windows
+def test_every_needle_start_and_end_answers_as_bytes_find(monkeypatch, seed, built):
+    if not built:
+        monkeypatch.setattr(fast_find, "_finder", None)  # built without a C compiler
     rng = random.Random(seed)
     haystack = bytes(rng.choice(b"0123456789.,[]ab") for _ in range(3000))
     bounds = [0, len(haystack), len(haystack) + 1, -1]

@@ -6,13 +6,14 @@ line. The reader stays on the session (`session.line_reader`) for lines appended
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from core.formats.worker_session_1.header import HEADER_PARTS, read_header
 from core.formats.worker_session_1.json_form import Unmeasured, held_entry, measured_entry
 from core.model import KeptSnapshot, Problem, TimelineItem
 from core.place import Place
-from core.reading import JsonSyntaxError, iter_lines, parse_json
+from core.reading import JsonSyntaxError, parse_json
 from core.records import RecordChecker
 from core.store_scan import scan_record
 
@@ -27,13 +28,32 @@ def read_json_lines(session: Session, text: bytes) -> None:
     """Read every line of a JSON Lines session; the reader stays on the session for lines added later."""
     reader = LineReader(session)
     session.line_reader = reader
-    lines = text.split(b"\n")
-    for number, line, open_end in iter_lines(lines):
+    newlines = [0]
+    for number, line, open_end in _line_views(text, newlines):
         reader.read_line(number, line, open_end)
     reader.finish()
-    # Where the whole lines end, for following the file (core.growing): found here from the split,
-    # where finding it later meant walking every line end of the file again.
-    reader.whole_lines, reader.whole_end = len(lines) - 1, len(text) - len(lines[-1])
+    # Where the whole lines end, for following the file (core.growing).
+    reader.whole_lines, reader.whole_end = newlines[0], text.rfind(b"\n") + 1
+
+
+def _line_views(text: bytes, newlines: list[int]) -> Iterator[tuple[int, memoryview, bool]]:
+    """(line number, the line where it lies in `text`, no newline after it) for each line that is not blank,
+    without its trailing CRs; `newlines[0]` is left counting the lines that end with one. Views, not
+    copies: the entries keep their lines, and copies of them all would hold the file twice."""
+    view, find, size = memoryview(text), text.find, len(text)
+    start = number = 0
+    while start < size:
+        end = find(b"\n", start)
+        open_end = end < 0
+        end = size if open_end else end
+        number += 1
+        newlines[0] = number - open_end
+        stop = end
+        while stop > start and text[stop - 1] == 13:  # \r
+            stop -= 1
+        if stop > start and (text[start] == 123 or text[start:stop].strip()):  # {: the common case, no copy
+            yield number, view[start:stop], open_end
+        start = end + 1
 
 
 class LineReader:
@@ -46,12 +66,12 @@ class LineReader:
         self.whole_lines = 0  # once all is read: how many lines ended with a newline,
         self.whole_end = 0  # and the byte (of the text, after any BOM) just past the last of them
 
-    def read_line(self, number: int, line: bytes, open_end: bool = False) -> None:
+    def read_line(self, number: int, line: bytes | memoryview, open_end: bool = False) -> None:
         """Read line `number` (its bytes, without the newline) into the session; `open_end`: no newline yet."""
         session = self.session
-        where = Place.record_line(number)
         record: Any = None
-        if open_end or not self.header_seen:
+        if open_end or not self.header_seen:  # the record's own place is made by read_record
+            where = Place.record_line(number)
             try:
                 record = parse_json(line)
             except JsonSyntaxError as exc:
@@ -82,7 +102,7 @@ class LineReader:
             self.session.problems.append(Problem("error", Place.record_line(1), "empty file: not a session"))
 
 
-def read_record(session: Session, checker: RecordChecker, number: int, line: bytes,
+def read_record(session: Session, checker: RecordChecker, number: int, line: bytes | memoryview,
                 record: object = None) -> TimelineItem | None:
     """One JSON Lines record after the header, read as the loader reads it: the item, or None (its problem listed).
 
