@@ -165,14 +165,14 @@
       last(wanted) {
         const w = String(wanted);
         const store = storeOf();
-        for (let i = store.length - 1; i >= 0; i--) if (callMatches(store[i].call, w)) return store[i].input;
-        return undefined;
+        for (let i = store.length - 1; i >= 0; i--) if (callMatches(store[i].call, w)) return __wsiReads.handed("inputs.last", w, store[i].id, store[i].input);  // reads.js
+        return __wsiReads.handed("inputs.last", w, null, undefined);  // reads.js
       },
       at(id) {
         const k = String(id);
         const store = storeOf();
-        for (let i = store.length - 1; i >= 0; i--) if (String(store[i].id) === k) return store[i].input;
-        return undefined;
+        for (let i = store.length - 1; i >= 0; i--) if (String(store[i].id) === k) return __wsiReads.handed("inputs.at", k, store[i].id, store[i].input);  // reads.js
+        return __wsiReads.handed("inputs.at", k, null, undefined);  // reads.js
       },
     });
   }
@@ -241,16 +241,19 @@
     const summary = (e) => ({ id: e.id, type: e.type, name: e.name });
     return Object.freeze({
       entities(filter) {
-        return load().entities.filter((e) => matches(e, filter)).map(summary);
+        return __wsiReads.handed("scene.entities", typeof filter === "string" ? filter : null, null,  // reads.js
+          load().entities.filter((e) => matches(e, filter)).map(summary));
       },
       read(ref) {
-        return parse(stringify(entityOf(ref, "scene.read")));
+        return __wsiReads.handed("scene.read", isHandle(ref) ? null : String(ref), null,  // reads.js
+          parse(stringify(entityOf(ref, "scene.read"))));
       },
       get(id) {
         const entity = entityOf(id, "scene.get");
         // Unguessable: only a handle this run handed out resolves (SPEC 5).
         const handle = "h" + (run.handles.size + 1) + "." + run.secret;
         run.handles.set(handle, entity.id);
+        __wsiReads.handed("scene.get", String(id), null, undefined);  // reads.js
         return { __h: handle };
       },
       info() {
@@ -320,9 +323,9 @@
         RUN_INPUT_PARAMS[fn].forEach((param, i) => { if (args[i] !== undefined) input[param] = args[i]; });
       }
     } else {
-      refuseForeignHandle(input, "input", "modules." + name);
+      __wsiReads.whole(() => refuseForeignHandle(input, "input", "modules." + name));  // reads.js: handed on whole
     }
-    const json = stringify(input, markFunctions);
+    const json = __wsiReads.whole(() => stringify(input, markFunctions));  // reads.js: handed on whole
     const id = ++run.callCount;
     const place = callerPlace();
     return new Promise((resolve, reject) => {
@@ -426,6 +429,7 @@
   const hooks = {
     logBuffer,
     start(fn, envText, storeText, sceneText, secret, sourceLength) {
+      __wsiReads.reset();  // reads.js
       run = {
         known: {}, handles: new Map(), pending: new Map(), queue: [], callCount: 0, ghosts: new Map(),
         timers: new Map(), timerCount: 0, done: null, startedAt: realNow(), secret,
@@ -444,19 +448,20 @@
         Math.random = seededRandom(env.options.seed);
         globalThis.Date = fixedDate(env.options.nowMs);
       }
-      const scope = [makeInputs(parsedOnUse(storeText)), env.kept, makeModules(), makeScene(parsedOnUse(sceneText)),
+      // reads.js: kept is handed through the tracer.
+      const scope = [makeInputs(parsedOnUse(storeText)), __wsiReads.kept(env.kept), makeModules(), makeScene(parsedOnUse(sceneText)),
         bodyConsole, bodyConsole.log];
       const current = run;
       const finish = (value) => {
         const out = { ok: true };
-        const json = stringify(value);
+        const json = __wsiReads.whole(() => stringify(value));  // reads.js: handed on whole
         if (json !== undefined) {
           out.returnedChars = json.length;
           if (json.length > MAX_RETURNED_CHARS) out.returnedCut = cutAt(json, MAX_RETURNED_CHARS);
         }
         let keepJson;
         if (value !== null && typeof value === "object" && hasOwn.call(value, "keep") && value.keep !== undefined) {
-          keepJson = stringify(value.keep, markFunctions);
+          keepJson = __wsiReads.whole(() => stringify(value.keep, markFunctions));  // reads.js
         }
         current.done = { out, json, keepJson };
       };
@@ -471,7 +476,8 @@
       // Calls the body made but did not await are still made (and traced) before it is done.
       if (run.done && !run.queue.length) {
         const d = run.done;
-        return '{"done":' + stringify(d.out) + "}\u0000" + (d.json === undefined ? "" : d.json) + "\u0000" +
+        // reads.js: the reads join the outcome's head.
+        return '{"done":' + stringify(d.out) + __wsiReads.text() + "}\u0000" + (d.json === undefined ? "" : d.json) + "\u0000" +
           (d.keepJson === undefined ? "" : d.keepJson);
       }
       if (run.queue.length) {

@@ -163,7 +163,9 @@ class CallTrace:
 
 def read_done(frame: dict[str, Any]) -> dict[str, Any]:
     """The guest's `done` frame as one outcome: its returned value (cut where it nests too deep) and keep."""
-    done: dict[str, Any] = loads(frame["json"])["done"]
+    head = loads(frame["json"])
+    done: dict[str, Any] = head["done"]
+    done["reads"], done["readsCut"] = head.get("reads", []), head.get("readsCut", 0)  # reads.js: what the body read
     if frame.get("returned") is not None:
         done["returned"], _ = bounded_loads(frame["returned"])
     if frame.get("keep") is not None:
@@ -211,6 +213,9 @@ def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, env
     result["logs"] = logs
     result["calls"] = trace.calls if trace else []
     result["operations"] = trace.operations if trace else []
+    result["reads"] = done.get("reads", [])  # SPEC 7: what the body read
+    if done.get("readsCut"):
+        result["readsCut"] = done["readsCut"]
     result["durationMs"] = round(duration_ms, 3)
     return result
 
