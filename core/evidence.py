@@ -1,0 +1,137 @@
+"""Blame with evidence (SPEC 7): a value a body's call carries is the earlier entry's only if the body read it.
+
+`core.provenance` says which earlier entry holds each leaf's value (by equal values along the
+call's chain). A body that typed the same value again gets the same answer as one that read it; the
+runner's reads tell them apart. A leaf of a body's call is `read` when the body read an entry (or a
+kept value) at a path holding that leaf with the same value: at the same place (a copy, a spread) or
+under the path read (a renamed key); its origin is then that entry's origin there, whatever the
+call's own chain says. A leaf the chain carries that no read explains is `equal`: the body typed it
+again and it is the body's own. A person's value stays the person's through a body only by a read.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from core.diff import Token
+from core.model import Entry
+from core.json_values import json_equal
+from core.provenance import LeafOrigin, Path, Provenance, leaves
+
+def _js_path(path: str) -> str:
+    """`/spine/0` as JavaScript: `.spine[0]`."""
+    out = ""
+    for token in path.split("/")[1:] if path else []:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if token.isdigit():
+            out += f"[{token}]"
+        elif token.isidentifier():
+            out += f".{token}"
+        else:
+            out += f"[{json.dumps(token)}]"
+    return out
+
+
+def read_expression(read: dict[str, Any], path: str) -> str:
+    """The expression the body read a value with: `inputs.last("pack.corridorRuns").bandDepth`."""
+    if read["what"] == "kept":
+        head = f"kept{_js_path('/' + str(read.get('name', '')).replace('~', '~0').replace('/', '~1'))}"
+    else:
+        head = f"{read['what']}({json.dumps(read['arg']) if read['arg'] is not None else ''})"
+    return head + _js_path(path)
+
+
+def _is_prefix(read_path: str, path: str) -> bool:
+    return read_path == "" or path == read_path or path.startswith(read_path + "/")
+
+
+def _tokens(path: str) -> list[str]:
+    return [t.replace("~1", "/").replace("~0", "~") for t in path.split("/")[1:]] if path else []
+
+
+def _at(value: Any, path: Path) -> Any:
+    """The value at `path` inside `value`, or _MISSING."""
+    for token in path:
+        if isinstance(value, dict) and isinstance(token, str) and token in value:
+            value = value[token]
+        elif isinstance(value, list) and isinstance(token, int) and 0 <= token < len(value):
+            value = value[token]
+        else:
+            return _MISSING
+    return value
+
+
+def _as_path(tokens: list[str], value: Any) -> Path | None:
+    """Pointer tokens as a provenance path (indices as ints), following `value`; None where it does not lead."""
+    out: list[Token] = []
+    for token in tokens:
+        if isinstance(value, list):
+            if not token.isdigit() or int(token) >= len(value):
+                return None
+            out.append(int(token))
+            value = value[int(token)]
+        elif isinstance(value, dict) and token in value:
+            out.append(token)
+            value = value[token]
+        else:
+            return None
+    return tuple(out)
+
+
+_MISSING = object()
+
+
+class Evidence:
+    """Each leaf of a body's call judged by that body's reads: read there, or only equal (typed again)."""
+
+    def __init__(self, provenance: Provenance):
+        self.provenance = provenance
+        self.session = provenance.session
+
+    def _read_source(self, entry: Entry, path: Path, value: Any, reads: list[dict[str, Any]]
+                     ) -> tuple[dict[str, Any], str, Entry | None, Path] | None:
+        """The read that handed the body this leaf: (record, path read, entry read or None for kept, leaf path there)."""
+        kept = None
+        for record in reads:
+            if record.get("entry") is not None:
+                source = self.session.entry(record["entry"])
+                if source is None or source.key == entry.key:
+                    continue
+                held = source.input
+            elif record.get("what") == "kept":
+                if kept is None:
+                    kept = self.session.state_at(entry.body).kept
+                if record.get("name") not in kept:
+                    continue
+                source, held = None, kept[record["name"]]
+            else:
+                continue
+            for read_path in record.get("paths", []):
+                read_at = _as_path(_tokens(read_path), held)
+                if read_at is None:
+                    continue
+                # The leaf at the same place there (a copy or a spread), or under the read path where the
+                # call's path has the same depth (a key renamed: `{outline: base.inset}`).
+                for candidate in dict.fromkeys([path, read_at + path[len(read_at):]]):
+                    if candidate[: len(read_at)] == read_at and json_equal(_at(held, candidate), value):
+                        return record, read_path, source, candidate
+        return None
+
+    def judge(self, entry: Entry, origins: list[LeafOrigin], reads: list[dict[str, Any]] | None) -> None:
+        """Give each leaf of `entry` (a body's call) its evidence, in place; nothing without reads."""
+        if reads is None or entry.applied or entry.body is None:
+            return
+        paths = [path for path, _ in leaves(entry.input)]
+        for origin, path in zip(origins, paths):
+            found = self._read_source(entry, path, origin.value, reads)
+            if found is not None:
+                record, read_path, source, at = found
+                origin.evidence = "read"
+                origin.read = {"body": entry.body, "line": record["line"], "column": record["column"],
+                               "expr": read_expression(record, read_path)}
+                if source is not None:
+                    origin.setter = self.provenance.setters(source).get(at, source)
+            elif origin.carried and (origin.setter.applied or str(origin.setter.body) != str(entry.body)):
+                origin.evidence = "equal"
+                origin.equal_to = origin.setter
+                origin.setter = entry
