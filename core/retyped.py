@@ -1,0 +1,119 @@
+"""Retyped values (SPEC 7): where a body typed again a value it could have read.
+
+A part of a body's call input (an array of at least 4 elements, or an object of at least 3 keys)
+that equals a part of an entry the body was handed (its store, as trimmed for it) or of a kept value,
+when the body read none of the places holding it. This tells an agent's developers whether the
+model uses run.inputs or copies by hand. The reads come from a replay of the body (`core.body_reads`,
+or the replays `wsi check` already makes).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import orjson
+
+from core.diff import Token, pointer
+from core.jsonsize import json_bytes
+from core.model import Body, Entry
+from core.run_inputs import trim_store
+
+MIN_ARRAY = 4
+MIN_KEYS = 3
+MAX_NODES = 200_000  # containers looked at in one value
+MAX_PLACES = 64  # places remembered per distinct part
+
+Place = tuple[str, str, str]  # ("entry" | "kept", entry id or kept name, pointer)
+
+
+def _parts(value: Any) -> Iterator[tuple[tuple[Token, ...], Any]]:
+    """Every container of `value` big enough to count, outermost first, at most MAX_NODES looked at."""
+    todo: list[tuple[tuple[Token, ...], Any]] = [((), value)]
+    seen = 0
+    while todo and seen < MAX_NODES:
+        path, item = todo.pop()
+        seen += 1
+        if isinstance(item, dict):
+            if len(item) >= MIN_KEYS:
+                yield path, item
+            todo.extend((path + (key,), member) for key, member in reversed(item.items()) if isinstance(member, (dict, list)))
+        elif isinstance(item, list):
+            if len(item) >= MIN_ARRAY:
+                yield path, item
+            todo.extend((path + (index,), item[index]) for index in range(len(item) - 1, -1, -1)
+                        if isinstance(item[index], (dict, list)))
+
+
+def _key(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def _index(store: list[Entry], kept: dict[str, Any]) -> dict[bytes, list[Place]]:
+    index: dict[bytes, list[Place]] = {}
+    sources: list[tuple[str, str, Any]] = [("entry", e.key, e.input) for e in store]
+    sources += [("kept", name, value) for name, value in kept.items()]
+    for kind, name, value in sources:
+        for path, part in _parts(value):
+            places = index.setdefault(_key(part), [])
+            if len(places) < MAX_PLACES:
+                places.append((kind, name, pointer(path)))
+    return index
+
+
+def _was_read(place: Place, reads: list[dict[str, Any]]) -> bool:
+    kind, name, path = place
+    for record in reads:
+        if kind == "entry" and (record.get("entry") is None or str(record["entry"]) != name):
+            continue
+        if kind == "kept" and (record.get("what") != "kept" or record.get("name") != name):
+            continue
+        # Read there: the part, a value holding it, or a value inside it (a part built from what was read
+        # is not a copy by hand; its own big parts are judged on their own).
+        if any(p == "" or path == "" or path == p or path.startswith(p + "/") or p.startswith(path + "/")
+               for p in record.get("paths", [])):
+            return True
+    return False
+
+
+def retyped_in_body(session: Any, body: Body, reads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """SPEC 7's retyped records of one body: `{"body", "entry", "path", "sameAs": {"entry"|"kept", "path"}, "bytes"}`."""
+    calls = [e for e in session.entries if not e.applied and e.body is not None and str(e.body) == body.key]
+    if not calls:
+        return []
+    state = session.state_at(body.id)
+    store = state.store
+    if session.caps.store_bytes is not None:
+        store, _ = trim_store(store, session.caps.store_bytes)
+    index = _index(store, state.kept)
+    found: list[dict[str, Any]] = []
+    for entry in calls:
+        reported: list[tuple[Token, ...]] = []
+        for path, part in _parts(entry.input):
+            if any(path[: len(done)] == done for done in reported):
+                continue  # inside a part already reported
+            places = index.get(_key(part))
+            if not places or any(_was_read(place, reads) for place in places):
+                continue
+            kind, name, at = places[-1]  # the newest place holding it
+            found.append({"body": body.id, "entry": entry.id, "path": pointer(path),
+                          "sameAs": {kind: name if kind == "kept" else _entry_id(session, name), "path": at},
+                          "bytes": json_bytes(part)})
+            reported.append(path)
+    return found
+
+
+def _entry_id(session: Any, key: str) -> Any:
+    entry = session.entry(key)
+    return entry.id if entry is not None else key
+
+
+def retyped_document(session: Any, reads_of: Any) -> dict[str, Any]:
+    """`{"retyped": [...], "notReplayed": [body ids]}`; `reads_of(body)` gives a body's reads or None."""
+    found: list[dict[str, Any]] = []
+    not_replayed: list[Any] = []
+    for body in session.bodies:
+        reads = reads_of(body)
+        if reads is None:
+            not_replayed.append(body.id)
+            continue
+        found.extend(retyped_in_body(session, body, reads))
+    return {"retyped": found, "notReplayed": not_replayed}
