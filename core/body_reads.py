@@ -53,3 +53,27 @@ def body_reads(session: Any, body_id: Any, runner: Runner | None = None) -> list
     while len(_cache) > MAX_CACHED:
         _cache.popitem(last=False)
     return reads
+
+
+def remember(session: Any, body_id: Any, reads: list[dict[str, Any]] | None) -> None:
+    """Keep the reads a replay made elsewhere (the Run tab's, `wsi check`'s) so blame need not replay again."""
+    if reads is None:
+        return
+    _cache[(*session_identity(session), str(body_id))] = reads
+    while len(_cache) > MAX_CACHED:
+        _cache.popitem(last=False)
+
+
+def body_evidence(session: Any, body_id: Any, result: Any) -> dict[str, Any]:
+    """What one replay of body `body_id` tells (SPEC 7): `{"reads", "retyped"}`, its reads remembered.
+
+    Work that grows with the session (the retyped search): off the GUI thread.
+    """
+    from core.retyped import retyped_in_body
+
+    reads = result.get("reads")
+    body = session.body(body_id)
+    remember(session, body_id, reads)
+    if reads is None or body is None:
+        return {"reads": None, "retyped": []}
+    return {"reads": reads, "retyped": retyped_in_body(session, body, reads)}

@@ -44,12 +44,14 @@ class InspectorContext(QObject):
         self.cursor: Id | None = None
         self.state: State = empty_state()
         self.badges: dict[str, str] = {}  # body key → "same" | "diverged" | "failed" (Run view's replay)
+        self.evidence: dict[str, dict[str, Any]] = {}  # body key → {"reads", "retyped"} of that replay (SPEC 7)
 
     def set_session(self, session: Session | None, index: ManifestIndex | None = None, cursor: Any = None) -> None:
         """Open `session` (None closes it); the cursor goes to `cursor` if that body exists, else the end."""
         self.session = session
         self.index = index if index is not None else ManifestIndex(session.entries if session else [])
         self.badges = {}
+        self.evidence = {}
         self.cursor = cursor if session is not None and session.body(cursor) is not None else None
         self.state = session.state_at(self.cursor) if session is not None else empty_state()
         self.session_changed.emit()
@@ -100,9 +102,11 @@ class InspectorContext(QObject):
         self.set_cursor(body.id)
         self.body_chosen.emit(body)
 
-    def set_badges(self, badges: dict[str, str]) -> None:
-        """Replay verdicts per body key ("same", "diverged", "failed") for the timeline to show."""
+    def set_badges(self, badges: dict[str, str], evidence: dict[str, dict[str, Any]] | None = None) -> None:
+        """Replay verdicts per body key ("same", "diverged", "failed") for the timeline to show, and what
+        each replay read and typed again (`core.body_reads.body_evidence`)."""
         self.badges = {str(k): v for k, v in badges.items()}
+        self.evidence = {str(k): v for k, v in (evidence or {}).items()}
         self.badges_changed.emit()
 
     @property

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.body_reads import body_evidence  # SPEC 7: reads and retyped values of each replay
 from core.model import Body
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
@@ -544,6 +545,7 @@ class RunView(QWidget):
         self.editor.clear_marks()
         self.context.set_badges({})
         self._badges: dict[str, str] = {}
+        self._evidence: dict[str, dict[str, Any]] = {}  # SPEC 7: each replay's reads and retyped values
         self._set_busy(True)
         self.result_tabs.setCurrentWidget(self.replay_page)
         self.status_label.setText(f"Replaying {len(session.bodies)} bodies …")
@@ -553,15 +555,16 @@ class RunView(QWidget):
 
         def work(job: Job) -> list[dict[str, Any]]:
             job.on_cancel(lambda: runner.close())  # the body running now is killed, not waited for
-            return replay_session(session, runner, options, on_body=lambda v, r: job.report((v, r)),
+            return replay_session(session, runner, options, on_body=lambda v, r: job.report((v, r, body_evidence(session, v["body"], r))),
                                   should_stop=lambda: stop.is_set() or job.cancelled)
 
         self.jobs.start("replay", work, on_report=lambda news: self._verdict(*news), on_done=self._replay_done,
                         on_failed=lambda exc: self._replay_done([]))
 
-    def _verdict(self, verdict: dict[str, Any], result: dict[str, Any]) -> None:
+    def _verdict(self, verdict: dict[str, Any], result: dict[str, Any], evidence: dict[str, Any]) -> None:
         self._badges[str(verdict["body"])] = self.replay_page.add(verdict, result)
-        self.context.set_badges(dict(self._badges))
+        self._evidence[str(verdict["body"])] = evidence
+        self.context.set_badges(dict(self._badges), dict(self._evidence))
 
     @property
     def verdicts(self) -> list[dict[str, Any]]:

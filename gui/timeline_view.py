@@ -83,7 +83,7 @@ class TimelineView(QWidget):
                 self.tree.expand(self.model.index(self.model.body_rows[body.key], 0))
 
     def _badges_changed(self) -> None:
-        self.model.set_badges(self.context.badges)
+        self.model.set_badges(self.context.badges, {k: len(e["retyped"]) for k, e in self.context.evidence.items()})
         self.tree.setColumnHidden(1, not self.context.badges)  # the replay column only once there is a replay
 
     def _cursor_changed(self) -> None:
