@@ -39,6 +39,7 @@ from core.runner.replay import replay_session
 from core.runner.result import failure
 from core.runner.report import error_line, source_text
 from core.timeline import first_code_line
+from gui.reads_panel import ReadsPanel
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
 from gui.jobs import Job, Jobs
@@ -206,6 +207,10 @@ class RunView(QWidget):
         self.result_tabs.addTab(self.calls_table, "Calls")
         self.result_tabs.addTab(self.plot, "Operations")
         self.result_tabs.addTab(self.replay_page, "Replay")
+        # SPEC 7: what the body read (gui/reads_panel.py), each read a link to its line in the editor.
+        self.reads_panel = ReadsPanel(lambda key: (self.context.evidence.get(key) or {}).get("reads"), self._ensure_runner, self)
+        self.reads_panel.line_chosen.connect(self.editor.go_to)
+        self.result_tabs.addTab(self.reads_panel, "Reads")
         right = QWidget(self)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -277,6 +282,7 @@ class RunView(QWidget):
             f"Runs {html.escape(self.context.cursor_text)}: <tt>inputs</tt> over {len(state.store):,} entries, "
             f"<tt>kept</tt> with {len(state.kept)} name{'s' if len(state.kept) != 1 else ''}"
             + (f" (the store is trimmed to caps.storeBytes {session.caps.store_bytes:,})" if session.caps.store_bytes is not None else ""))
+        self.reads_panel.show_body(session, session.body(self.context.cursor))  # SPEC 7: the cursor body's reads
 
     def _body_chosen(self, body: Body) -> None:
         if self.editing_key() not in self.edits:  # an edited body stays: the person may run it at the new cursor
@@ -428,6 +434,7 @@ class RunView(QWidget):
 
     def show_result(self, result: dict[str, Any]) -> None:
         """Show a result document (SPEC 5) in every part of the view."""
+        self.reads_panel.show_run(result)  # SPEC 7: what this run read
         self.last_result = result
         ok = result["ok"]
         mark = f"<b style='color:{hex_of('ok')}'>✓ ok</b>" if ok else f"<b style='color:{hex_of('error')}'>✗ failed</b>"
