@@ -117,6 +117,14 @@ class Evidence:
                         return record, read_path, source, candidate
         return None
 
+    def judge_shown(self, origins: dict[str, dict[str, LeafOrigin]], reads_of: Any) -> None:
+        """Judge every body's call among `origins` (entry key → pointer → origin, as `core.blame` made them
+        in leaf order); `reads_of(body id)` gives that body's reads (or None)."""
+        for key, by_path in origins.items():
+            entry = self.session.entry(key)
+            if entry is not None and not entry.applied and entry.body is not None:
+                self.judge(entry, list(by_path.values()), reads_of(entry.body))
+
     def judge(self, entry: Entry, origins: list[LeafOrigin], reads: list[dict[str, Any]] | None) -> None:
         """Give each leaf of `entry` (a body's call) its evidence, in place; nothing without reads."""
         if reads is None or entry.applied or entry.body is None:

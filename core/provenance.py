@@ -62,11 +62,18 @@ class LeafOrigin:
         return f"carried by {_who(self.carrier)} from {source}"
 
     def short(self) -> str:
-        """Who set the value, in a few characters for a column: `✎ e1 (person)`, `c4 (body b2)`."""
+        """Who set the value, in a few characters for a column: `✎ e1 (person)`, `c4 (body b2)`, and the
+        evidence when there is some: `✎ e1 (person) · read b5:2` (read by body b5 at its line 2), `c21 (body b5) · typed again`."""
         if self.by_person:
-            return f"✎ {self.setter.id} (person)"
-        body = f" (body {self.setter.body})" if self.setter.body is not None else ""
-        return f"{self.setter.id}{body}"
+            who = f"✎ {self.setter.id} (person)"
+        else:
+            body = f" (body {self.setter.body})" if self.setter.body is not None else ""
+            who = f"{self.setter.id}{body}"
+        if self.evidence == "read" and self.read is not None:
+            return f"{who} · read {self.read['body']}:{self.read['line']}"
+        if self.evidence == "equal":
+            return f"{who} · typed again"
+        return who
 
     def as_json(self) -> dict[str, Any]:
         """`{"path", "value", "setBy": "person"|"body", "entry", "body"?, "carriedBy"?, "text"}`."""
