@@ -77,3 +77,8 @@ def body_evidence(session: Any, body_id: Any, result: Any) -> dict[str, Any]:
     if reads is None or body is None:
         return {"reads": None, "retyped": []}
     return {"reads": reads, "retyped": retyped_in_body(session, body, reads)}
+
+
+def cached_reads(session: Any, body_id: Any) -> list[dict[str, Any]] | None:
+    """The reads of body `body_id` if a replay already learned them (never replays: safe on any thread)."""
+    return _cache.get((*session_identity(session), str(body_id)))

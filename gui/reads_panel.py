@@ -65,8 +65,9 @@ class ReadsPanel(QWidget):
     line_chosen = Signal(int, int)  # the body's line and column of a read the person double-clicked
 
     def __init__(self, known: Callable[[str], list[dict[str, Any]] | None], runner_of: Callable[[], Any],
-                 parent: QWidget | None = None):
+                 on_learned: Callable[[], None] = lambda: None, parent: QWidget | None = None):
         super().__init__(parent)
+        self.on_learned = on_learned  # told when a replay here learned a body's reads (the other views mark them)
         self.known = known  # the reads the window already has for a body key (the Run tab's replay)
         self.runner_of = runner_of  # the view's warm runner (made on the GUI thread)
         self._pending: tuple[Any, Any] | None = None  # a body to learn once the page is shown
@@ -132,7 +133,7 @@ class ReadsPanel(QWidget):
     def _learn(self, session: Any, body: Any) -> None:
         runner = self.runner_of()
         self.jobs.start("reads", lambda job: body_reads(session, body.id, runner),
-                        on_done=lambda found: self._learned(body.key, found),
+                        on_done=lambda found: (self._learned(body.key, found), self.on_learned()),
                         on_failed=lambda exc: self._learned(body.key, None))
 
     def _learned(self, key: str, reads: list[dict[str, Any]] | None) -> None:

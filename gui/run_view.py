@@ -208,7 +208,8 @@ class RunView(QWidget):
         self.result_tabs.addTab(self.plot, "Operations")
         self.result_tabs.addTab(self.replay_page, "Replay")
         # SPEC 7: what the body read (gui/reads_panel.py), each read a link to its line in the editor.
-        self.reads_panel = ReadsPanel(lambda key: (self.context.evidence.get(key) or {}).get("reads"), self._ensure_runner, self)
+        self.reads_panel = ReadsPanel(lambda key: (self.context.evidence.get(key) or {}).get("reads"), self._ensure_runner,
+                                      self.context.badges_changed.emit, self)  # learned reads: the views mark them anew
         self.reads_panel.line_chosen.connect(self.editor.go_to)
         self.result_tabs.addTab(self.reads_panel, "Reads")
         right = QWidget(self)

@@ -66,3 +66,23 @@ def test_a_replayed_body_that_typed_a_value_again_has_a_retyped_badge(qtbot, win
     assert model.data(model.index(model.body_rows["b1"], 1), Qt.ItemDataRole.DisplayRole) == "same"
     assert window.context.evidence["b2"]["retyped"][0]["sameAs"] == {"entry": "e1", "path": ""}
     window.grab().save("/tmp/evidence-retyped-timeline.png")
+
+
+def test_the_inputs_table_marks_the_entries_the_cursors_body_read(qtbot, window, open_file):
+    open_file(window, DEMO)
+    window.show_tab("run")
+    run = window.views["run"]
+    window.context.set_cursor("b5")
+    run.result_tabs.setCurrentWidget(run.reads_panel)  # the Reads page learns b5's reads off the GUI thread
+    qtbot.waitUntil(lambda: run.reads_panel.model.rowCount() > 0, timeout=RUN_TIMEOUT_MS)
+    window.show_tab("inputs")
+    inputs = window.views["inputs"]
+    model, marks = inputs.model, inputs.read_marks
+    tags = {model.data(model.index(r, 0)): marks.tag(model.index(r, 1)) for r in range(model.rowCount())}
+    assert tags["e2"] == "read by b5"
+    assert {key for key, tag in tags.items() if tag} == {"e2"}
+    window.context.set_cursor("b4")  # b4's reads are not known yet: nothing is marked
+    assert not any(marks.tag(model.index(r, 1)) for r in range(model.rowCount()))
+    window.context.set_cursor("b5")
+    inputs.table.scrollTo(model.index(next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "e2"), 0))
+    window.grab().save("/tmp/evidence-inputs-read-by.png")
