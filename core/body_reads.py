@@ -9,17 +9,30 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Mapping, TypedDict, cast
 
+from core.evidence import Read
+from core.model import Id
 from core.runner.host import Runner
 from core.runner.replay import replay_body
+from core.session import Session
+
+if TYPE_CHECKING:
+    from core.retyped import Retyped
 
 MAX_CACHED = 512  # bodies' reads remembered, over every session
 
-_cache: OrderedDict[tuple[Any, ...], list[dict[str, Any]] | None] = OrderedDict()
+_cache: OrderedDict[tuple[object, ...], list[Read] | None] = OrderedDict()
 
 
-def session_identity(session: Any) -> tuple[Any, ...]:
+class BodyEvidence(TypedDict):
+    """What one replay of a body tells: its reads (None: unknown) and the values it typed again."""
+
+    reads: list[Read] | None
+    retyped: list[Retyped]
+
+
+def session_identity(session: Session) -> tuple[object, ...]:
     """The file's path, size and modification time (a session read from memory: the object itself)."""
     path = getattr(session, "path", None)
     if path is None:
@@ -31,7 +44,7 @@ def session_identity(session: Any) -> tuple[Any, ...]:
     return (str(path), stat.st_size, stat.st_mtime_ns)
 
 
-def body_reads(session: Any, body_id: Any, runner: Runner | None = None) -> list[dict[str, Any]] | None:
+def body_reads(session: Session, body_id: Id, runner: Runner | None = None) -> list[Read] | None:
     """The reads body `body_id` made when replayed (SPEC 7's records), or None when it cannot be replayed.
 
     None: no such body, a body without code, or a run stopped before it reported (timeout, memory).
@@ -48,14 +61,14 @@ def body_reads(session: Any, body_id: Any, runner: Runner | None = None) -> list
             _, result = replay_body(session, body, own)
     else:
         _, result = replay_body(session, body, runner)
-    reads = result.get("reads")
+    reads = cast("list[Read] | None", result.get("reads"))
     _cache[key] = reads
     while len(_cache) > MAX_CACHED:
         _cache.popitem(last=False)
     return reads
 
 
-def remember(session: Any, body_id: Any, reads: list[dict[str, Any]] | None) -> None:
+def remember(session: Session, body_id: Id, reads: list[Read] | None) -> None:
     """Keep the reads a replay made elsewhere (the Run tab's, `wsi check`'s) so blame need not replay again."""
     if reads is None:
         return
@@ -64,14 +77,14 @@ def remember(session: Any, body_id: Any, reads: list[dict[str, Any]] | None) -> 
         _cache.popitem(last=False)
 
 
-def body_evidence(session: Any, body_id: Any, result: Any) -> dict[str, Any]:
+def body_evidence(session: Session, body_id: Id, result: Mapping[str, object]) -> BodyEvidence:
     """What one replay of body `body_id` tells (SPEC 7): `{"reads", "retyped"}`, its reads remembered.
 
     Work that grows with the session (the retyped search): off the GUI thread.
     """
     from core.retyped import retyped_in_body
 
-    reads = result.get("reads")
+    reads = cast("list[Read] | None", result.get("reads"))
     body = session.body(body_id)
     remember(session, body_id, reads)
     if reads is None or body is None:
@@ -79,6 +92,6 @@ def body_evidence(session: Any, body_id: Any, result: Any) -> dict[str, Any]:
     return {"reads": reads, "retyped": retyped_in_body(session, body, reads)}
 
 
-def cached_reads(session: Any, body_id: Any) -> list[dict[str, Any]] | None:
+def cached_reads(session: Session, body_id: Id) -> list[Read] | None:
     """The reads of body `body_id` if a replay already learned them (never replays: safe on any thread)."""
     return _cache.get((*session_identity(session), str(body_id)))

@@ -11,12 +11,25 @@ again and it is the body's own. A person's value stays the person's through a bo
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable, TypedDict
 
 from core.diff import Token
-from core.model import Entry
+from core.model import Entry, Id
 from core.json_values import json_equal
 from core.provenance import LeafOrigin, Path, Provenance, leaves
+
+class Read(TypedDict, total=False):
+    """One of a run's `reads` (SPEC 7), as the runner reports it."""
+
+    what: str  # inputs.last, inputs.at, kept, scene.read, scene.get, scene.entities
+    arg: str | None
+    entry: Id | None
+    name: str  # the kept name, for `kept`
+    paths: list[str]
+    pathsCut: int
+    line: int
+    column: int
+
 
 def _js_path(path: str) -> str:
     """`/spine/0` as JavaScript: `.spine[0]`."""
@@ -32,7 +45,7 @@ def _js_path(path: str) -> str:
     return out
 
 
-def read_expression(read: dict[str, Any], path: str) -> str:
+def read_expression(read: Read, path: str) -> str:
     """The expression the body read a value with: `inputs.last("pack.corridorRuns").bandDepth`."""
     if read["what"] == "kept":
         head = f"kept{_js_path('/' + str(read.get('name', '')).replace('~', '~0').replace('/', '~1'))}"
@@ -88,8 +101,8 @@ class Evidence:
         self.provenance = provenance
         self.session = provenance.session
 
-    def _read_source(self, entry: Entry, path: Path, value: Any, reads: list[dict[str, Any]]
-                     ) -> tuple[dict[str, Any], str, Entry | None, Path] | None:
+    def _read_source(self, entry: Entry, path: Path, value: Any, reads: list[Read]
+                     ) -> tuple[Read, str, Entry | None, Path] | None:
         """The read that handed the body this leaf: (record, path read, entry read or None for kept, leaf path there)."""
         kept = None
         for record in reads:
@@ -117,7 +130,7 @@ class Evidence:
                         return record, read_path, source, candidate
         return None
 
-    def judge_shown(self, origins: dict[str, dict[str, LeafOrigin]], reads_of: Any) -> None:
+    def judge_shown(self, origins: dict[str, dict[str, LeafOrigin]], reads_of: Callable[[Id], list[Read] | None]) -> None:
         """Judge every body's call among `origins` (entry key → pointer → origin, as `core.blame` made them
         in leaf order); `reads_of(body id)` gives that body's reads (or None)."""
         for key, by_path in origins.items():
@@ -125,7 +138,7 @@ class Evidence:
             if entry is not None and not entry.applied and entry.body is not None:
                 self.judge(entry, list(by_path.values()), reads_of(entry.body))
 
-    def judge(self, entry: Entry, origins: list[LeafOrigin], reads: list[dict[str, Any]] | None) -> None:
+    def judge(self, entry: Entry, origins: list[LeafOrigin], reads: list[Read] | None) -> None:
         """Give each leaf of `entry` (a body's call) its evidence, in place; nothing without reads."""
         if reads is None or entry.applied or entry.body is None:
             return

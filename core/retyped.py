@@ -8,14 +8,16 @@ or the replays `wsi check` already makes).
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Sequence, TypedDict
 
 import orjson
 
 from core.diff import Token, pointer
 from core.jsonsize import json_bytes
-from core.model import Body, Entry
+from core.evidence import Read
+from core.model import Body, Entry, Id
 from core.run_inputs import trim_store
+from core.session import Session
 
 MIN_ARRAY = 4
 MIN_KEYS = 3
@@ -23,6 +25,31 @@ MAX_NODES = 200_000  # containers looked at in one value
 MAX_PLACES = 64  # places remembered per distinct part
 
 Place = tuple[str, str, str]  # ("entry" | "kept", entry id or kept name, pointer)
+
+
+class SameAs(TypedDict, total=False):
+    """Where the retyped value was there to read: an entry's input or a kept value, and the path in it."""
+
+    entry: Id
+    kept: str
+    path: str
+
+
+class Retyped(TypedDict):
+    """One value a body typed again (SPEC 7 "Retyped")."""
+
+    body: Id
+    entry: Id
+    path: str
+    sameAs: SameAs
+    bytes: int
+
+
+class RetypedDocument(TypedDict):
+    """`wsi retyped --json`: the values, and the bodies whose reads are not known."""
+
+    retyped: list[Retyped]
+    notReplayed: list[Id]
 
 
 def _parts(value: Any) -> Iterator[tuple[tuple[Token, ...], Any]]:
@@ -47,7 +74,7 @@ def _key(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
-def _index(store: list[Entry], kept: dict[str, Any]) -> dict[bytes, list[Place]]:
+def _index(store: Sequence[Entry], kept: dict[str, Any]) -> dict[bytes, list[Place]]:
     index: dict[bytes, list[Place]] = {}
     sources: list[tuple[str, str, Any]] = [("entry", e.key, e.input) for e in store]
     sources += [("kept", name, value) for name, value in kept.items()]
@@ -59,7 +86,7 @@ def _index(store: list[Entry], kept: dict[str, Any]) -> dict[bytes, list[Place]]
     return index
 
 
-def _was_read(place: Place, reads: list[dict[str, Any]]) -> bool:
+def _was_read(place: Place, reads: list[Read]) -> bool:
     kind, name, path = place
     for record in reads:
         if kind == "entry" and (record.get("entry") is None or str(record["entry"]) != name):
@@ -74,7 +101,7 @@ def _was_read(place: Place, reads: list[dict[str, Any]]) -> bool:
     return False
 
 
-def retyped_in_body(session: Any, body: Body, reads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def retyped_in_body(session: Session, body: Body, reads: list[Read]) -> list[Retyped]:
     """SPEC 7's retyped records of one body: `{"body", "entry", "path", "sameAs": {"entry"|"kept", "path"}, "bytes"}`."""
     calls = [e for e in session.entries if not e.applied and e.body is not None and str(e.body) == body.key]
     if not calls:
@@ -84,7 +111,7 @@ def retyped_in_body(session: Any, body: Body, reads: list[dict[str, Any]]) -> li
     if session.caps.store_bytes is not None:
         store, _ = trim_store(store, session.caps.store_bytes)
     index = _index(store, state.kept)
-    found: list[dict[str, Any]] = []
+    found: list[Retyped] = []
     for entry in calls:
         reported: list[tuple[Token, ...]] = []
         for path, part in _parts(entry.input):
@@ -94,22 +121,21 @@ def retyped_in_body(session: Any, body: Body, reads: list[dict[str, Any]]) -> li
             if not places or any(_was_read(place, reads) for place in places):
                 continue
             kind, name, at = places[-1]  # the newest place holding it
-            found.append({"body": body.id, "entry": entry.id, "path": pointer(path),
-                          "sameAs": {kind: name if kind == "kept" else _entry_id(session, name), "path": at},
-                          "bytes": json_bytes(part)})
+            same: SameAs = {"kept": name, "path": at} if kind == "kept" else {"entry": _entry_id(session, name), "path": at}
+            found.append({"body": body.id, "entry": entry.id, "path": pointer(path), "sameAs": same, "bytes": json_bytes(part)})
             reported.append(path)
     return found
 
 
-def _entry_id(session: Any, key: str) -> Any:
+def _entry_id(session: Session, key: str) -> Id:
     entry = session.entry(key)
     return entry.id if entry is not None else key
 
 
-def retyped_document(session: Any, reads_of: Any) -> dict[str, Any]:
+def retyped_document(session: Session, reads_of: Callable[[Body], list[Read] | None]) -> RetypedDocument:
     """`{"retyped": [...], "notReplayed": [body ids]}`; `reads_of(body)` gives a body's reads or None."""
-    found: list[dict[str, Any]] = []
-    not_replayed: list[Any] = []
+    found: list[Retyped] = []
+    not_replayed: list[Id] = []
     for body in session.bodies:
         reads = reads_of(body)
         if reads is None:
