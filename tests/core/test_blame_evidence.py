@@ -20,7 +20,8 @@ C1 = {"level": 2, "spine": SPINE, "bandDepth": 32, "clearWidth": 2400}
 E1 = {**C1, "bandDepth": 34}
 
 
-def session_file(tmp_path, code, c2_input, name="s.json"):
+def session_file(tmp_path, code, c2_input, name="s.json", keep=None):
+    """The session; with `keep`, body b1 also keeps these values (b2 is handed them as `kept`)."""
     document = {
         "format": "worker-session/1",
         "session": {"id": "evidence", "title": "evidence", "createdAt": "2026-11-18T09:00:00Z"},
@@ -41,6 +42,8 @@ def session_file(tmp_path, code, c2_input, name="s.json"):
             {"id": "b2", "lang": "js", "at": "2026-11-18T09:03:00Z", "code": code, "result": {"ok": True, "returned": 2}},
         ],
     }
+    if keep is not None:
+        document["bodies"][0]["keep"] = keep
     path = tmp_path / name
     path.write_text(json.dumps(document))
     return path
@@ -117,6 +120,15 @@ def test_wsi_diff_blame_json_has_the_basis_and_evidence(tmp_path, capsys):
     document = json.loads(capsys.readouterr().out)
     assert document["basis"] == "reads"
     assert {leaf["path"]: leaf["evidence"] for leaf in document["leaves"]}["/bandDepth"] == "read"
+
+
+def test_a_value_read_from_kept_is_read_with_its_expression(tmp_path):
+    code = "await modules.pack.corridorRuns({ level: 2, spine: kept.route, bandDepth: 34, clearWidth: 2400 });\nreturn 2;\n"
+    leaves, reads = blamed(session_file(tmp_path, code, E1, keep={"route": SPINE}))
+    assert reads == [{"what": "kept", "arg": None, "entry": None, "name": "route", "paths": [""], "line": 1, "column": 57}]
+    assert leaves["/spine/1"]["evidence"] == "read"
+    assert leaves["/spine/1"]["read"] == {"body": "b2", "line": 1, "column": 57, "expr": "kept.route"}
+    assert leaves["/bandDepth"]["evidence"] == "equal"
 
 
 @pytest.mark.parametrize("entry", ["e1"])

@@ -37,3 +37,18 @@ def test_check_warns_retyped_and_where_selects_it(tmp_path, capsys):
     findings = [f for f in sessions[0]["findings"] if f["code"] == "retyped"]
     assert len(findings) == 1 and findings[0]["severity"] == "warning" and findings[0]["body"] == "b2"
     assert findings[0]["entry"] == "c2" and "equals entry e1 (whole)" in findings[0]["message"]
+
+
+def test_a_kept_value_typed_again_is_retyped_and_read_is_not(tmp_path, capsys):
+    route = [[0, 0], [6000, 0], [12000, 0], [18000, 0]]
+    call = {"level": 2, "spine": route, "bandDepth": 34}
+    typed = f"await modules.pack.corridorRuns({json.dumps(call)});\nreturn 2;\n"
+    path = session_file(tmp_path, typed, call, "kept-typed.json", keep={"route": route})
+    assert main(["retyped", str(path), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["retyped"] == [
+        {"body": "b2", "entry": "c2", "path": "/spine", "sameAs": {"kept": "route", "path": ""},
+         "bytes": len(json.dumps(route, separators=(",", ":")))}]
+    read = "await modules.pack.corridorRuns({ level: 2, spine: kept.route, bandDepth: 34 });\nreturn 2;\n"
+    path = session_file(tmp_path, read, call, "kept-read.json", keep={"route": route})
+    assert main(["retyped", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["retyped"] == []
