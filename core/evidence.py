@@ -58,6 +58,9 @@ def _is_prefix(read_path: str, path: str) -> bool:
     return read_path == "" or path == read_path or path.startswith(read_path + "/")
 
 
+MAX_TRIES = 500_000  # places looked at for one call's leaves; past it the rest are by value only
+
+
 def _tokens(path: str) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in path.split("/")[1:]] if path else []
 
@@ -100,12 +103,14 @@ class Evidence:
     def __init__(self, provenance: Provenance):
         self.provenance = provenance
         self.session = provenance.session
+        self.budget = MAX_TRIES
 
-    def _read_source(self, entry: Entry, path: Path, value: Any, reads: list[Read]
-                     ) -> tuple[Read, str, Entry | None, Path] | None:
-        """The read that handed the body this leaf: (record, path read, entry read or None for kept, leaf path there)."""
-        kept = None
+    def _read_places(self, entry: Entry, reads: list[Read]) -> list[tuple[Read, str, Entry | None, Any, Path]]:
+        """Each place the body read: (record, path read, the entry read or None for kept, the value there, its path)."""
+        places: list[tuple[Read, str, Entry | None, Any, Path]] = []
+        kept: dict[str, Any] | None = None
         for record in reads:
+            source: Entry | None = None
             if record.get("entry") is not None:
                 source = self.session.entry(record["entry"])
                 if source is None or source.key == entry.key:
@@ -116,18 +121,28 @@ class Evidence:
                     kept = self.session.state_at(entry.body).kept
                 if record.get("name") not in kept:
                     continue
-                source, held = None, kept[record["name"]]
+                held = kept[record["name"]]
             else:
                 continue
             for read_path in record.get("paths", []):
                 read_at = _as_path(_tokens(read_path), held)
-                if read_at is None:
-                    continue
-                # The leaf at the same place there (a copy or a spread), or under the read path where the
-                # call's path has the same depth (a key renamed: `{outline: base.inset}`).
-                for candidate in dict.fromkeys([path, read_at + path[len(read_at):]]):
-                    if candidate[: len(read_at)] == read_at and json_equal(_at(held, candidate), value):
-                        return record, read_path, source, candidate
+                if read_at is not None:
+                    places.append((record, read_path, source, held, read_at))
+        return places
+
+    def _read_source(self, path: Path, value: Any, places: list[tuple[Read, str, Entry | None, Any, Path]]
+                     ) -> tuple[Read, str, Entry | None, Path] | None:
+        """The read that handed the body this leaf: (record, path read, entry read or None for kept, leaf path there).
+
+        The leaf is looked for at the same place there (a copy, a spread), then under the path read with
+        the call's path shortened from the front (a renamed key: `{route: base.spine}`, `{spine: kept.route}`).
+        """
+        for record, read_path, source, held, read_at in places:
+            for cut in range(len(path) + 1):
+                candidate = path if cut == 0 else read_at + path[cut:]
+                self.budget -= 1
+                if candidate[: len(read_at)] == read_at and json_equal(_at(held, candidate), value):
+                    return record, read_path, source, candidate
         return None
 
     def judge_shown(self, origins: dict[str, dict[str, LeafOrigin]], reads_of: Callable[[Id], list[Read] | None]) -> None:
@@ -143,8 +158,12 @@ class Evidence:
         if reads is None or entry.applied or entry.body is None:
             return
         paths = [path for path, _ in leaves(entry.input)]
+        places = self._read_places(entry, reads)
+        self.budget = MAX_TRIES
         for origin, path in zip(origins, paths):
-            found = self._read_source(entry, path, origin.value, reads)
+            if self.budget <= 0:  # past the bound, the rest stay by value (no evidence)
+                break
+            found = self._read_source(path, origin.value, places)
             if found is not None:
                 record, read_path, source, at = found
                 origin.evidence = "read"
