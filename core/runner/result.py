@@ -165,7 +165,8 @@ def read_done(frame: dict[str, Any]) -> dict[str, Any]:
     """The guest's `done` frame as one outcome: its returned value (cut where it nests too deep) and keep."""
     head = loads(frame["json"])
     done: dict[str, Any] = head["done"]
-    done["reads"], done["readsCut"] = head.get("reads", []), head.get("readsCut", 0)  # reads.js: what the body read
+    if "reads" in head:  # reads.js: what the body read (none from a run stopped before it reported)
+        done["reads"], done["readsCut"] = head["reads"], head.get("readsCut", 0)
     if frame.get("returned") is not None:
         done["returned"], _ = bounded_loads(frame["returned"])
     if frame.get("keep") is not None:
@@ -213,7 +214,8 @@ def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, env
     result["logs"] = logs
     result["calls"] = trace.calls if trace else []
     result["operations"] = trace.operations if trace else []
-    result["reads"] = done.get("reads", [])  # SPEC 7: what the body read
+    if "reads" in done:  # SPEC 7: what the body read; absent when not known (the run was stopped)
+        result["reads"] = done["reads"]
     if done.get("readsCut"):
         result["readsCut"] = done["readsCut"]
     result["durationMs"] = round(duration_ms, 3)

@@ -129,3 +129,14 @@ def test_a_body_cannot_tell_that_it_is_traced(runner, demo):
     assert seen["keys"] == list(demo.entry("c21").input) and seen["identity"] is True and seen["spineIsArray"] is True
     # And what it read is all of it: Reflect.ownKeys and the spread read every own key.
     assert result["reads"][0]["paths"] == ["/" + key for key in demo.entry("c21").input]
+
+
+def test_a_run_stopped_at_its_timeout_has_no_reads_rather_than_none(runner, demo):
+    code = "const b = inputs.last('pack.corridorRuns');\nb.level;\nwhile (true) {}\n"
+    result = runner.run(build_envelope(demo, code, options={"timeout_s": 0.3}))
+    assert result["error"]["name"] == "TimeoutError" and "reads" not in result
+
+
+def test_a_body_that_throws_still_reports_what_it_read(runner, demo):
+    result = runner.run(build_envelope(demo, "const b = inputs.last('pack.corridorRuns');\nthrow new Error(b.level);\n"))
+    assert result["ok"] is False and result["reads"][0]["paths"] == ["/level"]
