@@ -26,10 +26,13 @@
   const weakSet = WeakMap.prototype.set;
   const mapGet = Map.prototype.get;
   const mapSet = Map.prototype.set;
+  const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, "size").get;
   const stringify = JSON.stringify;
   const charAt = String.prototype.charAt;
+  const indexOf = String.prototype.indexOf;
   const MAX_READS = 2000;
   const MAX_PATHS = 200;
+  const MAX_SEEN = 20000;
   const STACK_FRAMES = 64;
 
   // Appends without looking up the prototype chain (a body may put setters on Array.prototype).
@@ -38,6 +41,7 @@
   }
 
   function escapeKey(key) {
+    if (apply(indexOf, key, ["~"]) < 0 && apply(indexOf, key, ["/"]) < 0) return key;
     let out = "";
     for (let i = 0; i < key.length; i++) {
       const c = apply(charAt, key, [i]);
@@ -113,13 +117,16 @@
       return paths;
     }
 
+    // Keyed by the key as read ("\u0000" for the whole value), so a read already noted costs one lookup.
+    // Past the bound, further keys are only counted (each once while the seen set is under its own
+    // bound; past that, every read of one).
     function note(target, key) {
       const paths = pathsFor(target);
-      const path = key === "" ? "" : "/" + escapeKey(key);
-      if (apply(mapGet, paths.seen, [path]) !== undefined) return;
-      apply(mapSet, paths.seen, [path, true]);
+      const seenKey = key === "" ? "\u0000" : key;
+      if (apply(mapGet, paths.seen, [seenKey]) !== undefined) return;
+      if (apply(mapSize, paths.seen, []) < MAX_SEEN) apply(mapSet, paths.seen, [seenKey, true]);
       if (paths.list.length >= MAX_PATHS) paths.cut += 1;
-      else append(paths.list, path);
+      else append(paths.list, key === "" ? "" : "/" + escapeKey(key));
     }
 
     function noteAll(target) {
@@ -167,7 +174,8 @@
 
     // One record per (what, arg, entry): the place of its first read; its paths are the value's.
     function record(what, arg, entry, name, value) {
-      const key = what + "\u0000" + (arg === null ? "\u0001" : arg) + "\u0000" + (entry === null ? "\u0001" : String(entry));
+      const key = what + "\u0000" + (arg === null ? "\u0001" : arg) + "\u0000" + (entry === null ? "\u0001" : String(entry)) +
+        "\u0000" + (name === null ? "\u0001" : name);
       if (apply(mapGet, byRead, [key]) !== undefined) return;
       if (records.length >= MAX_READS) {
         cut += 1;

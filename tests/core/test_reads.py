@@ -140,3 +140,15 @@ def test_a_run_stopped_at_its_timeout_has_no_reads_rather_than_none(runner, demo
 def test_a_body_that_throws_still_reports_what_it_read(runner, demo):
     result = runner.run(build_envelope(demo, "const b = inputs.last('pack.corridorRuns');\nthrow new Error(b.level);\n"))
     assert result["ok"] is False and result["reads"][0]["paths"] == ["/level"]
+
+
+def test_each_kept_name_is_a_read_of_its_own_and_paths_are_bounded(runner, demo):
+    code = ("const a = kept.spine;\nconst b = kept.zoneWidth;\nconst s = kept.summary;\n"
+            "const big = inputs.last('pack.corridorRuns');\nfor (let i = 0; i < 300; i++) big['k' + i] = i;\n"
+            "const copy = { ...big };\nreturn [a.length, b, Object.keys(s).length];\n")
+    reads = reads_of(runner, demo, code)
+    assert [(r["what"], r.get("name"), r["line"]) for r in reads] == [
+        ("kept", "spine", 1), ("kept", "zoneWidth", 2), ("kept", "summary", 3), ("inputs.last", None, 4)]
+    assert reads[0]["paths"] == [] and reads[1]["paths"] == [""]
+    assert reads[2]["paths"] == ["/" + key for key in demo.state_at(None).kept["summary"]]
+    assert len(reads[3]["paths"]) == 200 and reads[3]["pathsCut"] == 305 - 200
