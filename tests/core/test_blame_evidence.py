@@ -137,3 +137,16 @@ def test_a_persons_edit_has_no_evidence_to_give(tmp_path, capsys, entry):
     assert main(["diff", str(path), "--blame", entry, "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert "basis" not in document and all("evidence" not in leaf for leaf in document["leaves"])
+
+
+def test_a_body_that_cannot_be_replayed_is_blamed_by_value_only_and_says_so(tmp_path, capsys):
+    path = session_file(tmp_path, "while (true) {}\n", E1, "stuck.json")
+    document = json.loads(path.read_text())
+    document["bodies"][1]["code"] = ""  # nothing to replay
+    path.write_text(json.dumps(document))
+    assert main(["diff", str(path), "--blame", "c2", "--json"]) == 0
+    captured = capsys.readouterr()
+    document = json.loads(captured.out)
+    assert document["basis"] == "value" and all("evidence" not in leaf for leaf in document["leaves"])
+    assert {leaf["path"]: leaf["setBy"] for leaf in document["leaves"]}["/bandDepth"] == "person"
+    assert "body b2 could not be replayed: carried values are by equal values only" in captured.err
