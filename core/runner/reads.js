@@ -21,12 +21,12 @@
   const defineProperty = Reflect.defineProperty;
   const captureStackTrace = Error.captureStackTrace;
   const hasOwn = Object.prototype.hasOwnProperty;
+  const createObject = Object.create;
   const isArray = Array.isArray;
   const weakGet = WeakMap.prototype.get;
   const weakSet = WeakMap.prototype.set;
   const mapGet = Map.prototype.get;
   const mapSet = Map.prototype.set;
-  const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, "size").get;
   const stringify = JSON.stringify;
   const charAt = String.prototype.charAt;
   const indexOf = String.prototype.indexOf;
@@ -105,13 +105,13 @@
     let cut = 0;
     let whole = 0;
     let proxies = new RealWeakMap();   // value -> its one proxy
-    let pathsOf = new RealWeakMap();   // value -> {seen: Map, list: [], cut}
+    let pathsOf = new RealWeakMap();   // value -> {seen: a null-prototype object of keys read, size, list: [], cut}
     let byRead = new RealMap();        // what + arg + entry -> record
 
     function pathsFor(target) {
       let paths = apply(weakGet, pathsOf, [target]);
       if (paths === undefined) {
-        paths = { seen: new RealMap(), list: [], cut: 0 };
+        paths = { seen: createObject(null), size: 0, list: [], cut: 0 };
         apply(weakSet, pathsOf, [target, paths]);
       }
       return paths;
@@ -123,8 +123,11 @@
     function note(target, key) {
       const paths = pathsFor(target);
       const seenKey = key === "" ? "\u0000" : key;
-      if (apply(mapGet, paths.seen, [seenKey]) !== undefined) return;
-      if (apply(mapSize, paths.seen, []) < MAX_SEEN) apply(mapSet, paths.seen, [seenKey, true]);
+      if (paths.seen[seenKey] !== undefined) return;
+      if (paths.size < MAX_SEEN) {
+        defineProperty(paths.seen, seenKey, { value: true, writable: true, enumerable: true, configurable: true });
+        paths.size += 1;
+      }
       if (paths.list.length >= MAX_PATHS) paths.cut += 1;
       else append(paths.list, key === "" ? "" : "/" + escapeKey(key));
     }
@@ -138,13 +141,25 @@
       for (let i = 0; i < keys.length; i++) if (typeof keys[i] === "string") note(target, keys[i]);
     }
 
+    // One handler per traced value, holding its paths: a read of a key already noted is one Map
+    // lookup in the trap (a body may read `base.bandDepth` a million times in a loop).
+    function handlerFor(target) {
+      const seen = pathsFor(target).seen;
+      return {
+        get(object, key, receiver) {
+          if (typeof key === "string" && seen[whole ? "\u0000" : key] === undefined &&
+              apply(hasOwn, object, [key]) && !(key === "length" && isArray(object))) {
+            note(object, whole ? "" : key);
+          }
+          return reflectGet(object, key, receiver);
+        },
+        has: handler.has,
+        ownKeys: handler.ownKeys,
+        getOwnPropertyDescriptor: handler.getOwnPropertyDescriptor,
+      };
+    }
+
     const handler = {
-      get(target, key, receiver) {
-        if (typeof key === "string" && apply(hasOwn, target, [key]) && !(key === "length" && isArray(target))) {
-          note(target, whole ? "" : key);
-        }
-        return reflectGet(target, key, receiver);
-      },
       has(target, key) {
         if (typeof key === "string" && apply(hasOwn, target, [key])) note(target, whole ? "" : key);
         return reflectHas(target, key);
@@ -166,7 +181,7 @@
       if (value === null || (typeof value !== "object")) return value;
       let proxy = proxyOf(value);
       if (proxy === undefined) {
-        proxy = new RealProxy(value, handler);
+        proxy = new RealProxy(value, handlerFor(value));
         apply(weakSet, proxies, [value, proxy]);
       }
       return proxy;
