@@ -8,13 +8,14 @@ or the replays `wsi check` already makes).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence, TypedDict
+import hashlib
+from typing import Any, Callable, Iterator, TypedDict
 
 import orjson
 
 from core.diff import Token, pointer
-from core.jsonsize import json_bytes
 from core.evidence import Read
+from core.jsonsize import json_bytes
 from core.model import Body, Entry, Id
 from core.run_inputs import trim_store
 from core.session import Session
@@ -22,7 +23,7 @@ from core.session import Session
 MIN_ARRAY = 4
 MIN_KEYS = 3
 MAX_NODES = 200_000  # containers looked at in one value
-MAX_PLACES = 64  # places remembered per distinct part
+MAX_PLACES = 256  # places held per distinct part; a part in more is not judged
 
 Place = tuple[str, str, str]  # ("entry" | "kept", entry id or kept name, pointer)
 
@@ -74,16 +75,44 @@ def _key(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
-def _index(store: Sequence[Entry], kept: dict[str, Any]) -> dict[bytes, list[Place]]:
-    index: dict[bytes, list[Place]] = {}
-    sources: list[tuple[str, str, Any]] = [("entry", e.key, e.input) for e in store]
-    sources += [("kept", name, value) for name, value in kept.items()]
-    for kind, name, value in sources:
-        for path, part in _parts(value):
-            places = index.setdefault(_key(part), [])
-            if len(places) < MAX_PLACES:
-                places.append((kind, name, pointer(path)))
-    return index
+def _digest(part: Any) -> bytes:
+    return hashlib.blake2b(_key(part), digest_size=16).digest()
+
+
+class _SessionParts:
+    """Every countable part of every entry's input, by digest, and each body's calls: made once per session.
+
+    A part held in more than MAX_PLACES places is not judged (None): too many places to say none was read.
+    """
+
+    def __init__(self, session: Session):
+        self.places: dict[bytes, list[tuple[str, str]] | None] = {}
+        self.calls: dict[str, list[Entry]] = {}
+        for entry in session.entries:
+            if not entry.applied and entry.body is not None:
+                self.calls.setdefault(str(entry.body), []).append(entry)
+            for path, part in _parts(entry.input):
+                digest = _digest(part)
+                places = self.places.setdefault(digest, [])
+                if places is None:
+                    continue
+                if len(places) >= MAX_PLACES:
+                    self.places[digest] = None
+                else:
+                    places.append((entry.key, pointer(path)))
+
+
+_made: list[tuple[Session, _SessionParts]] = []  # the last few sessions' parts (a check walks one at a time)
+
+
+def _parts_of(session: Session) -> _SessionParts:
+    for known, parts in _made:
+        if known is session:
+            return parts
+    made = _SessionParts(session)
+    _made.insert(0, (session, made))
+    del _made[2:]
+    return made
 
 
 def _was_read(place: Place, reads: list[Read]) -> bool:
@@ -103,24 +132,35 @@ def _was_read(place: Place, reads: list[Read]) -> bool:
 
 def retyped_in_body(session: Session, body: Body, reads: list[Read]) -> list[Retyped]:
     """SPEC 7's retyped records of one body: `{"body", "entry", "path", "sameAs": {"entry"|"kept", "path"}, "bytes"}`."""
-    calls = [e for e in session.entries if not e.applied and e.body is not None and str(e.body) == body.key]
+    parts = _parts_of(session)
+    calls = parts.calls.get(body.key, [])
     if not calls:
         return []
     state = session.state_at(body.id)
     store = state.store
     if session.caps.store_bytes is not None:
         store, _ = trim_store(store, session.caps.store_bytes)
-    index = _index(store, state.kept)
+    position = {entry.key: n for n, entry in enumerate(store)}  # what the body was handed, in timeline order
+    kept: dict[bytes, list[Place]] = {}
+    for name, value in state.kept.items():
+        for path, part in _parts(value):
+            kept.setdefault(_digest(part), []).append(("kept", name, pointer(path)))
     found: list[Retyped] = []
     for entry in calls:
         reported: list[tuple[Token, ...]] = []
         for path, part in _parts(entry.input):
             if any(path[: len(done)] == done for done in reported):
                 continue  # inside a part already reported
-            places = index.get(_key(part))
+            digest = _digest(part)
+            held = parts.places.get(digest, [])
+            if held is None:
+                continue  # in too many places to judge
+            places: list[Place] = [("entry", key, at) for key, at in sorted(
+                ((key, at) for key, at in held if key in position), key=lambda place: position[place[0]])]
+            places += kept.get(digest, [])
             if not places or any(_was_read(place, reads) for place in places):
                 continue
-            kind, name, at = places[-1]  # the newest place holding it
+            kind, name, at = places[-1]  # a kept value holding it, else the newest entry
             same: SameAs = {"kept": name, "path": at} if kind == "kept" else {"entry": _entry_id(session, name), "path": at}
             found.append({"body": body.id, "entry": entry.id, "path": pointer(path), "sameAs": same, "bytes": json_bytes(part)})
             reported.append(path)
