@@ -32,11 +32,12 @@ class BodyEvidence(TypedDict):
     retyped: list[Retyped]
 
 
-def session_identity(session: Session) -> tuple[object, ...]:
-    """The file's path, size and modification time (a session read from memory: the object itself)."""
+def session_identity(session: Session) -> tuple[object, ...] | None:
+    """The file's path, size and modification time; None for a session read from memory (never cached:
+    an object's id may be another session's once it is gone)."""
     path = getattr(session, "path", None)
     if path is None:
-        return ("memory", id(session))
+        return None
     try:
         stat = os.stat(path)
     except OSError:
@@ -52,8 +53,9 @@ def body_reads(session: Session, body_id: Id, runner: Runner | None = None) -> l
     body = session.body(body_id)
     if body is None or not body.code:
         return None
-    key = (*session_identity(session), str(body.id))
-    if key in _cache:
+    identity = session_identity(session)
+    key = None if identity is None else (*identity, str(body.id))
+    if key is not None and key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
     if runner is None:
@@ -62,17 +64,19 @@ def body_reads(session: Session, body_id: Id, runner: Runner | None = None) -> l
     else:
         _, result = replay_body(session, body, runner)
     reads = cast("list[Read] | None", result.get("reads"))
-    _cache[key] = reads
-    while len(_cache) > MAX_CACHED:
-        _cache.popitem(last=False)
+    if key is not None:
+        _cache[key] = reads
+        while len(_cache) > MAX_CACHED:
+            _cache.popitem(last=False)
     return reads
 
 
 def remember(session: Session, body_id: Id, reads: list[Read] | None) -> None:
     """Keep the reads a replay made elsewhere (the Run tab's, `wsi check`'s) so blame need not replay again."""
-    if reads is None:
+    identity = session_identity(session)
+    if reads is None or identity is None:
         return
-    _cache[(*session_identity(session), str(body_id))] = reads
+    _cache[(*identity, str(body_id))] = reads
     while len(_cache) > MAX_CACHED:
         _cache.popitem(last=False)
 
@@ -94,4 +98,5 @@ def body_evidence(session: Session, body_id: Id, result: Mapping[str, object]) -
 
 def cached_reads(session: Session, body_id: Id) -> list[Read] | None:
     """The reads of body `body_id` if a replay already learned them (never replays: safe on any thread)."""
-    return _cache.get((*session_identity(session), str(body_id)))
+    identity = session_identity(session)
+    return None if identity is None else _cache.get((*identity, str(body_id)))

@@ -9,6 +9,7 @@ or the replays `wsi check` already makes).
 from __future__ import annotations
 
 import hashlib
+import weakref
 from typing import Any, Callable, Iterator, TypedDict
 
 import orjson
@@ -102,16 +103,14 @@ class _SessionParts:
                     places.append((entry.key, pointer(path)))
 
 
-_made: list[tuple[Session, _SessionParts]] = []  # the last few sessions' parts (a check walks one at a time)
+# Each session's parts while it is in use (weakly: a checked session is let go with them).
+_made: weakref.WeakKeyDictionary[Session, _SessionParts] = weakref.WeakKeyDictionary()
 
 
 def _parts_of(session: Session) -> _SessionParts:
-    for known, parts in _made:
-        if known is session:
-            return parts
-    made = _SessionParts(session)
-    _made.insert(0, (session, made))
-    del _made[2:]
+    made = _made.get(session)
+    if made is None:
+        made = _made[session] = _SessionParts(session)
     return made
 
 
