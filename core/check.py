@@ -23,6 +23,7 @@ Every finding has a `code`; `--where problem=CODE` selects by it:
 | `edit-of` `edit-without-base` `keep-refused` `store-over-cap` `partial-line` `load-warning` | load warnings (not failed on) |
 | `replay-call` `replay-input` `replay-missing-call` `replay-extra-call` `replay-ok` `replay-returned` | a body replays differently: SPEC 6 replay's `firstDifference.kind` |
 | `edit-falls` `last-falls` | warnings that fail the session: at its cap, a canvas edit falls / a module's `inputs.last()` entry falls |
+| `retyped` | a body typed again a value it could have read (SPEC 7; a warning, from the reads of its replay) |
 | `unreadable` `too-large` `budget` `timeout` `crashed` `internal` | the session could not be checked (whole or in part) |
 """
 from __future__ import annotations
@@ -376,8 +377,25 @@ def _replay(report: SessionReport, session: Session, runner: Any, options: Check
                 f"replay-{difference.get('kind', 'returned')}", "error", body.where,
                 f"body {body.id}: {difference.get('message', 'replays differently')}", body=body.id,
                 **{k: difference[k] for k in ("entry", "call") if k in difference}))
+        _retyped_findings(report, session, body, result)  # SPEC 7: from the reads this replay recorded
         if not result["ok"]:
             report["fails"] += 1
             error = result.get("error") or {}
             record["error"] = {k: error[k] for k in ("name", "message", "line", "column") if k in error}
         report["replay"].append(record)
+
+
+def _retyped_findings(report: SessionReport, session: Session, body: Any, result: Any) -> None:
+    """A `retyped` warning per value the body typed again where it could have read it (core.retyped)."""
+    from core.retyped import retyped_in_body
+
+    if result.get("reads") is None:
+        return
+    for found in retyped_in_body(session, body, result["reads"]):
+        same = found["sameAs"]
+        where = f"kept {same['kept']}" if "kept" in same else f"entry {same['entry']}"
+        report["findings"].append(finding(
+            "retyped", "warning", body.where,
+            f"body {body.id}: call {found['entry']} input {found['path'] or '(whole)'} ({found['bytes']:,} bytes) "
+            f"equals {where} {same['path'] or '(whole)'}, which the body never read: it typed the value again; "
+            "read it with inputs.last/inputs.at or kept", body=body.id, entry=found["entry"]))

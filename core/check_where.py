@@ -10,6 +10,7 @@
            | problem=CODES     a finding with that code (core.check's table), or `error` / `warning` for any
            | clean             the session is clean
            | regressed         with --baseline: the session was clean in OLD and is not now
+           | retyped           a body typed again a value it could have read (SPEC 7; a `retyped` warning)
     NAMES := NAME ( "|" NAME )*                 any of them
 
 So "every session where pack.corridorRuns was edited by a person" is `--where edited=pack.corridorRuns`.
@@ -28,7 +29,7 @@ from core.run_inputs import call_matches
 _NAME = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*){1,2}$")
 _CODE = re.compile(r"^[a-z][a-z0-9-]*$")
 LOAD_ONLY = frozenset({"call", "edited", "edit-falls"})
-KINDS = ("call", "edited", "edit-falls", "fails", "differs", "problem", "clean", "regressed")
+KINDS = ("call", "edited", "edit-falls", "fails", "differs", "problem", "clean", "regressed", "retyped")
 
 
 class WhereError(ValueError):
@@ -60,6 +61,7 @@ _TESTS: dict[str, Callable[[dict[str, Any], tuple[str, ...]], bool]] = {
     "problem": lambda r, v: any(f["code"] in v or f["severity"] in v for f in r["findings"]),
     "clean": lambda r, v: bool(r["clean"]),
     "regressed": lambda r, v: (r.get("baseline") or {}).get("wasClean") is True and not r["clean"],
+    "retyped": lambda r, v: any(f["code"] == "retyped" for f in r["findings"]),
 }
 
 
@@ -100,7 +102,7 @@ def _term(word: str) -> Term:
     if kind in ("call", "edited", "problem") and not values:
         example = {"call": "call=pack.corridorRuns", "edited": "edited=pack.corridorRuns", "problem": "problem=bad-unit"}[kind]
         raise WhereError(f"--where: {kind} needs a value, e.g. {example}")
-    if kind in ("fails", "differs", "clean", "regressed") and has_value:
+    if kind in ("fails", "differs", "clean", "regressed", "retyped") and has_value:
         raise WhereError(f"--where: {kind} takes no value (write {kind}, or !{kind} for the opposite)")
     for v in values:
         if kind == "problem" and not _CODE.match(v):

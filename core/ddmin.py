@@ -38,6 +38,21 @@ def chunks(items: Sequence[T], count: int) -> list[list[T]]:
     return out
 
 
+def reproduces_alone(guess: Sequence[T], current: Sequence[T], first_passing: FirstPassing,
+                     should_stop: Callable[[], bool] = lambda: False) -> bool:
+    """One step before ddmin: whether `guess` alone (a guess at what of `current` matters) still reproduces.
+
+    A good guess (what the failing run read) cuts the rest in one run instead of ddmin's many. A stop
+    carries `current`: the guess is not known to reproduce.
+    """
+    if should_stop():
+        raise Stopped(list(current))
+    try:
+        return first_passing([list(guess)]) == 0
+    except Stopped:
+        raise Stopped(list(current)) from None
+
+
 def ddmin(items: Sequence[T], first_passing: FirstPassing, should_stop: Callable[[], bool] = lambda: False) -> list[T]:
     """A 1-minimal sublist of `items` (order kept) that still reproduces; `items` itself must reproduce.
 

@@ -38,6 +38,9 @@ class LeafOrigin:
     value: Any
     setter: Entry
     carrier: Entry  # the entry whose input was blamed
+    evidence: str | None = None  # SPEC 7 (core.evidence): "read" or "equal"; None: by value only
+    read: dict[str, Any] | None = None  # the read behind "read": {body, line, column, expr}
+    equal_to: Entry | None = None  # for "equal": the earlier entry holding the same value, never read
 
     @property
     def by_person(self) -> bool:
@@ -50,16 +53,27 @@ class LeafOrigin:
     def text(self) -> str:
         """In words: `set by the person's edit e1`, `carried by body b5 (call c20) from the person's edit e1`."""
         source = _who(self.setter)
+        if self.evidence == "equal" and self.equal_to is not None:
+            return f"typed again by {source}: equal to {_who(self.equal_to)}, never read there"
         if not self.carried:
             return f"set by {source}"
+        if self.evidence == "read" and self.read is not None:
+            return f"carried by {_who(self.carrier)} from {source}, read at line {self.read['line']} ({self.read['expr']})"
         return f"carried by {_who(self.carrier)} from {source}"
 
     def short(self) -> str:
-        """Who set the value, in a few characters for a column: `✎ e1 (person)`, `c4 (body b2)`."""
+        """Who set the value, in a few characters for a column: `✎ e1 (person)`, `c4 (body b2)`, and the
+        evidence when there is some: `✎ e1 (person) · read b5:2` (read by body b5 at its line 2), `c21 (body b5) · typed again`."""
         if self.by_person:
-            return f"✎ {self.setter.id} (person)"
-        body = f" (body {self.setter.body})" if self.setter.body is not None else ""
-        return f"{self.setter.id}{body}"
+            who = f"✎ {self.setter.id} (person)"
+        else:
+            body = f" (body {self.setter.body})" if self.setter.body is not None else ""
+            who = f"{self.setter.id}{body}"
+        if self.evidence == "read" and self.read is not None:
+            return f"{who} · read {self.read['body']}:{self.read['line']}"
+        if self.evidence == "equal":
+            return f"{who} · typed again"
+        return who
 
     def mark(self) -> str:
         """Who set the value as a compact mark for a narrow column (the words are `text()`): `✎ e1`, `c4`, `c20 ← ✎ e1` when carried."""
@@ -81,6 +95,12 @@ class LeafOrigin:
             if not self.carrier.applied:
                 carrier["body"] = self.carrier.body
             document["carriedBy"] = carrier
+        if self.evidence is not None:
+            document["evidence"] = self.evidence
+            if self.read is not None:
+                document["read"] = self.read
+            if self.equal_to is not None:
+                document["equalTo"] = self.equal_to.id
         document["text"] = self.text()
         return document
 
@@ -230,8 +250,18 @@ def blame(session: Session, entry_id: Id) -> list[LeafOrigin]:
     return Provenance(session).blame(entry)
 
 
-def blame_document(session: Session, entry_id: Id) -> dict[str, Any]:
-    """`{"entry", "call", "leaves": [...]}` for `wsi diff --blame ID --json`."""
+def blame_document(session: Session, entry_id: Id, origins: list[LeafOrigin] | None = None,
+                   basis: str | None = None) -> dict[str, Any]:
+    """`{"entry", "call", "basis"?, "leaves": [...]}` for `wsi diff --blame ID --json`.
+
+    `basis` (SPEC 7, docs/cli.md): "reads" when the body's reads judged every carried leaf, "value"
+    when the body could not be replayed and carried leaves are by equal values only.
+    """
     entry = session.entry(entry_id)
-    origins = blame(session, entry_id)
-    return {"entry": entry.id, "call": entry.call, "leaves": [o.as_json() for o in origins]}  # type: ignore[union-attr]
+    if origins is None:
+        origins = blame(session, entry_id)
+    document: dict[str, Any] = {"entry": entry.id, "call": entry.call}  # type: ignore[union-attr]
+    if basis is not None:
+        document["basis"] = basis
+    document["leaves"] = [o.as_json() for o in origins]
+    return document

@@ -10,7 +10,9 @@ compares them), the difference has the same kind and message. `Reducer` finds wh
 3. the scene's entities and mocks, and the session's modules.
 
 Earlier bodies reach B only through what they kept, so phase 2 is also the reduction over earlier
-bodies (the reduced file carries the needed values in one body, see core.repro).
+bodies (the reduced file carries the needed values in one body, see core.repro). Phase 2 uses what
+B read in its failing run (SPEC 7 reads): the entries and kept values it never read are removed
+first, all in one run, before ddmin looks at the rest one chunk at a time.
 
 Candidates of a step run at the same time on a pool of warm guests; the first reproducing one in
 ddmin's order wins, so the same input gives the same output file. Runs are deterministic (fixed
@@ -30,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal
 
-from core.ddmin import Stopped, ddmin
+from core.ddmin import Stopped, ddmin, reproduces_alone as ddmin_start
 from core.model import Id
 from core.repro import Cut, cut_after, cut_session, write_cut
 from core.runner.envelope import EnvelopeError, build_envelope
@@ -149,6 +151,7 @@ class Reducer:
         self._cache: dict[Any, bool] = {}
         self.best = self.start
         self.phase = PHASES[0]
+        self.reads: list[dict[str, Any]] | None = None  # what B read in the run that found its failure
 
     @property
     def runner(self) -> Runner:
@@ -193,6 +196,8 @@ class Reducer:
         if found is None:
             raise NoFailure(f"body {self.start.body.key} runs without an error and as recorded at its own point; "
                             "there is no failure to reduce")
+        # Reads past the bound are not all known: then nothing counts as unread.
+        self.reads = None if result.get("readsCut") else result.get("reads")
         if found.name != "TimeoutError":
             self.candidate_timeout_s = min(self.timeout_s, max(2.0, result["durationMs"] / 100 + 1.0))
         self.failure = found
@@ -272,11 +277,26 @@ class Reducer:
             return None
 
         try:
-            chosen = ddmin(list(range(len(items))), first_passing, lambda: self._stop)
+            everything = list(range(len(items)))
+            read = [index for index, (name, value) in enumerate(items) if self._was_read(name, value)]
+            if self.reads is not None and "received" in fields and len(read) < len(items):
+                # The unread ones all go at once; should B then fail otherwise, ddmin tries them as usual.
+                start = read if ddmin_start(read, everything, first_passing, lambda: self._stop) else everything
+            else:
+                start = everything
+            chosen = ddmin(start, first_passing, lambda: self._stop)
         except Stopped as stopped:
             self.best = build(stopped.best)
             raise
         return build(chosen)
+
+    def _was_read(self, name: str, value: Any) -> bool:
+        """Whether B read this received entry or kept value in its failing run (True when unknown)."""
+        if self.reads is None or name not in ("received", "kept"):
+            return True
+        if name == "kept":
+            return any(r.get("what") == "kept" and r.get("name") == value for r in self.reads)
+        return any(r.get("entry") is not None and str(r["entry"]) == str(value.id) for r in self.reads)
 
     def _judge(self, keys: list[Any], cuts: list[Cut]) -> list[bool]:
         """Whether each cut reproduces, running the ones not seen yet at the same time."""

@@ -48,6 +48,7 @@ class InspectorContext(QObject):
         self.badges: dict[str, str] = {}  # body key → "same" | "diverged" | "failed" (Run view's replay)
         self.run = RunChoice(self)  # the Run tab's body, edits, timeout: kept on the cursor's body here
         self.trim_cap: int | None = None  # the cap the person tries in the Trim tab (None: the session's caps.storeBytes)
+        self.evidence: dict[str, dict[str, Any]] = {}  # body key → {"reads", "retyped"} of that replay (SPEC 7)
 
     def set_session(self, session: Session | None, index: ManifestIndex | None = None, cursor: Any = None) -> None:
         """Open `session` (None closes it); the cursor goes to `cursor` if that body exists, else the end."""
@@ -55,6 +56,7 @@ class InspectorContext(QObject):
         self.index = index if index is not None else ManifestIndex(session.entries if session else [])
         self.badges = {}
         self.trim_cap = None
+        self.evidence = {}
         self.cursor = cursor if session is not None and session.body(cursor) is not None else None
         self.state = session.state_at(self.cursor) if session is not None else empty_state()
         self.run.open(session, self._run_key(session))
@@ -124,9 +126,11 @@ class InspectorContext(QObject):
             self.trim_cap = cap
             self.trim_cap_changed.emit(cap)
 
-    def set_badges(self, badges: dict[str, str]) -> None:
-        """Replay verdicts per body key ("same", "diverged", "failed") for the timeline to show."""
+    def set_badges(self, badges: dict[str, str], evidence: dict[str, dict[str, Any]] | None = None) -> None:
+        """Replay verdicts per body key ("same", "diverged", "failed") for the timeline to show, and what
+        each replay read and typed again (`core.body_reads.body_evidence`)."""
         self.badges = {str(k): v for k, v in badges.items()}
+        self.evidence = {str(k): v for k, v in (evidence or {}).items()}
         self.badges_changed.emit()
 
     @property

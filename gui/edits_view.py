@@ -36,6 +36,8 @@ from core.edits import EditDiff, Pairing, RowDiff, copy_as_body, diff_edit, diff
 from core.geometry import scaled, why_nothing_drawn
 from core.units import MM_PER_UNIT, UNITS
 from core.model import Entry
+from core.body_reads import body_reads
+from core.evidence import Evidence
 from core.provenance import Provenance
 from core.session import Session
 from gui.context import InspectorContext
@@ -90,7 +92,10 @@ class _SessionProvenance:
             job.check()
             if self.provenance is None:
                 self.provenance = Provenance(self.session)
-            return edit_detail(self.provenance, edit_diff)
+            detail = edit_detail(self.provenance, edit_diff)
+            # SPEC 7: a body's call judged by what the body read (replayed here, off the GUI thread, cached).
+            Evidence(self.provenance).judge_shown(detail.origins, lambda body: body_reads(self.session, body))
+            return detail
 
 
 class EditsView(QWidget):
@@ -145,6 +150,7 @@ class EditsView(QWidget):
         self.person_tree = JsonTreeView(self)
         self.person_tree.setObjectName("editsPersonJson")
         for tree in (self.model_tree, self.person_tree):
+            tree.doubleClicked.connect(lambda index, t=tree: self._open_read(t, index))  # SPEC 7: a read's line
             tree.setColumnHidden(2, True)  # the type column: room for the origin column instead
             tree.setColumnWidth(0, 110)
             tree.setColumnWidth(1, 150)
@@ -458,6 +464,22 @@ class EditsView(QWidget):
 
         tree.json_model.set_annotations("set by", origin, origin_text, background)
         tree.set_value(value, f"{entry.id} input{' (' + entry.unit + ')' if entry.unit else ''}")
+
+    def _open_read(self, tree: JsonTreeView, index: Any) -> None:
+        """Double-clicking a leaf the body read: its body, in the Run tab, at the read's line."""
+        detail, node, comparison = self.current_detail(), tree.json_model.node(index), self.current_comparison()
+        if detail is None or node is None or comparison is None:
+            return
+        shown = comparison.before if tree is self.model_tree else comparison.after
+        found = detail.origins.get(shown.key, {}).get(node.pointer)
+        session, window = self.context.session, self.window()
+        body = session.body(found.read["body"]) if found is not None and found.read and session is not None else None
+        run = getattr(window, "views", {}).get("run")
+        if body is None or run is None:
+            return
+        self.context.choose_body(body)
+        window.show_tab("run")  # type: ignore[attr-defined]
+        run.editor.go_to(int(found.read["line"]), int(found.read["column"]))  # type: ignore[index]
 
     def _refilter(self) -> None:
         comparison = self.current_comparison()

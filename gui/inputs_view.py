@@ -37,6 +37,7 @@ from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, header_apart, mo
 from gui.models.manifest import ManifestModel, trim_preview_of
 from gui.quiet_label import QuietLabel
 from gui.recorded_outcome import RecordedOutcome
+from gui.read_marks import ReadMarks
 from gui.theme import hex_of
 
 FILTER_DELAY_MS = 120
@@ -73,6 +74,7 @@ class InputsView(QWidget):
         self.table = QTableView(self)
         self.table.setObjectName("inputsTable")
         self.table.setModel(self.model)
+        self.read_marks = ReadMarks(self.table, context)  # SPEC 7: "read by B" beside what the cursor's body read
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

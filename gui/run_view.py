@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.body_reads import body_evidence  # SPEC 7: reads and retyped values of each replay
 from core.model import Body
 from core.runner.envelope import EnvelopeError, build_envelope
 from core.runner.host import Runner
@@ -40,6 +41,7 @@ from core.recorded_failure import recorded_failure
 from core.runner.report import source_text
 from core.timeline import first_code_line
 from core.words import plural
+from gui.reads_panel import ReadsPanel
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
 from gui.jobs import Job, Jobs
@@ -218,6 +220,11 @@ class RunView(QWidget):
         self.result_tabs.addTab(self.calls_table, "Calls")
         self.result_tabs.addTab(self.plot, "Operations")
         self.result_tabs.addTab(self.replay_page, "Replay")
+        # SPEC 7: what the body read (gui/reads_panel.py), each read a link to its line in the editor.
+        self.reads_panel = ReadsPanel(lambda key: (self.context.evidence.get(key) or {}).get("reads"), self._ensure_runner,
+                                      self.context.badges_changed.emit, self)  # learned reads: the views mark them anew
+        self.reads_panel.line_chosen.connect(self.editor.go_to)
+        self.result_tabs.addTab(self.reads_panel, "Reads")
         right = QWidget(self)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -278,6 +285,7 @@ class RunView(QWidget):
             f"{self._what_runs_where()}: <tt>inputs</tt> over {plural(len(state.store), 'entry', 'entries')}, "
             f"<tt>kept</tt> with {len(state.kept)} name{'s' if len(state.kept) != 1 else ''}"
             + (f" (the store is trimmed to caps.storeBytes {session.caps.store_bytes:,})" if session.caps.store_bytes is not None else ""))
+        self.reads_panel.show_body(session, session.body(self.context.cursor))  # SPEC 7: the cursor body's reads
 
     def _what_runs_where(self) -> str:
         """Which code runs where, in words; said plainly when the editor's body is not the cursor's."""
@@ -459,6 +467,7 @@ class RunView(QWidget):
 
     def show_result(self, result: dict[str, Any]) -> None:
         """Show a result document (SPEC 5) in every part of the view."""
+        self.reads_panel.show_run(result)  # SPEC 7: what this run read
         self.last_result = result
         ok = result["ok"]
         mark = f"<b style='color:{hex_of('ok')}'>✓ ok</b>" if ok else f"<b style='color:{hex_of('error')}'>✗ failed</b>"
@@ -602,6 +611,7 @@ class RunView(QWidget):
         self.editor.clear_marks()
         self.context.set_badges({})
         self._badges: dict[str, str] = {}
+        self._evidence: dict[str, dict[str, Any]] = {}  # SPEC 7: each replay's reads and retyped values
         self._set_busy(True)
         self.result_tabs.setCurrentWidget(self.replay_page)
         self.status_label.setText(f"Replaying {plural(len(session.bodies), 'body', 'bodies')} …")
@@ -611,15 +621,16 @@ class RunView(QWidget):
 
         def work(job: Job) -> list[dict[str, Any]]:
             job.on_cancel(lambda: runner.close())  # the body running now is killed, not waited for
-            return replay_session(session, runner, options, on_body=lambda v, r: job.report((v, r)),
+            return replay_session(session, runner, options, on_body=lambda v, r: job.report((v, r, body_evidence(session, v["body"], r))),
                                   should_stop=lambda: stop.is_set() or job.cancelled)
 
         self.jobs.start("replay", work, on_report=lambda news: self._verdict(*news), on_done=self._replay_done,
                         on_failed=lambda exc: self._replay_done([]))
 
-    def _verdict(self, verdict: dict[str, Any], result: dict[str, Any]) -> None:
+    def _verdict(self, verdict: dict[str, Any], result: dict[str, Any], evidence: dict[str, Any]) -> None:
         self._badges[str(verdict["body"])] = self.replay_page.add(verdict, result)
-        self.context.set_badges(dict(self._badges))
+        self._evidence[str(verdict["body"])] = evidence
+        self.context.set_badges(dict(self._badges), dict(self._evidence))
 
     @property
     def verdicts(self) -> list[dict[str, Any]]:

@@ -101,7 +101,10 @@ class TimelineView(QWidget):
                 self.tree.expand(self.model.index(self.model.body_rows[body.key], 0))
 
     def _badges_changed(self) -> None:
-        self.model.set_badges(self.context.badges)
+        retyped = {k: len(e["retyped"]) for k, e in self.context.evidence.items()}
+        self.model.set_badges(self.context.badges, retyped)
+        widest = "diverged · retyped 99" if any(retyped.values()) else "diverged"  # SPEC 7's badge, whole
+        self.tree.header().resizeSection(1, self.fontMetrics().horizontalAdvance(widest) + REPLAY_BADGE_ROOM)
         self.tree.setColumnHidden(1, not self.context.badges)  # the replay column only once there is a replay
 
     def _cursor_changed(self) -> None:

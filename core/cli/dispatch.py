@@ -30,6 +30,7 @@ COMMANDS = {
     "replay": "re-run every recorded body and report where it diverges",
     "changes": "entries added, kept values changed and store size between two points",
     "resolve": "what inputs.last(\"X\") / inputs.at(\"ID\") gives a body at B, and why",
+    "retyped": "where a body typed again a value it could have read",
     "reduce": "the smallest session in which a body still fails (or diverges) the same way",
     "check": "validate, replay and trim-check many sessions (files and folders)",
     "show": "one recorded body: its code, outcome, calls and keep",

@@ -20,7 +20,9 @@ from core.edits import (
     units_of,
     value_text,
 )
-from core.provenance import blame, blame_document
+from core.body_reads import body_reads
+from core.evidence import Evidence
+from core.provenance import Provenance, blame_document
 from core.session import Session
 
 MAX_IDS = 12
@@ -88,12 +90,21 @@ def _report_notes(session: Session, edit_diffs: list[EditDiff]) -> None:
 
 
 def _blame(session: Session, args: argparse.Namespace) -> int:
-    try:
-        origins = blame(session, args.blame)
-    except KeyError:
-        raise CliError(f"wsi: --blame {args.blame}: no entry {args.blame!r} in {session.name} (see wsi manifest)") from None
+    entry = session.entry(args.blame)
+    if entry is None:
+        raise CliError(f"wsi: --blame {args.blame}: no entry {args.blame!r} in {session.name} (see wsi manifest)")
+    provenance = Provenance(session)
+    origins = provenance.blame(entry)
+    basis = None
+    if not entry.applied and entry.body is not None:  # a body's call: its reads judge what it carried (SPEC 7)
+        reads = body_reads(session, entry.body)
+        Evidence(provenance).judge(entry, origins, reads)
+        basis = "value" if reads is None else "reads"
+        if reads is None:
+            print(f"{session.name}: warning: body {entry.body} could not be replayed: carried values are by equal "
+                  "values only", file=sys.stderr)
     if args.json:
-        print_json(blame_document(session, args.blame))
+        print_json(blame_document(session, args.blame, origins, basis))
     else:
         rows = [[o.path or '""', value_text(o.value), o.text()] for o in origins]
         print_table(["path", "value", "origin"], rows)

@@ -53,6 +53,8 @@ from core.runner.protocol import ChannelClosed, read_frame, write_frame
 # read with open, as importlib.resources' import alone was a few milliseconds of every guest's start.
 with open(os.path.join(os.path.dirname(__file__), "prelude.js"), encoding="utf-8") as _prelude:
     PRELUDE = _prelude.read()
+with open(os.path.join(os.path.dirname(__file__), "reads.js"), encoding="utf-8") as _reads:  # reads.js: the read tracer
+    READS = _reads.read()
 FUNCTION_HEAD = "async function (inputs, kept, modules, scene, console, log) {\n"
 RING_UNITS = 1 << 17
 MAX_LOG_ENTRIES = 300
@@ -106,7 +108,8 @@ class Realm:
         # The hooks are also a global lexical binding (not a property of the global object, so no
         # reflection lists it) whose name is 96 random bits: a run's one script calls `start` by it.
         self.name = "__wsi" + os.urandom(12).hex()
-        hooks = self.mr.eval(f"const {self.name} = {PRELUDE};\n{self.name}")
+        # reads.js: the tracer is evaluated first, handed to the prelude alone (a parameter, never a global).
+        hooks = self.mr.eval(f"const {self.name} = ((__wsiReads) => {PRELUDE})({READS});\n{self.name}")
         self.start, self.poll, self.answer, self.fire = (hooks[name] for name in ("start", "poll", "answer", "fire"))
         self.no_args = self.mr.eval("[]")
         self._ctx = self.mr._ctx

@@ -606,14 +606,14 @@
       last: native(function last(wanted) {
         const w = toStr(wanted);
         const store = storeOf();
-        for (let i = store.length - 1; i >= 0; i--) if (callMatches(store[i].call, w)) return store[i].input;
-        return undefined;
+        for (let i = store.length - 1; i >= 0; i--) if (callMatches(store[i].call, w)) return __wsiReads.handed("inputs.last", w, store[i].id, store[i].input);  // reads.js
+        return __wsiReads.handed("inputs.last", w, null, undefined);  // reads.js
       }, "last"),
       at: native(function at(id) {
         const k = toStr(id);
         const store = storeOf();
-        for (let i = store.length - 1; i >= 0; i--) if (toStr(store[i].id) === k) return store[i].input;
-        return undefined;
+        for (let i = store.length - 1; i >= 0; i--) if (toStr(store[i].id) === k) return __wsiReads.handed("inputs.at", k, store[i].id, store[i].input);  // reads.js
+        return __wsiReads.handed("inputs.at", k, null, undefined);  // reads.js
       }, "at"),
     });
   }
@@ -675,16 +675,18 @@
         const all = load().entities;
         const out = [];
         for (let i = 0; i < all.length; i++) if (matches(all[i], filter)) defineProp(out, out.length, plainItem(summary(all[i])));
-        return out;
+        return __wsiReads.handed("scene.entities", typeof filter === "string" ? filter : null, null, out);  // reads.js
       }, "entities"),
       read: native(function read(ref) {
-        return copy(entityOf(ref, "scene.read"));
+        const asked = typeof ref === "string" || typeof ref === "number" ? toStr(ref) : null;  // a handle: null
+        return __wsiReads.handed("scene.read", asked, null, copy(entityOf(ref, "scene.read")));  // reads.js
       }, "read"),
       get: native(function get(id) {
         const entity = entityOf(id, "scene.get");
         // Unguessable: only a handle this run handed out resolves (SPEC 5).
         const handle = "h" + (mapCount(run.handles) + 1) + "." + run.secret;
         mapSetOf(run.handles, handle, toStr(entity.id));
+        __wsiReads.handed("scene.get", toStr(id), null, undefined);  // reads.js
         return { __h: handle };
       }, "get"),
       info: native(function info() {
@@ -791,7 +793,8 @@
         for (let i = 0; i < params.length; i++) if (args[i] !== undefined) input[params[i]] = args[i];
       }
     }
-    const done = encode(input, mode, mathMin(MAX_INPUT_CHARS, MAX_RUN_INPUT_CHARS - run.inputChars), where);
+    // reads.js: a module input is handed on whole (its reads are the path "").
+    const done = __wsiReads.whole(() => encode(input, mode, mathMin(MAX_INPUT_CHARS, MAX_RUN_INPUT_CHARS - run.inputChars), where));
     if (done.over) {
       throw userError("RangeError", where + ": its input is over " + (done.over === "values" ? MAX_CROSSING_VALUES + " values" :
         mathMin(MAX_INPUT_CHARS, MAX_RUN_INPUT_CHARS - run.inputChars) + " characters of JSON") + " (a module call's input " +
@@ -984,6 +987,7 @@
     __proto__: null,
     logBuffer,
     start(code, envText, storeText, sceneText, secret) {
+      __wsiReads.reset();  // reads.js
       run = {
         __proto__: null,
         known: null, handles: newMap(), pending: newMap(), queue: "", callCount: 0, inputChars: 0, ghosts: newMap(),
@@ -1015,13 +1019,12 @@
       const failed = (error) => { current.done = { __proto__: null, out: { __proto__: null, ok: false, error: describeError(error) } }; };
       // The body's promise is settled through the captured `then`: a body that replaces
       // Promise.prototype.then cannot see or change its own outcome on the way out.
-      // Where the body is handed its state (inputs, kept, modules, scene, console, log): the one
-      // place a hook on what it reads (issue 30) wraps these.
-      const promise = apply(fn, undefined, [makeInputs(parsedOnUse(storeText)), env.kept, makeModules(),
+      // Where the body is handed its state: inputs, kept and scene go through the read tracer (reads.js).
+      const promise = apply(fn, undefined, [makeInputs(parsedOnUse(storeText)), __wsiReads.kept(env.kept), makeModules(),
         makeScene(parsedOnUse(sceneText)), bodyConsole, bodyConsole.log]);
       apply(promiseThen, promise, [(value) => {
         try {
-          finish(current, value);
+          __wsiReads.whole(() => finish(current, value));  // reads.js: the returned value is handed on whole
         } catch (error) {
           failed(error);
         }
@@ -1033,7 +1036,8 @@
       // Calls the body made but did not await are still made (and traced) before it is done.
       if (run.done && !run.queue) {
         const d = run.done;
-        return '{"done":' + stringify(d.out) + "}\u0000" + (d.json === undefined ? "" : d.json) + "\u0000" +
+        // reads.js: the reads join the outcome's head.
+        return '{"done":' + stringify(d.out) + __wsiReads.text() + "}\u0000" + (d.json === undefined ? "" : d.json) + "\u0000" +
           (d.keepJson === undefined ? "" : d.keepJson) + "\u0000[" + (d.keepFns || "") + "]" +
           (d.compile ? "\u0000compile" : "");
       }

@@ -158,7 +158,10 @@ def read_done(frame: dict[str, Any]) -> dict[str, Any]:
 
     The guest wrote each once, capped and cut at MAX_DEPTH (see prelude.js): nothing here walks them.
     """
-    done: dict[str, Any] = loads(frame["json"])["done"]
+    head = loads(frame["json"])
+    done: dict[str, Any] = head["done"]
+    if "reads" in head:  # reads.js: what the body read (none from a run stopped before it reported)
+        done["reads"], done["readsCut"] = head["reads"], head.get("readsCut", 0)
     if frame.get("returned") is not None:
         done["returned"] = loads(frame["returned"])
     if frame.get("keep") is not None:
@@ -215,6 +218,10 @@ def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, env
     result["logs"] = logs
     result["calls"] = trace.calls if trace else []
     result["operations"] = trace.operations if trace else []
+    if "reads" in done:  # SPEC 7: what the body read; absent when not known (the run was stopped)
+        result["reads"] = done["reads"]
+    if done.get("readsCut"):
+        result["readsCut"] = done["readsCut"]
     result["durationMs"] = round(duration_ms, 3)
     return result
 

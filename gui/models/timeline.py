@@ -39,6 +39,7 @@ class TimelineModel(QAbstractItemModel):
         self.refused: set[str] = set()
         self.cursor_key: str | None = None
         self.badges: dict[str, str] = {}
+        self.retyped: dict[str, int] = {}  # body key → values its replay typed again (SPEC 7 "Retyped")
         self._hidden: dict[int, int] = {}  # top row → its last calls, appended but not yet announced
         self._edit_counts: dict[int, tuple[int, int]] = {}  # id of a group row → (its children, the edits among them)
         self._titles: dict[int, tuple[int, str]] = {}  # id of a body row → (its calls, its title) (_body_title)
@@ -82,9 +83,10 @@ class TimelineModel(QAbstractItemModel):
             for row in {before, self.row_for_cursor(cursor)}:  # only the two rows whose mark moves
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
 
-    def set_badges(self, badges: dict[str, str]) -> None:
-        """Show the Run view's replay verdicts per body."""
+    def set_badges(self, badges: dict[str, str], retyped: dict[str, int] | None = None) -> None:
+        """Show the Run view's replay verdicts per body (and how many values each typed again)."""
         self.badges = dict(badges)
+        self.retyped = dict(retyped or {})
         if self.rows:
             self.dataChanged.emit(self.index(0, 1), self.index(len(self.rows) - 1, 1))
 
@@ -192,7 +194,9 @@ class TimelineModel(QAbstractItemModel):
         background = CURSOR_BACKGROUND if at_cursor else None
         if column == 1:
             badge = self.badges.get(body.key)
-            return None, None, status_icon(badge) if badge else None, BADGE_WORDS.get(badge, badge) if badge else "", background
+            retyped = self.retyped.get(body.key)
+            text = (BADGE_WORDS.get(badge, badge) if badge else "") + (f" · retyped {retyped}" if retyped else "")
+            return None, None, status_icon(badge) if badge else None, text, background
         return (bold_monospace() if at_cursor else monospace(), None, status_icon(body_outcome(body, self.refused)),
                 self._body_title(row), background)
 
@@ -213,7 +217,10 @@ class TimelineModel(QAbstractItemModel):
             body: Body = row.item  # type: ignore[assignment]
             if column == 1:
                 badge = self.badges.get(body.key)
-                return f"replay: {BADGE_TIPS.get(badge, badge)}" if badge else None
+                retyped = self.retyped.get(body.key)
+                typed = (f"\nit typed again {retyped} value{'s' if retyped != 1 else ''} it could have read "
+                         "(wsi retyped)") if retyped else ""
+                return f"replay: {BADGE_TIPS.get(badge, badge)}{typed}" if badge else None
             words = {"ok": "ran ok", "failed": "failed", "refused": "its keep was refused (InvalidKeepError)", "none": "no recorded result"}
             error = (body.result or {}).get("error")
             text = f"body {body.id} {words[body_outcome(body, self.refused)]}; choosing it moves the cursor to the state it was handed"

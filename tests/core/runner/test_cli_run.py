@@ -13,7 +13,7 @@ def test_wsi_run_json_is_the_spec_result_and_exit_0(tmp_path, capsys):
     status = main(["run", str(DEMO), str(body), "--json"])
     document = json.loads(capsys.readouterr().out)
     assert status == 0
-    assert list(document) == ["ok", "returned", "logs", "calls", "operations", "durationMs"]
+    assert list(document) == ["ok", "returned", "logs", "calls", "operations", "reads", "durationMs"]
     assert document["returned"] == 4 and document["logs"] == ["n 4"]
 
 
