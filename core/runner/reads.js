@@ -67,8 +67,10 @@
     return { name: proto.getScriptNameOrSourceURL, line: proto.getLineNumber, column: proto.getColumnNumber };
   })();
 
-  // The body's own line and column of the innermost body frame (the body's line 1 is the
-  // script's line 2: the wrapper's head is line 1; the prelude has no body.js frames).
+  // The body's own line and column of the innermost body frame. V8 compiles the body as a function
+  // body (prelude.js, `new AsyncFunction`) under two lines of its own head, so the body's line 1 is
+  // the script's line 3: the same offset as prelude.js's BODY_LINE_OFFSET (the reads tests hold both).
+  const BODY_LINE_OFFSET = 2;
   function bodyPlace() {
     const prepare = getOwnDescriptor(RealError, "prepareStackTrace");
     const limit = getOwnDescriptor(RealError, "stackTraceLimit");
@@ -95,7 +97,7 @@
       } catch (e) {
         name = null;
       }
-      if (name === "body.js") return { line: apply(siteMethods.line, frame, []) - 1, column: apply(siteMethods.column, frame, []) };
+      if (name === "body.js") return { line: apply(siteMethods.line, frame, []) - BODY_LINE_OFFSET, column: apply(siteMethods.column, frame, []) };
     }
     return { line: 0, column: 0 };
   }
