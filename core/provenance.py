@@ -69,16 +69,19 @@ class LeafOrigin:
         else:
             body = f" (body {self.setter.body})" if self.setter.body is not None else ""
             who = f"{self.setter.id}{body}"
-        if self.evidence == "read" and self.read is not None:
-            return f"{who} · read {self.read['body']}:{self.read['line']}"
-        if self.evidence == "equal":
-            return f"{who} · typed again"
-        return who
+        return who + self._evidence_mark()
 
     def mark(self) -> str:
-        """Who set the value as a compact mark for a narrow column (the words are `text()`): `✎ e1`, `c4`, `c20 ← ✎ e1` when carried."""
+        """Who set the value as a compact mark for a narrow column (the words are `text()`): `✎ e1`, `c4`, `c20 ← ✎ e1` when
+        carried, and the evidence when there is some: `c2 ← ✎ e1 · read b2:1`, `c2 · typed again`."""
         setter = f"✎ {self.setter.id}" if self.by_person else str(self.setter.id)
-        return setter if not self.carried else f"{self.carrier.id} ← {setter}"
+        return (setter if not self.carried else f"{self.carrier.id} ← {setter}") + self._evidence_mark()
+
+    def _evidence_mark(self) -> str:
+        """How the value is known, in a few characters: ` · read b5:2` (body b5 read it at its line 2), ` · typed again`."""
+        if self.evidence == "read" and self.read is not None:
+            return f" · read {self.read['body']}:{self.read['line']}"
+        return " · typed again" if self.evidence == "equal" else ""
 
     def as_json(self) -> dict[str, Any]:
         """`{"path", "value", "setBy": "person"|"body", "entry", "body"?, "carriedBy"?, "text"}`."""

@@ -47,8 +47,8 @@ def test_a_read_value_is_the_persons_read_by_the_body_and_a_double_click_opens_i
     view = open_edit(qtbot, window, open_file, edited_after(tmp_path, SPREAD))
     assert view.current_comparison().before.id == "c2"
     text, index = set_by(view.model_tree, "/bandDepth")
-    assert text == "✎ e1 (person) · read b2:1"
-    assert set_by(view.model_tree, "/clearWidth")[0] == "c2 (body b2)"
+    assert text == "c2 ← ✎ e1 · read b2:1"  # a compact mark: the words are its tooltip (issue 31.4)
+    assert set_by(view.model_tree, "/clearWidth")[0] == "c2"
     window.grab().save("/tmp/evidence-edits-read.png")
     view._open_read(view.model_tree, index)
     run = window.views["run"]
@@ -59,6 +59,6 @@ def test_a_read_value_is_the_persons_read_by_the_body_and_a_double_click_opens_i
 def test_a_value_typed_again_is_the_bodys(qtbot, window, open_file, tmp_path):
     typed = f"await modules.pack.corridorRuns({json.dumps({**E1, 'clearWidth': 2600})});\nreturn 2;\n"
     view = open_edit(qtbot, window, open_file, edited_after(tmp_path, typed))
-    assert set_by(view.model_tree, "/bandDepth")[0] == "c2 (body b2) · typed again"
+    assert set_by(view.model_tree, "/bandDepth")[0] == "c2 · typed again"
     assert "equal to the person's edit e1, never read there" in view.model_tree.json_model.data(
         set_by(view.model_tree, "/bandDepth")[1], Qt.ItemDataRole.ToolTipRole)

@@ -78,7 +78,7 @@ def test_reduce_after_a_timeline_click_reduces_the_code_shown_and_the_reduced_wi
     qtbot.addWidget(reduced)
     qtbot.waitUntil(lambda: reduced.context.session is not None and reduced.context.cursor == "b6", timeout=20_000)
     qtbot.waitUntil(reduced.notice.isVisible, timeout=5_000)
-    assert "2 of 150 entries were needed" in reduced.notice.label.text()
+    assert "2 of 152 entries were needed" in reduced.notice.label.text()
     reduced_view = reduced.views["run"]
     assert reduced_view.body_combo.currentData() == "b6"
     assert reduced_view.editor.toPlainText() == shown  # the code that was reduced, not the record's

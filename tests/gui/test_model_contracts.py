@@ -323,6 +323,18 @@ def _replay(session: Session | None, replays: Sequence[tuple[dict[str, Any], dic
     model.clear()
 
 
+@driver("ReadsModel")
+def _reads(session: Session | None, replays: Sequence[tuple[dict[str, Any], dict[str, Any]]] = ()) -> Iterator[QAbstractItemModel]:
+    from gui.reads_panel import ReadsModel
+
+    model = ReadsModel()
+    yield model
+    for _verdict, result in replays:  # each replayed body's reads (SPEC 7), as the Run tab's Reads page shows them
+        model.set_reads(result.get("reads") or [])
+    model.set_reads([{"what": "kept", "arg": None, "entry": None, "name": "spine", "paths": [""], "line": 3, "column": 9}])
+    model.set_reads([])
+
+
 def _compare_documents(session: Session | None) -> list[dict[str, Any]]:
     """`wsi compare` documents: the session with itself, and with each demo pair (a gap, a divergence …)."""
     from core.compare import compare_sessions
@@ -372,7 +384,7 @@ def gui_models() -> set[str]:
 
 
 ABSTRACT = {"RowsModel"}  # a base class: its subclasses are driven
-REAL_RUNS = {"CorpusModel": "corpus_reports", "CallsModel": "replayed", "ReplayModel": "replayed"}  # driver → its fixture
+REAL_RUNS = {"CorpusModel": "corpus_reports", "CallsModel": "replayed", "ReplayModel": "replayed", "ReadsModel": "replayed"}  # driver → its fixture
 
 
 def test_every_model_in_gui_is_driven_here():
