@@ -3,7 +3,7 @@ import gzip
 import json
 
 from core.jsonsize import compact_json
-from gui.json_tree import PREVIEW_CHARS, JsonTreeModel, JsonTreeView, preview
+from gui.json_tree import KEY_LEAST, KEY_SHARE, PREVIEW_CHARS, JsonTreeModel, JsonTreeView, preview
 from tests.core.test_bad_input import HEAD, deep, entry, json_form, with_input
 from tests.fuzz.mutations import make_case
 
@@ -114,4 +114,5 @@ def test_expanding_a_value_988_deep_measures_the_key_column_once(qtbot):
     qtbot.waitUntil(lambda: len(measured) >= 1, timeout=2000)
     qtbot.wait(50)
     assert len(measured) == 1  # once after the expands, not once per level (quadratic: minutes)
-    assert tree.columnWidth(0) == max(150, tree.viewport().width() // 2)  # the deep keys want more than half
+    # the deep keys want more than the key column's share of the tree (issue 31.4: the value takes the room)
+    assert tree.columnWidth(0) == max(KEY_LEAST // 2, int(tree.viewport().width() * KEY_SHARE))
