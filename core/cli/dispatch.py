@@ -30,6 +30,8 @@ COMMANDS = {
     "resolve": "what inputs.last(\"X\") / inputs.at(\"ID\") gives a body at B, and why",
     "reduce": "the smallest session in which a body still fails (or diverges) the same way",
     "check": "validate, replay and trim-check many sessions (files and folders)",
+    "redact": "a copy with free texts replaced and coordinates moved, that still fails the same way",
+    "notes": "list or add the notes beside a session (FILE.notes.json)",
 }
 
 

@@ -10,7 +10,8 @@ in it: `reproduced` says whether it fails the same way there.
 "reproduced"}`; `runs` counts the body runs the reduction made, B's own first run included (the
 check of the written file is one more). Exit status 0 when reduced and reproduced, 1 when B does not fail or diverge in
 FILE (or the reduced file does not reproduce), 2 for bad usage, 130 when stopped by Ctrl+C, after
-writing the smallest reproducing session found so far. Progress goes to stderr once a reduction
+writing the smallest reproducing session found so far. `--redact` writes OUT redacted (core.redact_file:
+texts replaced, coordinates moved, B checked to fail the same way there), its report beside it. Progress goes to stderr once a reduction
 has taken a second: one line rewritten in place on a terminal, a line every 2 s otherwise.
 """
 from __future__ import annotations
@@ -29,6 +30,7 @@ from core.cli.sessions import open_session
 from core.commands.run import read_body
 from core.ddmin import Stopped
 from core.reduce import NoFailure, Progress, Reducer, Reduction
+from core.redact_file import redact_cut
 from core.repro import Cut, cut_after, default_out, write_cut
 from core.session import Session
 
@@ -44,6 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, metavar="N", help="runs at the same time (default: the cores, at most 4)")
     parser.add_argument("--repro", action="store_true",
                         help="write the whole cut just after B (what File ▸ Save repro… writes), without reducing")
+    parser.add_argument("--redact", action="store_true",
+                        help="write it redacted (as wsi redact does: texts replaced, coordinates moved, B checked)")
 
 
 class ProgressLine:
@@ -99,7 +103,10 @@ def run(args: argparse.Namespace) -> int:
             return _refuse(args, f"wsi reduce: stopped before body {args.body}'s own run ended; nothing was written", 130)
         line.end()
         try:
-            reproduced = reducer.write(reduction, out)
+            if args.redact:  # written once, redacted: the reduced data never lies beside OUT unredacted
+                reproduced = redact_cut(reduction.cut, out, args.timeout).reproduced is True
+            else:
+                reproduced = reducer.write(reduction, out)
         except OSError as exc:
             raise CliError(_cannot_write(out, exc)) from None
     finally:
@@ -114,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
 def _write_repro(args: argparse.Namespace, session: Session, code: str | None, lang: str | None, out: Path) -> int:
     """`--repro`: the whole cut just after B, as File ▸ Save repro… writes it."""
     cut = cut_after(session, args.body, code, lang)
-    _write(cut, out)
+    _write(cut, out, args.redact)
     if args.json:
         print_json({"body": cut.body.id, "out": str(out), "entries": len(cut.received), "kept": len(cut.kept)})
     else:
@@ -123,9 +130,12 @@ def _write_repro(args: argparse.Namespace, session: Session, code: str | None, l
     return 0
 
 
-def _write(cut: Cut, out: Path) -> None:
+def _write(cut: Cut, out: Path, redact: bool = False) -> None:
     try:
-        write_cut(cut, out)
+        if redact:
+            redact_cut(cut, out)
+        else:
+            write_cut(cut, out)
     except OSError as exc:
         raise CliError(_cannot_write(out, exc)) from None
 
