@@ -19,9 +19,14 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import orjson
+
+from core.model import Id
+
+if TYPE_CHECKING:
+    from core.session import Session
 
 FORMAT = "worker-session-notes/1"
 SUFFIX = ".notes.json"
@@ -41,7 +46,7 @@ class Note:
     entry: str | None = None
     path: str | None = None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         """The note as the sidecar holds it."""
         on = {key: getattr(self, key) for key in ON_KEYS if getattr(self, key) is not None}
         return {"id": self.id, "on": on, "text": self.text, "author": self.author, "at": self.at}
@@ -60,15 +65,15 @@ class Notes:
     notes: list[Note] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
-    def on_body(self, body: Any) -> list[Note]:
+    def on_body(self, body: Id) -> list[Note]:
         """The notes attached to body `body` (compared as strings)."""
         return [n for n in self.notes if n.body is not None and n.body == str(body)]
 
-    def on_entry(self, entry: Any) -> list[Note]:
+    def on_entry(self, entry: Id) -> list[Note]:
         """The notes attached to entry `entry` (compared as strings)."""
         return [n for n in self.notes if n.entry is not None and n.entry == str(entry)]
 
-    def document(self) -> dict[str, Any]:
+    def document(self) -> dict[str, object]:
         """The sidecar document."""
         return {"format": FORMAT, "notes": [n.as_json() for n in self.notes]}
 
@@ -97,7 +102,7 @@ def parse_notes(text: bytes, name: str) -> Notes:
     return notes_from(document, name)
 
 
-def notes_from(document: Any, name: str, prefix: str = "") -> Notes:
+def notes_from(document: object, name: str, prefix: str = "") -> Notes:
     """The notes of a parsed notes document (a sidecar's, or a session's own `notes` field at `prefix`)."""
     found = Notes()
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -154,23 +159,22 @@ def read_notes(file: str | Path) -> Notes:
     return parse_notes(text, path.name)
 
 
-def embedded_notes(session: Any) -> Notes:
+def embedded_notes(session: Session | None) -> Notes:
     """The notes a session file carries itself (a repro, reduced or redacted file's top-level `notes`)."""
     if session is None or "notes" not in session.extra:
         return Notes()
     return notes_from(session.extra["notes"], session.name, "/notes")
 
 
-def session_notes(file: str | Path, session: Any = None) -> Notes:
+def session_notes(file: str | Path | None, session: Session | None = None) -> Notes:
     """Every note of a session: those it carries (`session`, when loaded) and those of its sidecar, in that order."""
-    carried, beside = embedded_notes(session), read_notes(file)
+    carried, beside = embedded_notes(session), read_notes(file) if file is not None else Notes()
     return Notes(carried.notes + beside.notes, carried.problems + beside.problems)
 
 
-def notes_for_cut(source: Any, bodies: Iterable[Any], entries: Iterable[Any]) -> dict[str, Any] | None:
+def notes_for_cut(source: Session, bodies: Iterable[Id], entries: Iterable[Id]) -> dict[str, object] | None:
     """The notes document a cut of `source` carries: its notes on the bodies and entries the cut keeps (None: none)."""
-    path = getattr(source, "path", None)
-    every = session_notes(path, source) if path is not None else embedded_notes(source)
+    every = session_notes(source.path, source)
     kept = kept_notes(every, bodies, entries)
     return kept.document() if kept.notes else None
 
@@ -219,7 +223,7 @@ def next_id(notes: Notes) -> str:
     return f"n{max(numbers, default=0) + 1}"
 
 
-def add_note(file: str | Path, text: str, body: Any = None, entry: Any = None, path: str | None = None,
+def add_note(file: str | Path, text: str, body: Id | None = None, entry: Id | None = None, path: str | None = None,
              author: str | None = None, carried: Iterable[Note] = ()) -> Note:
     """Add a note to FILE's sidecar and write it; ValueError for a note that is empty, too long or on nothing.
 
@@ -253,7 +257,7 @@ def redact_notes(notes: Notes, redact_text: Callable[[str], str]) -> Notes:
                  list(notes.problems))
 
 
-def kept_notes(notes: Notes, bodies: Iterable[Any], entries: Iterable[Any]) -> Notes:
+def kept_notes(notes: Notes, bodies: Iterable[Id], entries: Iterable[Id]) -> Notes:
     """The notes on what a cut keeps: on one of `bodies` or `entries` (a note on both needs both)."""
     body_keys = {str(b) for b in bodies}
     entry_keys = {str(e) for e in entries}

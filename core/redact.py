@@ -34,10 +34,13 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from core.json_values import is_point
 from core.units import UNITS
+
+if TYPE_CHECKING:
+    from pygments.token import _TokenType
 
 PLACEHOLDER = "text-{}"
 OFFSET_STEP_M = 381  # metres: 1250 ft, 15000 in, 38100 cm, 381000 mm, all whole
@@ -182,7 +185,7 @@ def _lexer(lang: str) -> Any:
     return cls(stripnl=False, ensurenl=False, stripall=False)
 
 
-def code_tokens(code: str, lang: str) -> list[tuple[Any, str]]:
+def code_tokens(code: str, lang: str) -> list[tuple[_TokenType, str]]:
     """Pygments' tokens of a body; RedactError when they do not spell the code back exactly."""
     tokens = list(_lexer(lang).get_tokens(code))
     if "".join(value for _type, value in tokens) != code:
@@ -262,9 +265,9 @@ def _units_of(records: list[tuple[str, dict[str, Any]]]) -> set[str]:
     return units or {"mm"}
 
 
-def records_of(document: Any, form: str) -> list[tuple[str, dict[str, Any]]]:
+def records_of(document: dict[str, Any] | list[tuple[str, dict[str, Any]]], form: str) -> list[tuple[str, dict[str, Any]]]:
     """The session as (kind, record) pairs in file order: "header", "entry", "body", "kept"."""
-    if form == "jsonl":
+    if isinstance(document, list):  # JSON Lines: already its records
         return document
     records: list[tuple[str, dict[str, Any]]] = [("header", document)]
     records += [("entry", e) for e in document.get("store") or [] if isinstance(e, dict)]
@@ -306,7 +309,7 @@ def _call_parts(call: str) -> list[str]:
     return [call, *parts, *(".".join(parts[:n]) for n in range(2, len(parts)))]
 
 
-class Redactor:
+class _Redactor:
     """Rewrites one session's records in place with one Redaction's choices."""
 
     def __init__(self, redaction: Redaction, scene_unit: str):
@@ -314,7 +317,7 @@ class Redactor:
         self.scene_unit = scene_unit
         self.deferred: list[Callable[[], None]] = []  # messages: rewritten once every text is numbered
 
-    def data(self, value: Any, unit: str, where: str, geometry: bool = True) -> Any:
+    def data(self, value: object, unit: str, where: str, geometry: bool = True) -> object:
         """`value` with its free texts and (with `geometry`) coordinates redacted, in place where it is a container."""
         if isinstance(value, str):
             return self._text(value, where)
@@ -366,7 +369,7 @@ class Redactor:
                 container[key] = after
         self.deferred.append(later)
 
-    def returned(self, value: Any, unit: str, where: str) -> Any:
+    def returned(self, value: object, unit: str, where: str) -> object:
         """A recorded returned or kept value: texts known elsewhere map the same way; coordinates move."""
         strings: list[tuple[Any, Any]] = []
         holder = [value]
@@ -486,7 +489,7 @@ def redact_records(records: list[tuple[str, dict[str, Any]]], redaction: Redacti
     if not redaction.known:
         redaction.known = _collect_known(records, redaction.keep_keys)
     redaction.counts = Counts()
-    redactor = Redactor(redaction, scene_unit)
+    redactor = _Redactor(redaction, scene_unit)
     body_units = _body_units(records, scene_unit)
     counters = {"entry": 0, "body": 0}
     for kind, record in records:

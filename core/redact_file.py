@@ -46,7 +46,7 @@ class Source:
     text: bytes
     left_out: list[str] = field(default_factory=list)
 
-    def records(self) -> tuple[Any, list[tuple[str, dict[str, Any]]]]:
+    def records(self) -> tuple[object, list[tuple[str, dict[str, Any]]]]:
         """A fresh parse: (the document or list of records, its (kind, record) pairs)."""
         if self.form == "json":
             document = parse_json(self.text)
@@ -79,14 +79,14 @@ class Outcome:
     notes: int = 0
     adjusted: list[dict[str, Any]] = field(default_factory=list)
 
-    def document(self) -> dict[str, Any]:
+    def document(self) -> dict[str, object]:
         """`{"out", "texts", "coordinates", "offset", "keptAsIs", "reproduced"}` (SPEC 7)."""
         r = self.redaction
         return {"out": str(self.out), "texts": sum(1 for t in r.numbers if t not in r.undone),
                 "coordinates": r.counts.coordinates, "offset": self.offset, "keptAsIs": self.kept_as_is,
                 "reproduced": self.reproduced}
 
-    def report(self, source: str) -> dict[str, Any]:
+    def report(self, source: str) -> dict[str, object]:
         """The report written beside OUT."""
         return {"format": REPORT_FORMAT, "from": Path(source).name, **self.document(),
                 "kinds": self.redaction.counts.as_dict(), "leftOut": self.left_out, "notes": self.notes,
@@ -136,7 +136,7 @@ def report_path(out: Path) -> Path:
 
 
 def redacted_bytes(source: Source, redaction: Redaction, store_cap: int | None = None,
-                   notes: dict[str, Any] | None = None) -> bytes:
+                   notes: dict[str, object] | None = None) -> bytes:
     """The copy's bytes with `redaction`'s choices (a fresh parse of FILE each time).
 
     `store_cap`: the copy's `caps.storeBytes`; `notes`: the notes document it carries (replacing FILE's own).

@@ -1,6 +1,7 @@
 """Deep links: `wsi gui FILE --at B --tab run` opens FILE with the cursor at body B and that tab in front.
 
-A bug report can then say exactly where to look. The cursor moves once the file has loaded (the
+A bug report can then say exactly where to look. Without `--at` and `--tab`, a repro (a file with
+`session.cut`, core.repro) opens at the body it was cut after, on the tab it was saved from. The cursor moves once the file has loaded (the
 Run tab puts B's code in its editor); a B the file does not have is said in the notice bar, and
 the window stays at the end of the session.
 """
@@ -18,6 +19,8 @@ def follow_link(window: MainWindow, at: str | None, tab: str | None = None) -> N
     if tab:
         window.show_tab(tab)
     if at is None:
+        if tab is None:
+            follow_saved_place(window)
         return
 
     def arrived() -> None:
@@ -35,6 +38,24 @@ def follow_link(window: MainWindow, at: str | None, tab: str | None = None) -> N
             return
         context.choose_body(body)
         if tab:
+            window.show_tab(tab)
+
+    window.load_finished.connect(arrived)
+
+
+def follow_saved_place(window: MainWindow) -> None:
+    """After the next load, open a repro where it was saved: its `session.cut.body`, on its `session.cut.tab`."""
+    def arrived() -> None:
+        window.load_finished.disconnect(arrived)
+        session = window.context.session
+        cut = session.info.get("cut") if session is not None else None
+        if not isinstance(cut, dict) or cut.get("body") is None:
+            return
+        body = session.body(cut["body"])  # type: ignore[union-attr]
+        if body is not None:
+            window.context.choose_body(body)
+        tab = cut.get("tab")
+        if isinstance(tab, str) and tab in window.views:
             window.show_tab(tab)
 
     window.load_finished.connect(arrived)

@@ -39,6 +39,7 @@ from gui.kept_view import KeptView
 from gui.keyboard import Keyboard
 from gui.loader import LoadedSession, SessionLoader
 from gui.look import monospace
+from gui.notes_pane import install_notes
 from gui.problems_view import ProblemsView
 from gui.run_view import RunView
 from gui.status import InspectorStatusBar
@@ -187,6 +188,7 @@ class MainWindow(QMainWindow):
         self.status.problems_clicked.connect(lambda: self.show_tab("problems"))
         self.setStatusBar(self.status)
         self._build_menus()
+        install_notes(self)  # gui.notes_pane: the Notes dock, "Add note…" and the marks in the views
         self.keyboard = Keyboard(self)
         self.loader.progress.connect(self._progress)
         self.loader.loaded.connect(self._loaded)
@@ -214,6 +216,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(_action(self, "Save &Screenshot…", self._choose_screenshot, None))
         self.save_repro_action = _action(self, "Save Re&pro…", self.save_repro, "Ctrl+Shift+S")
         file_menu.addAction(self.save_repro_action)
+        file_menu.addAction(_action(self, "Save Re&dacted Repro…", lambda: self.save_repro(redact=True), None))
         self.export_action = _action(self, "&Export View Data…", self.export_view, "Ctrl+E")
         file_menu.addAction(self.export_action)
         file_menu.addSeparator()
@@ -482,11 +485,11 @@ class MainWindow(QMainWindow):
         """Render the window into a PNG; True when written."""
         return self.grab().save(str(out), "PNG")
 
-    def save_repro(self) -> None:
+    def save_repro(self, redact: bool = False) -> None:
         """File ▸ Save repro…: the session cut just after the body at the cursor, as one file (gui.save_repro)."""
         from gui.save_repro import saver_for
 
-        saver_for(self).choose()
+        saver_for(self).choose(redact)
 
     def export_view(self) -> None:
         """File ▸ Export view data…: the current view's data as JSON (as `wsi … --json`) or CSV (gui.export)."""

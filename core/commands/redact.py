@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(document)
     else:
         print(f"wrote {out}: {document['texts']} texts replaced, {document['coordinates']} points moved "
-              f"(offset {', '.join(f'{u} {dx:g},{dy:g}' for u, (dx, dy) in document['offset'].items())}); "
+              f"(offset {', '.join(f'{u} {dx:g},{dy:g}' for u, (dx, dy) in outcome.offset.items())}); "
               f"report in {report_path(out)}")
         for item in outcome.kept_as_is:
             print(f"kept as it was: {item['where']}: {item['why']}")
