@@ -117,10 +117,11 @@ class NoteMark(QStyledItemDelegate):
         return super().helpEvent(event, view, option, index)
 
 
-def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[QModelIndex], Target | None]) -> NoteMark:
-    """Give `view` an "Add note…" context menu and marks in its first column, both through `target_of`."""
+def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[QModelIndex], Target | None],
+           column: int = 0) -> NoteMark:
+    """Give `view` an "Add note…" context menu and marks in `column`, both through `target_of`."""
     mark = NoteMark(keeper, target_of, view)
-    view.setItemDelegateForColumn(0, mark)
+    view.setItemDelegateForColumn(column, mark)
     view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 
     def menu(at: QPoint) -> None:
@@ -178,6 +179,16 @@ def inputs_target(view: Any) -> Callable[[QModelIndex], Target | None]:
     return target
 
 
+def edits_target(view: Any) -> Callable[[QModelIndex], Target | None]:
+    """A row of the Edits tab's list of canvas edits: its edit entry."""
+    def target(index: QModelIndex) -> Target | None:
+        pairings = view.edits_model.pairings
+        if not index.isValid() or not 0 <= index.row() < len(pairings):
+            return None
+        return ("entry", str(pairings[index.row()].edit.id), None)
+    return target
+
+
 def changes_target(view: Any) -> Callable[[QModelIndex], Target | None]:
     """A row of the Edits change list: the edit shown, at that change's path."""
     def target(index: QModelIndex) -> Target | None:
@@ -223,8 +234,10 @@ def install_note_actions(window: MainWindow) -> NotesKeeper:
     inputs, edits, run = (window.views.get(name) for name in ("inputs", "edits", "run"))
     if hasattr(inputs, "table") and hasattr(inputs, "model"):
         window.note_marks.append(attach(keeper, inputs.table, inputs_target(inputs)))  # type: ignore[attr-defined, union-attr]
-    if hasattr(edits, "changes_table"):
-        window.note_marks.append(attach(keeper, edits.changes_table, changes_target(edits)))  # type: ignore[attr-defined, union-attr]
+    if hasattr(edits, "changes_table"):  # the path column: the op column is too narrow for a mark beside its word
+        window.note_marks.append(attach(keeper, edits.changes_table, changes_target(edits), 1))  # type: ignore[attr-defined, union-attr]
+    if hasattr(edits, "edits_table"):
+        window.note_marks.append(attach(keeper, edits.edits_table, edits_target(edits)))  # type: ignore[attr-defined, union-attr]
     if hasattr(run, "editor"):
         RunEditorNotes(keeper, run)
     return keeper
