@@ -142,6 +142,11 @@ def _children(value: Any) -> Iterator[tuple[Any, Any]]:
         yield from enumerate(value)
 
 
+def _numbers_only(values: list[Any]) -> bool:
+    # A point or a run of numbers holds nothing to walk into (most of a session's values).
+    return all(type(v) in (int, float) for v in values)
+
+
 def _walk(value: Any) -> Iterator[tuple[Any, Any, Any]]:
     """(container, key, child) for every value inside `value`, depth first, keys in order (own stack)."""
     todo: list[Any] = [value]
@@ -150,7 +155,7 @@ def _walk(value: Any) -> Iterator[tuple[Any, Any, Any]]:
         pending = []
         for key, child in _children(container):
             yield container, key, child
-            if isinstance(child, (dict, list)):
+            if isinstance(child, dict) or (isinstance(child, list) and not _numbers_only(child)):
                 pending.append(child)
         todo.extend(reversed(pending))
 
@@ -316,6 +321,7 @@ class _Redactor:
         self.r = redaction
         self.scene_unit = scene_unit
         self.deferred: list[Callable[[], None]] = []  # messages: rewritten once every text is numbered
+        self._polylines: dict[int, tuple[list[Any], bool]] = {}  # id of a list → (it, all its items are points)
 
     def data(self, value: object, unit: str, where: str, geometry: bool = True) -> object:
         """`value` with its free texts and (with `geometry`) coordinates redacted, in place where it is a container."""
@@ -327,7 +333,7 @@ class _Redactor:
             if isinstance(child, str):
                 if not (isinstance(container, dict) and key in self.r.keep_keys):
                     container[key] = self._text(child, f"{where}/{key}")
-            elif geometry and self._point(child, key if isinstance(container, dict) else None, container):
+            elif geometry and isinstance(child, (list, dict)) and self._point(child, key if isinstance(container, dict) else None, container):
                 container[key] = self._move(child, unit)
         return value
 
@@ -345,8 +351,13 @@ class _Redactor:
         if isinstance(value, list) and len(value) == 2:
             return is_point(value)
         # [x, y, z]: only as a vertex of a polyline (a lone [1, 2, 3] is more often a list)
-        return (isinstance(value, list) and len(value) == 3 and is_point(value) and isinstance(container, list)
-                and len(container) >= 2 and all(is_point(v) for v in container))
+        if not (isinstance(value, list) and len(value) == 3 and is_point(value) and isinstance(container, list)
+                and len(container) >= 2):
+            return False
+        known = self._polylines.get(id(container))  # asked once per polyline, not once per vertex
+        if known is None or known[0] is not container:
+            known = self._polylines[id(container)] = (container, all(is_point(v) for v in container))
+        return known[1]
 
     def _move(self, point: Any, unit: str) -> Any:
         dx, dy = self.r.offset(unit)
@@ -380,7 +391,7 @@ class _Redactor:
         for container, key, child in _walk(value):
             if isinstance(child, str):
                 strings.append((container, key))
-            elif self._point(child, key if isinstance(container, dict) else None, container):
+            elif isinstance(child, (list, dict)) and self._point(child, key if isinstance(container, dict) else None, container):
                 container[key] = self._move(child, unit)
 
         def later() -> None:

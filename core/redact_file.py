@@ -135,43 +135,63 @@ def report_path(out: Path) -> Path:
     return out.with_name(out.name + ".redaction.json")
 
 
-def redacted_bytes(source: Source, redaction: Redaction, store_cap: int | None = None,
-                   notes: dict[str, object] | None = None) -> bytes:
-    """The copy's bytes with `redaction`'s choices (a fresh parse of FILE each time).
+@dataclass
+class Copy:
+    """A redacted copy in memory: FILE's document (or JSON Lines records) after redaction, and its cap."""
 
-    `store_cap`: the copy's `caps.storeBytes`; `notes`: the notes document it carries (replacing FILE's own).
-    """
+    form: str
+    document: object
+    records: list[tuple[str, dict[str, Any]]]
+    cap: int | None = None
+
+    @property
+    def header(self) -> dict[str, Any] | None:
+        return self.records[0][1] if self.records and self.records[0][0] == "header" else None
+
+    def set_cap(self, cap: int) -> None:
+        """Set the copy's `caps.storeBytes` (it has one: the original's)."""
+        caps = self.header.get("caps") if self.header is not None else None
+        if isinstance(caps, dict):
+            caps["storeBytes"] = cap
+            self.cap = cap
+
+    def set_notes(self, notes: dict[str, object]) -> None:
+        """The notes document the copy carries (replacing FILE's own)."""
+        if self.header is not None:
+            self.header["notes"] = notes
+
+    def data(self) -> bytes:
+        """The copy as the bytes of a session file of FILE's form."""
+        if self.form == "json":
+            return dumps(self.document).encode("utf-8", "surrogatepass") + b"\n"
+        return b"".join(dumps(record).encode("utf-8", "surrogatepass") + b"\n" for _kind, record in self.records)
+
+
+def redacted_copy(source: Source, redaction: Redaction) -> Copy:
+    """The copy with `redaction`'s choices (a fresh parse of FILE each time)."""
     document, records = source.records()
     redact_records(records, redaction, source.form)
-    header = records[0][1] if records and records[0][0] == "header" else None
-    caps = header.get("caps") if header is not None else None
-    if store_cap is not None and isinstance(caps, dict):
-        caps["storeBytes"] = store_cap
-    if notes is not None and header is not None:
-        header["notes"] = notes
-    if source.form == "json":
-        return dumps(document).encode("utf-8", "surrogatepass") + b"\n"
-    return b"".join(dumps(record).encode("utf-8", "surrogatepass") + b"\n" for _kind, record in records)
+    return Copy(source.form, document, records)
 
 
-def fitted_bytes(source: Source, redaction: Redaction, original: Session | None, at: str | None) -> tuple[bytes, int | None]:
-    """The copy's bytes with `caps.storeBytes` fitted to it, and the new cap (None: the session sets none).
+def fitted_copy(source: Source, redaction: Redaction, original: Session | None, at: str | None) -> Copy:
+    """The copy with `caps.storeBytes` fitted to it (when the session sets one).
 
     Placeholders and moved coordinates change entries' sizes, so the same cap would trim a different
     store: the copy's cap is the size of exactly the entries the original cap keeps at B (at the end
     of the session without B), so B is handed the same entries.
     """
-    data = redacted_bytes(source, redaction)
+    copy = redacted_copy(source, redaction)
     if original is None or original.caps.store_bytes is None:
-        return data, None
-    copy = load_bytes(data, "copy.jsonl" if source.form == "jsonl" else "copy.json")
+        return copy
+    loaded = load_bytes(copy.data(), "copy.jsonl" if source.form == "jsonl" else "copy.json")
     try:
-        before, after = original.state_at(at).store, copy.state_at(at).store
+        before, after = original.state_at(at).store, loaded.state_at(at).store
     except KeyError:
-        return data, None
+        return copy
     _tail, fell = trim_store(before, original.caps.store_bytes)
-    cap = store_bytes(after[fell:]) if len(after) == len(before) else original.caps.store_bytes
-    return redacted_bytes(source, redaction, cap), cap
+    copy.set_cap(store_bytes(after[fell:]) if len(after) == len(before) else original.caps.store_bytes)
+    return copy
 
 
 def plan(source: Source, keep_keys: frozenset[str], undone: frozenset[str] = frozenset(), move: bool = True) -> Redaction:
@@ -191,23 +211,24 @@ def redact_file(file: str | Path, out: str | Path, body: str | None = None, keep
     source = read_source(file)
     redaction = plan(source, keep_keys)
     original = load(file)
-    data, cap = fitted_bytes(source, redaction, original, body)
     kept_as_is = [{"where": f"the values of {key}", "why": "--keep-text asked to keep them"} for key in sorted(keep_keys)]
     reproduced: bool | None = None
     if body is not None:
-        reproduced, redaction, data, cap, found = _keep_failure(original, source, keep_keys, body, timeout_s)
+        reproduced, redaction, copy, found = _keep_failure(original, source, keep_keys, body, timeout_s)
         kept_as_is += found
+    else:
+        copy = fitted_copy(source, redaction, original, None)
     notes = session_notes(file, original)
     if notes.notes:  # the copy carries every note of FILE, their texts redacted as the copy's
         for text in note_texts:  # texts of a larger session the copy was cut from, which a note may name
             if not redaction.is_kept(text):
                 redaction.placeholder(text, "/notes")
-        data = redacted_bytes(source, redaction, cap, redact_notes(notes, redaction.in_message).document())
-    write_atomically(out, data, [file])
-    outcome = Outcome(out, redaction, redaction.offsets(units_used(source.records()[1])), kept_as_is, reproduced,
+        copy.set_notes(redact_notes(notes, redaction.in_message).document())
+    write_atomically(out, copy.data(), [file])
+    outcome = Outcome(out, redaction, redaction.offsets(units_used(copy.records)), kept_as_is, reproduced,
                       source.left_out, len(notes.notes))
-    if cap is not None and cap != original.caps.store_bytes:
-        outcome.adjusted.append({"where": "/caps/storeBytes", "from": original.caps.store_bytes, "to": cap,
+    if copy.cap is not None and copy.cap != original.caps.store_bytes:
+        outcome.adjusted.append({"where": "/caps/storeBytes", "from": original.caps.store_bytes, "to": copy.cap,
                                  "why": "the copy's entries have other sizes; this cap keeps the same entries"})
     write_atomically(report_path(out), orjson.dumps(outcome.report(str(file)), option=orjson.OPT_INDENT_2) + b"\n", [file])
     return outcome
@@ -232,30 +253,30 @@ def same_failure(session: Session, body: str, mode: str, expected: Failure, runn
 
 
 def _keep_failure(original: Session, source: Source, keep_keys: frozenset[str], body: str,
-                  timeout_s: float) -> tuple[bool, Redaction, bytes, int | None, list[dict[str, str]]]:
+                  timeout_s: float) -> tuple[bool, Redaction, Copy, list[dict[str, str]]]:
     """Check B fails the same way in the copy; if not, leave the fewest redactions undone for it to."""
     runner = Runner(size=1)
     try:
         reducer = Reducer(original, body, timeout_s=timeout_s, runner=runner)
         failure = reducer.find_failure()  # NoFailure: nothing to keep
         with tempfile.TemporaryDirectory(prefix="wsi-redact-") as folder:
-            def attempt(undone: frozenset[str], move: bool) -> tuple[bool, Redaction, bytes, int | None]:
+            def attempt(undone: frozenset[str], move: bool) -> tuple[bool, Redaction, Copy]:
                 redaction = plan(source, keep_keys, undone, move)
-                data, cap = fitted_bytes(source, redaction, original, body)
+                copy = fitted_copy(source, redaction, original, body)
                 path = Path(folder) / ("copy.jsonl" if source.form == "jsonl" else "copy.json")
-                path.write_bytes(data)
+                path.write_bytes(copy.data())
                 session = load(path)
                 if session.errors or session.body(body) is None:
-                    return False, redaction, data, cap
+                    return False, redaction, copy
                 expected = Failure(failure.kind, failure.name, redaction.in_message(failure.message))
-                return same_failure(session, body, reducer.mode, expected, runner, timeout_s), redaction, data, cap
+                return same_failure(session, body, reducer.mode, expected, runner, timeout_s), redaction, copy
 
-            ok, redaction, data, cap = attempt(frozenset(), True)
+            ok, redaction, copy = attempt(frozenset(), True)
             if ok:
-                return True, redaction, data, cap, []
+                return True, redaction, copy, []
             units = [*redaction.numbers, GEOMETRY]
             if not attempt(frozenset(units), False)[0]:
-                return False, redaction, data, cap, [{"where": body, "why": "body fails differently in the copy even with "
+                return False, redaction, copy, [{"where": body, "why": "body fails differently in the copy even with "
                                                  "nothing redacted; the copy is fully redacted and does not reproduce"}]
 
             def first_passing(candidates: list[list[str]]) -> int | None:
@@ -265,7 +286,7 @@ def _keep_failure(original: Session, source: Source, keep_keys: frozenset[str], 
                 return None
 
             needed = ddmin(units, first_passing)
-            ok, redaction, data, cap = attempt(frozenset(needed), GEOMETRY not in needed)
+            ok, redaction, copy = attempt(frozenset(needed), GEOMETRY not in needed)
             found = []
             for unit in needed:
                 if unit == GEOMETRY:
@@ -275,7 +296,7 @@ def _keep_failure(original: Session, source: Source, keep_keys: frozenset[str], 
                     found.append({"where": redaction.first_seen.get(unit, "?"),
                                   "why": f"this text (text-{redaction.numbers[unit]}, everywhere it appears) reaches "
                                   f"body {body}'s failure: replaced, the body fails differently"})
-            return ok, redaction, data, cap, found
+            return ok, redaction, copy, found
     finally:
         runner.close()
 
@@ -303,5 +324,5 @@ def source_texts(path: Path) -> list[str]:
     except LoadError:
         return []
     redaction = plan(source, frozenset())
-    redacted_bytes(source, redaction)
+    redacted_copy(source, redaction)
     return list(redaction.numbers)

@@ -136,3 +136,43 @@ def test_bad_usage_is_one_line(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
     assert main(["redact", str(DEMO), "--body", "b1"]) == 1
     assert "nothing to keep" in capsys.readouterr().err
+
+
+def _as_json_lines(document: dict) -> str:
+    """The demo as JSON Lines: the header, then each body just before its first call, then the rest in order."""
+    header = {k: v for k, v in document.items() if k not in ("store", "bodies", "kept")}
+    bodies = {b["id"]: b for b in document["bodies"]}
+    lines, placed = [header], set()
+    for entry in document["store"]:
+        if entry.get("body") in bodies and entry["body"] not in placed:
+            placed.add(entry["body"])
+            lines.append({"kind": "body", **bodies[entry["body"]]})
+        lines.append({"kind": "entry", **entry})
+    lines += [{"kind": "body", **b} for key, b in bodies.items() if key not in placed]
+    return "\n".join(json.dumps(line) for line in lines) + "\n"
+
+
+def test_json_lines_are_redacted_as_json_lines_and_still_reproduce(tmp_path, capsys):
+    original = json.loads(DEMO.read_text())
+    source = tmp_path / "demo.jsonl"
+    source.write_text(_as_json_lines(original) + '{"kind": "entry", "id": "cut sho')
+    status, document = _redact(capsys, str(source), "--body", "b7")
+    assert status == 0 and document["reproduced"] is True
+    out = tmp_path / "demo.redacted.jsonl"
+    data = out.read_bytes()
+    for text in _free_texts(original):
+        assert text.encode() not in data, text
+    assert b"cut sho" not in data
+    report = json.loads((tmp_path / "demo.redacted.jsonl.redaction.json").read_text())
+    assert report["leftOut"] == ["demo.jsonl:46: not JSON; the line is not in the copy"]
+    assert main(["validate", str(out)]) == 0
+
+
+def test_keep_text_keeps_the_values_of_those_keys(tmp_path, capsys):
+    out = tmp_path / "named.json"
+    status, document = _redact(capsys, str(DEMO), "--out", str(out), "--keep-text", "name, doc")
+    assert status == 0 and {"where": "the values of name", "why": "--keep-text asked to keep them"} in document["keptAsIs"]
+    copy = json.loads(out.read_text())
+    assert copy["scene"]["entities"][0]["name"] == "North wing plot"
+    assert copy["modules"]["site.boundary"]["doc"] == "The site outline: area, perimeter, offsets."
+    assert copy["session"]["title"].startswith("text-")
