@@ -145,20 +145,20 @@ class Copy:
     cap: int | None = None
 
     @property
-    def header(self) -> dict[str, Any] | None:
+    def _header(self) -> dict[str, Any] | None:
         return self.records[0][1] if self.records and self.records[0][0] == "header" else None
 
     def set_cap(self, cap: int) -> None:
         """Set the copy's `caps.storeBytes` (it has one: the original's)."""
-        caps = self.header.get("caps") if self.header is not None else None
+        caps = self._header.get("caps") if self._header is not None else None
         if isinstance(caps, dict):
             caps["storeBytes"] = cap
             self.cap = cap
 
     def set_notes(self, notes: dict[str, object]) -> None:
         """The notes document the copy carries (replacing FILE's own)."""
-        if self.header is not None:
-            self.header["notes"] = notes
+        if self._header is not None:
+            self._header["notes"] = notes
 
     def data(self) -> bytes:
         """The copy as the bytes of a session file of FILE's form."""
