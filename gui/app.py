@@ -91,7 +91,7 @@ def run_app(argv: list[str]) -> int:
 
     app = make_application(argv)
     if args.screenshot:
-        return _screenshot(path, Path(args.screenshot), args.tab or "inputs", args.at)
+        return _screenshot(path, Path(args.screenshot), args.tab, args.at)  # no --tab: a repro's own, else the first
     errors.install()
     window = MainWindow(QSettings("worker-session-inspector", "wsi"))
     window.show()
@@ -112,12 +112,12 @@ def _quiet_offscreen_noise() -> None:
     qInstallMessageHandler(handler)
 
 
-def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
+def _screenshot(path: Path, out: Path, tab: str | None, at: str | None = None) -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     from gui.deep_link import follow_link
-    from gui.main_window import MainWindow
+    from gui.main_window import TABS, MainWindow
 
     _quiet_offscreen_noise()
 
@@ -134,6 +134,7 @@ def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
         loop.exec()
         QApplication.processEvents()
         written = window.screenshot(out)
+        tab = [name for name, _t, _s in TABS][window.tabs.currentIndex()]
         session = window.context.session if window.current_path is not None else None
         notice = html.unescape(re.sub(r"<[^>]+>", "", window.notice.label.text())).rstrip(". ") if window.notice.isVisible() else ""
         window.close()

@@ -146,3 +146,19 @@ def test_a_bad_sidecar_is_shown_and_the_session_still_opens(window, open_file, t
     assert open_file(window, path) is not None
     assert "demo.json.notes.json:1:2" in window.notes_pane.problems.text()
     assert not window.notes_pane.problems.isHidden()
+
+
+def test_wsi_gui_opens_a_repro_on_its_saved_tab(tmp_path):
+    from core.cli.dispatch import main
+    from tests.gui.test_launch import wsi
+
+    path = _demo(tmp_path)
+    repro = tmp_path / "b7.repro.json"
+    assert main(["reduce", str(path), "--body", "b7", "--repro", "--out", str(repro)]) == 0
+    document = json.loads(repro.read_text())
+    document["session"]["cut"]["tab"] = "changes"  # as File ▸ Save repro writes it from the Changes tab
+    repro.write_text(json.dumps(document))
+    done = wsi("gui", str(repro), "--screenshot", str(tmp_path / "shot.png"), cwd=tmp_path)
+    assert done.returncode == 0 and "tab changes" in done.stdout
+    done = wsi("gui", str(path), "--screenshot", str(tmp_path / "plain.png"), cwd=tmp_path)
+    assert "tab inputs" in done.stdout  # not a repro: the first tab, as before
