@@ -64,14 +64,27 @@ class Notes:
 
     notes: list[Note] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    _index: dict[str, tuple[int, dict[str, list[Note]]]] = field(default_factory=dict, repr=False, compare=False)
 
     def on_body(self, body: Id) -> list[Note]:
         """The notes attached to body `body` (compared as strings)."""
-        return [n for n in self.notes if n.body is not None and n.body == str(body)]
+        return self._by("body").get(str(body), [])
 
     def on_entry(self, entry: Id) -> list[Note]:
         """The notes attached to entry `entry` (compared as strings)."""
-        return [n for n in self.notes if n.entry is not None and n.entry == str(entry)]
+        return self._by("entry").get(str(entry), [])
+
+    def _by(self, key: str) -> dict[str, list[Note]]:
+        # Asked for every row the window paints: an index, built again when the list changed.
+        cached = self._index.get(key)
+        if cached is None or cached[0] != len(self.notes):
+            index: dict[str, list[Note]] = {}
+            for note in self.notes:
+                value = getattr(note, key)
+                if value is not None:
+                    index.setdefault(value, []).append(note)
+            cached = self._index[key] = (len(self.notes), index)
+        return cached[1]
 
     def document(self) -> dict[str, object]:
         """The sidecar document."""

@@ -79,7 +79,7 @@ class NotesPane(QWidget):
         if note is None or session is None:
             return False
         if note.entry is not None:
-            entry = next((e for e in session.entries if str(e.id) == note.entry), None)
+            entry = session.entry(note.entry)
             if entry is None:
                 self.window.status.showMessage(f"note {note.id}: no entry {note.entry} in this session", 6000)
                 return False

@@ -162,3 +162,23 @@ def test_wsi_gui_opens_a_repro_on_its_saved_tab(tmp_path):
     assert done.returncode == 0 and "tab changes" in done.stdout
     done = wsi("gui", str(path), "--screenshot", str(tmp_path / "plain.png"), cwd=tmp_path)
     assert "tab inputs" in done.stdout  # not a repro: the first tab, as before
+
+
+def test_save_redacted_repro_writes_one_redacted_file_with_its_notes(window, open_file, tmp_path, qtbot):
+    from core.cli.dispatch import main
+    from gui.save_repro import saver_for
+
+    path = _demo(tmp_path)
+    main(["notes", str(path), "--add", "the plot is North wing plot", "--body", "b7", "--author", "qa"])
+    open_file(window, path)
+    window.context.choose_body(window.context.session.body("b7"))
+    saver = saver_for(window)
+    repro = tmp_path / "b7.redacted.json"
+    with qtbot.waitSignal(saver.saved, timeout=60_000):
+        assert saver.save(repro, redact=True)
+    data = repro.read_bytes()
+    assert b"North wing plot" not in data and b"Ward 2A" not in data
+    document = json.loads(data)
+    assert document["notes"]["notes"][0]["text"].startswith("the plot is text-")
+    report = json.loads((tmp_path / "b7.redacted.json.redaction.json").read_text())
+    assert report["reproduced"] is True
