@@ -208,14 +208,69 @@ def code_identifiers(code: str, lang: str) -> set[str]:
         return set()
 
 
-def redact_code(code: str, lang: str, redaction: Redaction, where: str) -> str:
-    """A body's code with each comment and string literal (not an id, call, key …) a placeholder; it still runs."""
+ARRAY_AFTER = frozenset({"(", ",", "=", ":", "[", "{", "return", "?", "=>", "&&", "||", "??", "of", "in", ""})
+
+
+def _point_literals(tokens: list[tuple[_TokenType, str]], significant: list[int]) -> list[tuple[int, int]]:
+    """(token index, axis) of the numbers that place a point written in code: `[x, y]` as the data has it.
+
+    An array literal of exactly two elements, not under a size key (`module: [3600, 4800]`), whose
+    element starts with a number that is the whole element or is added to (`3000 + i * 3600`): that
+    number moves as the data's coordinates do, so the body computes the moved point.
+    """
+    from pygments.token import Number, Punctuation
+
+    found: list[tuple[int, int]] = []
+    values = [tokens[i][1] for i in significant]
+    for n, value in enumerate(values):
+        if value != "[" or tokens[significant[n]][0] not in Punctuation:
+            continue
+        before = values[n - 1] if n > 0 else ""
+        if before not in ARRAY_AFTER or (before == ":" and n > 1 and values[n - 2].strip("\"'") in NOT_POSITIONS):
+            continue
+        depth, parts, start = 0, [], n + 1
+        for m in range(n + 1, len(values)):
+            if values[m] in ("[", "(", "{", "${"):
+                depth += 1
+            elif values[m] in ("]", ")", "}") and depth > 0:
+                depth -= 1
+            elif values[m] == "]":
+                parts.append((start, m))
+                break
+            elif values[m] == "," and depth == 0:
+                parts.append((start, m))
+                start = m + 1
+        else:
+            continue
+        if len(parts) != 2:
+            continue
+        for axis, (first, end) in enumerate(parts):
+            if first < end and tokens[significant[first]][0] in Number and (
+                    end - first == 1 or values[first + 1] in ("+", "-")):
+                found.append((significant[first], axis))
+    return found
+
+
+def _moved_literal(text: str, delta: float) -> str | None:
+    """A JavaScript number literal moved by `delta` (None for one this does not read: hex, bigint, separators)."""
+    try:
+        value: float = int(text) if text.isdigit() else float(text)
+    except ValueError:
+        return None
+    moved = value + delta
+    return str(int(moved)) if isinstance(value, int) and float(moved).is_integer() else repr(float(moved))
+
+
+def redact_code(code: str, lang: str, redaction: Redaction, where: str, unit: str = "mm") -> str:
+    """A body's code with each comment and string literal (not an id, call, key …) a placeholder, and each
+    point it writes as numbers (`[15000, y]`) moved as the data's are, in the body's unit; it still runs."""
     from pygments.token import Comment, Operator, Punctuation, String, Text
 
     tokens = code_tokens(code, lang)
     out: list[str] = []
     significant = [i for i, (kind, _v) in enumerate(tokens) if kind not in Text and kind not in Comment]
     position = {index: n for n, index in enumerate(significant)}
+    moves = {index: redaction.offset(unit)[axis] for index, axis in _point_literals(tokens, significant)}
 
     def neighbour(index: int, step: int) -> str:
         n = position[index] + step
@@ -252,6 +307,11 @@ def redact_code(code: str, lang: str, redaction: Redaction, where: str) -> str:
             if not redaction.is_kept(text):
                 redaction.counts.literals += 1
                 value = _template_escape(redaction.placeholder(text, where))
+        elif index in moves and moves[index]:
+            moved = _moved_literal(value, moves[index])
+            if moved is not None:
+                redaction.counts.coordinates += 1
+                value = moved
         elif kind in Operator or kind in Punctuation:
             pass
         out.append(value)
@@ -454,7 +514,7 @@ class _Redactor:
             if isinstance(record.get(name), str):
                 code_lang = str(record.get("editedLang") or lang) if name == "editedCode" else lang
                 try:
-                    record[name] = redact_code(record[name], code_lang, self.r, f"{where}/{name}")
+                    record[name] = redact_code(record[name], code_lang, self.r, f"{where}/{name}", unit)
                 except RedactError as exc:
                     raise RedactError(f"{where}/{name}: {exc}; the copy would not run as the body did") from None
         result = record.get("result")

@@ -59,15 +59,27 @@ def test_redacted_demo_keeps_no_original_text_or_coordinate(tmp_path, capsys):
     coordinates, others = _numbers(original)
     searched = coordinates - others  # a spelling that is also a kept number (a distance) may stay
     assert len(searched) > 20
-    copy = json.loads(out)
-    for body in copy["bodies"]:
-        body.pop("code")  # numbers written in code are code (docs/cli.md): the data is what is searched
-    data = json.dumps(copy).encode()
-    for spelling in searched:
-        assert not re.search(rb"(?<![\d.])" + re.escape(spelling.encode()) + rb"(?![\d.])", data), spelling
+    for spelling in searched:  # the bodies' code too: the points it writes as numbers moved with the data
+        assert not re.search(rb"(?<![\d.])" + re.escape(spelling.encode()) + rb"(?![\d.])", out), spelling
     report = json.loads((tmp_path / "demo.redacted.json.redaction.json").read_text())
     assert report["format"] == "worker-session-redaction/1" and report["kinds"]["code comments"] == 8
     assert not any(text.encode() in json.dumps(report).encode() for text in _free_texts(original))
+
+
+def test_the_redacted_demo_replays_as_the_original_does(tmp_path, capsys):
+    out = tmp_path / "copy.json"
+    assert _redact(capsys, str(DEMO), "--out", str(out))[0] == 0
+    assert main(["replay", str(out), "--json"]) == 0
+    assert all(body["same"] for body in json.loads(capsys.readouterr().out)["bodies"])
+
+
+def test_points_written_in_code_move_and_sizes_do_not():
+    redaction = Redaction(known=set(), offset_m=(381, 762))
+    code = ("const a = [15000, y]; const b = { at: [3000 + i * 3600, 12000], module: [3600, 4800] };\n"
+            "const c = p[0]; for (const d of [28, 30, 34]) {} const e = [-5, 2.5];")
+    out = redact_code(code, "js", redaction, "/bodies/0/code", "mm")
+    assert "[396000, y]" in out and "[384000 + i * 3600, 774000]" in out and "module: [3600, 4800]" in out
+    assert "p[0]" in out and "[28, 30, 34]" in out and "[-5, 762002.5]" in out
 
 
 def test_placeholders_are_stable_across_runs(tmp_path, capsys):
