@@ -26,6 +26,10 @@ records) in place so that:
   keys (and strings equal to a key, or to an identifier of a body's code, or a `typeof` name, or a
   literal written as an object key in code), ISO-8601 timestamps, every other number, the structure.
 
+- **Points written in code** (`[15000, y]`, `[3000 + i * 3600, 12000]`: a two-element array literal whose
+  elements start with a number) move the same way, in the body's unit, so the body computes the moved
+  points its recorded calls hold; other numbers in code stay.
+
 Not recognised (said in docs/cli.md): a coordinate written as a lone number (`"from": 1500`), numbers
 inside recorded messages, a text written into code as something else than one literal.
 """
