@@ -65,9 +65,13 @@ class CheckOptions:
 
 # --- the corpus ------------------------------------------------------------------------------------
 
+SIDECAR_SUFFIXES = (".notes.json", ".redaction.json")  # beside a session, never one (core.notes, core.redact_file)
+
+
 def is_session_name(name: str) -> bool:
     """A file name in any session form: .json, .jsonl, .ndjson, each optionally .gz."""
-    return name.lower().removesuffix(".gz").endswith(SESSION_SUFFIXES)
+    lowered = name.lower().removesuffix(".gz")
+    return lowered.endswith(SESSION_SUFFIXES) and not lowered.endswith(SIDECAR_SUFFIXES)
 
 
 def find_sessions(paths: Iterable[str | Path]) -> Iterator[Path]:
@@ -277,6 +281,7 @@ def check_bytes(data: bytes, path: str, runner: Any, options: CheckOptions = Che
         session = load_bytes(data, Path(path).name, Path(path))
         del data
         _describe(report, session)
+        _notes(report, path, session)
         _trim_findings(report, session)
         if where is not None and not where.may_match(report):
             report["matched"] = False
@@ -293,6 +298,16 @@ def check_bytes(data: bytes, path: str, runner: Any, options: CheckOptions = Che
                                           "(please report it with the file)"))
     report["seconds"] = round(time.monotonic() - started, 4)
     return finish(report)
+
+
+def _notes(report: SessionReport, path: str, session: Session) -> None:
+    """The session's notes (`notes`: those it carries, then its sidecar's), each problem a `notes-file` warning."""
+    from core.notes import session_notes
+
+    notes = session_notes(path, session)
+    report["notes"] = [note.as_json() for note in notes.notes]
+    for problem in notes.problems:
+        report["findings"].append(finding("notes-file", "warning", "", problem))
 
 
 def _describe(report: SessionReport, session: Session) -> None:

@@ -16,6 +16,9 @@ that `wsi validate` accepts and the inspector opens. Choices where the spec is s
 - **The header.** `session.id` gets a suffix, `session.cut` says where the cut came from
   (`{"from", "body", "entries": [received, of], "kept": [received, of], "reduced"}`); caps, the
   modules the cut keeps and unknown top-level fields are copied.
+- **Notes.** The notes on the bodies and entries the cut keeps (those the source carries and those
+  of its sidecar `FILE.notes.json`, core.notes) go inside the file as its top-level `notes`; a note
+  on a dropped body or entry stays behind. `session.cut.tab` is the window's tab at File ▸ Save repro.
 - Entries keep their records whole (`body`, `editOf`, `output`, extra fields); an `editOf` naming
   an entry the cut dropped stays, and `wsi validate` warns about it.
 """
@@ -29,6 +32,7 @@ from typing import Any
 
 from core.model import Body, Entry, Id, KeptSnapshot
 from core.output_file import write_output
+from core.notes import notes_for_cut
 from core.reading import parse_json
 from core.runner.envelope import dumps
 from core.session import FORMAT, Session
@@ -52,6 +56,7 @@ class Cut:
     edited_code: str | None = None  # the code as edited in the window, when it differs from the record
     edited_lang: str | None = None
     reduced: bool = False
+    tab: str | None = None  # the window's tab when the repro was saved: `wsi gui REPRO` opens there
 
     @property
     def kept_values(self) -> dict[str, Any]:
@@ -202,6 +207,8 @@ def cut_document(cut: Cut) -> dict[str, Any]:
     info = {**source.info, "id": f"{source.info.get('id', source.name)}.{suffix}-{cut.body.key}",
             "cut": {"from": source.name, "body": cut.body.id, "entries": [len(cut.received), len(state.store)],
                     "kept": [len(cut.kept), len(state.kept)], "reduced": cut.reduced}}
+    if cut.tab is not None:
+        info["cut"]["tab"] = cut.tab
     if source.info.get("title"):
         info["title"] = f"{source.info['title']} ({suffix} at body {cut.body.key})"
     document: dict[str, Any] = {"format": FORMAT, "session": info}
@@ -231,6 +238,10 @@ def cut_document(cut: Cut) -> dict[str, Any]:
     document["bodies"] = bodies
     for name, value in source.extra.items():
         document.setdefault(name, value)
+    notes = notes_for_cut(source, [b["id"] for b in bodies], [e["id"] for e in store])
+    document.pop("notes", None)  # the source's own notes: only those on what the cut keeps travel on
+    if notes is not None:
+        document["notes"] = notes
     return document
 
 

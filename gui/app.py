@@ -119,7 +119,7 @@ def run_app(argv: list[str]) -> int:
         except OutputRefused as exc:
             print(f"wsi gui: --screenshot {exc}", file=sys.stderr)
             return 2
-        return _screenshot(path, Path(args.screenshot), args.tab or "inputs", args.at)
+        return _screenshot(path, Path(args.screenshot), args.tab, args.at)  # no --tab: a repro's own, else the first
     errors.install()
     window = MainWindow(QSettings("worker-session-inspector", "wsi"))
     fit_to_screen(window)  # first open, or a geometry saved on a larger screen: inside the screen
@@ -141,14 +141,14 @@ def _quiet_offscreen_noise() -> None:
     qInstallMessageHandler(handler)
 
 
-def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
+def _screenshot(path: Path, out: Path, tab: str | None, at: str | None = None) -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     from core.output_file import OutputRefused
     from core.plain_text import shown
     from gui.deep_link import follow_link
-    from gui.main_window import MainWindow
+    from gui.main_window import TABS, MainWindow
 
     _quiet_offscreen_noise()
 
@@ -169,6 +169,7 @@ def _screenshot(path: Path, out: Path, tab: str, at: str | None = None) -> int:
             failure = None
         except OSError as exc:
             failure = str(exc) if isinstance(exc, OutputRefused) else f"cannot write {out} ({exc.strerror or exc}); choose a folder you can write to"
+        tab = [name for name, _t, _s in TABS][window.tabs.currentIndex()]
         session = window.context.session if window.current_path is not None else None
         notice = html.unescape(re.sub(r"<[^>]+>", "", window.notice.label.text())).rstrip(". ") if window.notice.isVisible() else ""
         window.close()

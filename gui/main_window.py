@@ -44,6 +44,7 @@ from gui.kept_view import KeptView
 from gui.keyboard import Keyboard
 from gui.loader import LoadedSession, SessionLoader
 from gui.look import monospace
+from gui.notes_pane import install_notes
 from gui.problems_view import ProblemsView
 from gui.run_view import RunView
 from gui.save_repro import saver_for
@@ -202,6 +203,7 @@ class MainWindow(QMainWindow):
         if isinstance(run_view, RunView):
             run_view.services = self.services
         self._build_menus()
+        install_notes(self)  # gui.notes_pane: the Notes dock, "Add note…" and the marks in the views
         self.keyboard = Keyboard(self.context, self.services)
         self.loader.progress.connect(self._progress)
         self.loader.loaded.connect(self._loaded)
@@ -230,6 +232,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(_action(self, "Save &Screenshot…", self._choose_screenshot, None))
         self.save_repro_action = _action(self, "Save Re&pro…", self.save_repro, "Ctrl+Shift+S")
         file_menu.addAction(self.save_repro_action)
+        file_menu.addAction(_action(self, "Save Re&dacted Repro…", lambda: self.save_repro(redact=True), None))
         self.export_action = _action(self, "&Export View Data…", self.export_view, "Ctrl+E")
         file_menu.addAction(self.export_action)
         file_menu.addSeparator()
@@ -532,9 +535,9 @@ class MainWindow(QMainWindow):
             raise OSError("the picture could not be encoded as PNG")
         write_output(out, bytes(buffer.data().data()), [self.current_path] if self.current_path is not None else [])
 
-    def save_repro(self) -> None:
+    def save_repro(self, redact: bool = False) -> None:
         """File ▸ Save repro…: the session cut just after the body at the cursor, as one file (gui.save_repro)."""
-        saver_for(self.context, self.services).choose()
+        saver_for(self.context, self.services).choose(redact)
 
     def export_view(self) -> None:
         """File ▸ Export view data…: the current view's data as JSON (as `wsi … --json`) or CSV (gui.export)."""

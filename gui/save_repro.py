@@ -2,11 +2,14 @@
 
 It holds the entries and kept values B was handed, the scene, B's record (code, recorded outcome)
 and, when the Run tab's editor holds B changed, the edited code beside it (`editedCode`). It opens
-in the inspector and replays as the source does. The cut is written as a background job (gui.jobs); the status
+in the inspector and replays as the source does. It carries the notes on what it keeps (core.notes)
+and the tab in front, where `wsi gui REPRO` opens; File ▸ Save redacted repro… writes it redacted
+(core.redact_file), B checked to fail the same way in it. The cut is written as a background job (gui.jobs); the status
 bar says where it went. Headless: `wsi reduce FILE --body B --repro [--out OUT]`.
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 from pathlib import Path
 
@@ -14,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from core.output_file import OutputRefused
+from core.redact_file import redact_cut
 from core.repro import cut_after, default_out, write_cut
 from gui.context import InspectorContext
 from gui.jobs import Jobs
@@ -41,19 +45,24 @@ class ReproSaver(QObject):
             return None, None
         return choice.code()
 
-    def choose(self) -> None:
-        """Ask where to save, starting beside the session file as NAME.repro.json."""
+    def choose(self, redact: bool = False) -> None:
+        """Ask where to save, starting beside the session file as NAME.repro.json (redacted: core.redact_file)."""
         session, cursor = self.context.session, self.context.cursor
         if session is None or cursor is None:
             self.services.notify("<b>Save repro</b> needs a body: move the cursor to the body to reproduce.", "warning")
             return
         start = default_out(self.services.current_path() or Path.home() / session.name, "repro")
-        path, _ = QFileDialog.getSaveFileName(self.services.widget, "Save a repro", str(start), "Sessions (*.json)")
+        title = "Save a redacted repro" if redact else "Save a repro"
+        path, _ = QFileDialog.getSaveFileName(self.services.widget, title, str(start), "Sessions (*.json)")
         if path:
-            self.save(Path(path))
+            self.save(Path(path), redact)
 
-    def save(self, path: Path) -> bool:
-        """Write the cut just after the body at the cursor to `path` off the GUI thread; False when there is no body."""
+    def save(self, path: Path, redact: bool = False) -> bool:
+        """Write the cut just after the body at the cursor to `path` off the GUI thread; False when there is no body.
+
+        The file carries the notes on what it keeps and the tab in front (`wsi gui REPRO` opens there);
+        `redact`: written redacted, B checked to fail the same way in it (core.redact_file.redact_cut).
+        """
         session, cursor = self.context.session, self.context.cursor
         if session is None or cursor is None or session.body(cursor) is None:
             return False
@@ -73,7 +82,13 @@ class ReproSaver(QObject):
                 self.failed.emit(f"saving the repro failed ({type(exc).__name__}: {exc}); this is a bug, the details are in the log")
 
         self._saves += 1
-        self.jobs.start(f"save-{self._saves}", lambda _job: write_cut(cut_after(session, cursor, code, lang), path, inputs),
+        tab_name = self.services.current_tab()
+
+        def write(_job: object) -> object:
+            cut = dataclasses.replace(cut_after(session, cursor, code, lang), tab=tab_name)
+            return redact_cut(cut, path, inputs=inputs) if redact else write_cut(cut, path, inputs)
+
+        self.jobs.start(f"save-{self._saves}", write,
                         on_done=lambda _: self.saved.emit(path), on_failed=failed, expected=(OSError,))
         return True
 

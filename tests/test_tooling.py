@@ -45,6 +45,8 @@ ANY_ALLOWANCE = {
     "core.reading": 1,
     "core.records": 2,
     "core.reduce": 1,
+    "core.redact": 5,  # records_of, redact_records, units_used: the session's records as parsed JSON objects
+    "core.redact_file": 1,  # Source.records: the session's records as parsed JSON objects
     "core.repro": 4,
     "core.run_inputs": 19,
     "core.runner.envelope": 9,

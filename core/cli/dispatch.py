@@ -36,6 +36,8 @@ COMMANDS = {
     "show": "one recorded body: its code, outcome, calls and keep",
     "demo": "where the bundled demo session is, or a copy of it and the example bodies",
     "compare": "two sessions side by side, step by step, and where B first went another way",
+    "redact": "a copy with free texts replaced and coordinates moved, that still fails the same way",
+    "notes": "list or add the notes beside a session (FILE.notes.json)",
 }
 
 

@@ -10,7 +10,8 @@ in it: `reproduced` says whether it fails the same way there.
 "reproduced"}`; `runs` counts the body runs the reduction made, B's own first run included (the
 check of the written file is one more). Exit status 0 when reduced and reproduced, 1 when B does not fail or diverge in
 FILE (or the reduced file does not reproduce), 2 for bad usage, 130 when stopped by Ctrl+C, after
-writing the smallest reproducing session found so far. Progress goes to stderr once a reduction
+writing the smallest reproducing session found so far. `--redact` writes OUT redacted (core.redact_file:
+texts replaced, coordinates moved, B checked to fail the same way there), its report beside it. Progress goes to stderr once a reduction
 has taken a second: one line rewritten in place on a terminal, a line every 2 s otherwise.
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ from core.ddmin import Stopped
 from core.output_file import OutputRefused, check_output
 from core.plain_text import shown
 from core.reduce import NoFailure, Progress, Reducer, Reduction
+from core.redact_file import redact_cut
 from core.repro import Cut, cut_after, default_out, write_cut
 from core.session import Session
 
@@ -46,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, metavar="N", help="runs at the same time (default: the cores, at most 4)")
     parser.add_argument("--repro", action="store_true",
                         help="write the whole cut just after B (what File ▸ Save repro… writes), without reducing")
+    parser.add_argument("--redact", action="store_true",
+                        help="write it redacted (as wsi redact does: texts replaced, coordinates moved, B checked)")
 
 
 class ProgressLine:
@@ -102,7 +106,10 @@ def run(args: argparse.Namespace) -> int:
             return _refuse(args, f"wsi reduce: stopped before body {args.body}'s own run ended; nothing was written", 130)
         line.end()
         try:
-            reproduced = reducer.write(reduction, out, inputs)
+            if args.redact:  # written once, redacted: the reduced data never lies beside OUT unredacted
+                reproduced = redact_cut(reduction.cut, out, args.timeout, inputs).reproduced is True
+            else:
+                reproduced = reducer.write(reduction, out, inputs)
         except OutputRefused as exc:
             raise CliError(f"wsi reduce: --out {exc}") from None
         except OSError as exc:
@@ -120,7 +127,7 @@ def _write_repro(args: argparse.Namespace, session: Session, code: str | None, l
                  inputs: list[str]) -> int:
     """`--repro`: the whole cut just after B, as File ▸ Save repro… writes it."""
     cut = cut_after(session, args.body, code, lang)
-    _write(cut, out, inputs)
+    _write(cut, out, inputs, args.redact)
     if args.json:
         print_json({"body": cut.body.id, "out": str(out), "entries": len(cut.received), "kept": len(cut.kept)})
     else:
@@ -129,9 +136,12 @@ def _write_repro(args: argparse.Namespace, session: Session, code: str | None, l
     return 0
 
 
-def _write(cut: Cut, out: Path, inputs: list[str]) -> None:
+def _write(cut: Cut, out: Path, inputs: list[str], redact: bool = False) -> None:
     try:
-        write_cut(cut, out, inputs)
+        if redact:
+            redact_cut(cut, out, inputs=inputs)
+        else:
+            write_cut(cut, out, inputs)
     except OutputRefused as exc:
         raise CliError(f"wsi reduce: --out {exc}") from None
     except OSError as exc:
