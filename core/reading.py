@@ -89,7 +89,7 @@ def parse_limit(text: str) -> int:
     return parse_size(text)
 
 
-def decode(data: bytes, limit: int | None = None) -> bytes | bytearray:
+def decode(data: bytes | bytearray, limit: int | None = None) -> bytes | bytearray:
     """Undo gzip (by its magic bytes, whatever the name) within `limit` bytes, and drop a leading BOM."""
     if data[:2] == GZIP_MAGIC:
         data = gunzip(data, gzip_limit() if limit is None else limit)

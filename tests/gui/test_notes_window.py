@@ -117,7 +117,7 @@ def test_a_repro_opens_at_its_body_and_tab_with_its_notes(window, open_file, tmp
     open_file(window, path)
     window.context.choose_body(window.context.session.body("b7"))
     window.show_tab("edits")
-    saver = __import__("gui.save_repro", fromlist=["saver_for"]).saver_for(window)
+    saver = __import__("gui.save_repro", fromlist=["saver_for"]).saver_for(window.context, window.services)
     repro = tmp_path / "b7.repro.json"
     with qtbot.waitSignal(saver.saved, timeout=20_000):
         assert saver.save(repro)
@@ -129,7 +129,7 @@ def test_a_repro_opens_at_its_body_and_tab_with_its_notes(window, open_file, tmp
     other = MainWindow(window.settings)
     qtbot.addWidget(other)
     other.show()
-    follow_link(other, None, None)
+    follow_link(other.context, other.services, None, None)
     open_file(other, repro)
     try:
         assert str(other.context.cursor) == "b7"
@@ -172,7 +172,7 @@ def test_save_redacted_repro_writes_one_redacted_file_with_its_notes(window, ope
     main(["notes", str(path), "--add", "the plot is North wing plot", "--body", "b7", "--author", "qa"])
     open_file(window, path)
     window.context.choose_body(window.context.session.body("b7"))
-    saver = saver_for(window)
+    saver = saver_for(window.context, window.services)
     repro = tmp_path / "b7.redacted.json"
     with qtbot.waitSignal(saver.saved, timeout=60_000):
         assert saver.save(repro, redact=True)
