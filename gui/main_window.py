@@ -203,7 +203,8 @@ class MainWindow(QMainWindow):
         if isinstance(run_view, RunView):
             run_view.services = self.services
         self._build_menus()
-        install_notes(self)  # gui.notes_pane: the Notes dock, "Add note…" and the marks in the views
+        self.notes_pane = install_notes(self.context, self.services, self.timeline_dock)  # the Notes dock, "Add note…", marks
+        self.notes_keeper, self.note_marks = self.notes_pane.keeper, self.notes_pane.keeper.marks
         self.keyboard = Keyboard(self.context, self.services)
         self.loader.progress.connect(self._progress)
         self.loader.loaded.connect(self._loaded)

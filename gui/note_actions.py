@@ -2,15 +2,16 @@
 
 The notes themselves are core.notes (the open file's own and its sidecar `FILE.notes.json`'s);
 `NotesKeeper` holds them for one window and says when they change. The views are not rewritten
-for this: `install_note_actions(window)` adds a context menu to each of those four places and wraps
-the first column's painting of the timeline and the tables (`NoteMark`), which draws a small mark on
-a row with notes and shows their text in its tooltip. The sidecar is a few notes, read and written
-on the GUI thread; the session file is never written.
+for this: `install_note_actions(context, services, timeline)` adds a context menu to each of those four
+places and wraps the first column's painting of the timeline and the tables (`NoteMark`), which draws a
+small mark on a row with notes and shows their text in its tooltip. Like every action it takes the
+context and the window's services (gui.services), never the window. The sidecar is a few notes, read
+and written on the GUI thread; the session file is never written.
 """
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QColor, QHelpEvent, QPainter
@@ -18,9 +19,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QInputDialog, QMenu, QStyledIt
                                QToolTip, QWidget)
 
 from core.notes import Note, Notes, add_note, embedded_notes, session_notes
-
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+from gui.context import InspectorContext
+from gui.run_choice import RunChoice
+from gui.services import WindowServices
+from gui.timeline_view import TimelineView
 
 MARK_COLOUR = QColor("#e0a100")  # amber: seen on light and dark rows alike
 MARK_SIZE = 7
@@ -30,20 +32,25 @@ Target = tuple[str, str, str | None]
 
 
 class NotesKeeper(QObject):
-    """The open session's notes for one window; `changed` after a load or a note added."""
+    """The open session's notes for one window; `changed` after a load or a note added.
+
+    `marks` are the views' `NoteMark`s (install_note_actions fills it): the timeline's first.
+    """
 
     changed = Signal()
 
-    def __init__(self, window: MainWindow):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, context: InspectorContext, services: WindowServices):
+        super().__init__(services.widget)
+        self.context = context
+        self.services = services
         self.notes = Notes()
+        self.marks: list[NoteMark] = []
         self.ask_text: Callable[[str], str | None] = self._ask  # tests answer here instead of a dialog
-        window.context.session_changed.connect(self.reload)
+        context.session_changed.connect(self.reload)
 
     def reload(self) -> None:
         """Read the notes again: the open file's own and its sidecar's."""
-        path, session = self.window.current_path, self.window.context.session
+        path, session = self.services.current_path(), self.context.session
         self.notes = session_notes(path, session) if path is not None and session is not None else Notes()
         self.changed.emit()
 
@@ -60,20 +67,21 @@ class NotesKeeper(QObject):
         kind, key, path = target
         path_words = f" at {path}" if path else ""
         text = self.ask_text(f"A note on {kind} {key}{path_words}, for whoever this session is handed to:")
-        if not text or not text.strip() or self.window.current_path is None:
+        current = self.services.current_path()
+        if not text or not text.strip() or current is None:
             return None
         try:
-            note = add_note(self.window.current_path, text, key if kind == "body" else None,
-                            key if kind == "entry" else None, path, carried=embedded_notes(self.window.context.session).notes)
+            note = add_note(current, text, key if kind == "body" else None,
+                            key if kind == "entry" else None, path, carried=embedded_notes(self.context.session).notes)
         except (ValueError, OSError) as exc:
-            self.window.notice.show_notice(f"<b>Note not added</b>: {html.escape(str(exc))}")
+            self.services.notify(f"<b>Note not added</b>: {html.escape(str(exc))}", "error")
             return None
         self.reload()
-        self.window.status.showMessage(f"added note {note.id} on {note.place()} beside {self.window.current_path.name}", 6000)
+        self.services.status(f"added note {note.id} on {note.place()} beside {current.name}", 6000)
         return note
 
     def _ask(self, prompt: str) -> str | None:
-        text, ok = QInputDialog.getMultiLineText(self.window, "Add note", prompt)
+        text, ok = QInputDialog.getMultiLineText(self.services.widget, "Add note", prompt)
         return text if ok else None
 
 
@@ -153,9 +161,9 @@ def note_menu(keeper: NotesKeeper, target: Target, parent: QWidget, menu: QMenu 
 
 # --- what each place's rows are about ---------------------------------------------------------------
 
-def timeline_target(window: MainWindow) -> Callable[[QModelIndex], Target | None]:
+def timeline_target(timeline: TimelineView) -> Callable[[QModelIndex], Target | None]:
     """A timeline row: its body, or its entry (a call nested under a body, a lone entry or canvas edit)."""
-    model = window.timeline.model
+    model = timeline.model
 
     def target(index: QModelIndex) -> Target | None:
         if not index.isValid():
@@ -204,16 +212,17 @@ def changes_target(view: Any) -> Callable[[QModelIndex], Target | None]:
 
 
 class RunEditorNotes(QObject):
-    """The Run tab's editor: its own context menu plus "Add note…" on the body it holds."""
+    """The Run tab's editor: its own context menu plus "Add note…" on the body it holds (the context's Run choice)."""
 
-    def __init__(self, keeper: NotesKeeper, run_view: Any):
+    def __init__(self, keeper: NotesKeeper, choice: RunChoice, run_view: Any):
         super().__init__(run_view)
         self.keeper = keeper
-        self.run_view = run_view
+        self.choice = choice
         run_view.editor.installEventFilter(self)
 
     def target(self) -> Target | None:
-        body = getattr(self.run_view, "loaded_body", None)
+        """The recorded body in the editor (None: a new body, which has nowhere for a note to point)."""
+        body = self.choice.body()
         return None if body is None else ("body", str(body.id), None)
 
     def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
@@ -227,17 +236,20 @@ class RunEditorNotes(QObject):
         return False
 
 
-def install_note_actions(window: MainWindow) -> NotesKeeper:
-    """The window's NotesKeeper, with "Add note…" and marks in the timeline, Inputs, Edits changes and Run tab."""
-    keeper = NotesKeeper(window)
-    window.note_marks = [attach(keeper, window.timeline.tree, timeline_target(window))]  # type: ignore[attr-defined]
-    inputs, edits, run = (window.views.get(name) for name in ("inputs", "edits", "run"))
+def install_note_actions(context: InspectorContext, services: WindowServices, timeline: TimelineView) -> NotesKeeper:
+    """The window's NotesKeeper, with "Add note…" and marks in the timeline, Inputs, Edits changes and Run tab.
+
+    The tabs' views come from `services.view`; one that failed to build (a stand-in) gets no menu.
+    """
+    keeper = NotesKeeper(context, services)
+    keeper.marks.append(attach(keeper, timeline.tree, timeline_target(timeline)))
+    inputs, edits, run = (services.view(name) for name in ("inputs", "edits", "run"))
     if hasattr(inputs, "table") and hasattr(inputs, "model"):
-        window.note_marks.append(attach(keeper, inputs.table, inputs_target(inputs)))  # type: ignore[attr-defined, union-attr]
+        keeper.marks.append(attach(keeper, inputs.table, inputs_target(inputs)))  # type: ignore[union-attr]
     if hasattr(edits, "changes_table"):  # the path column: the op column is too narrow for a mark beside its word
-        window.note_marks.append(attach(keeper, edits.changes_table, changes_target(edits), 1))  # type: ignore[attr-defined, union-attr]
+        keeper.marks.append(attach(keeper, edits.changes_table, changes_target(edits), 1))  # type: ignore[union-attr]
     if hasattr(edits, "edits_table"):
-        window.note_marks.append(attach(keeper, edits.edits_table, edits_target(edits)))  # type: ignore[attr-defined, union-attr]
+        keeper.marks.append(attach(keeper, edits.edits_table, edits_target(edits)))  # type: ignore[union-attr]
     if hasattr(run, "editor"):
-        RunEditorNotes(keeper, run)
+        RunEditorNotes(keeper, context.run, run)
     return keeper

@@ -2,21 +2,21 @@
 
 A dock under the timeline. Double-clicking (or Enter on) a note chooses what it is on: a body moves
 the cursor there and shows the Run tab; a canvas edit shows the Edits tab on it; another entry the
-Inputs tab. Problems of the sidecar are listed above the notes, each naming where it is.
+Inputs tab. Problems of the sidecar are listed above the notes, each naming where it is. The pane
+works through the context and the window's services (gui.services), never the window itself.
 """
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QHeaderView, QLabel, QSizePolicy, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from core.notes import Note
+from gui.context import InspectorContext
 from gui.note_actions import NotesKeeper, install_note_actions
-
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+from gui.services import WindowServices
+from gui.timeline_view import TimelineView
 
 NOTE_ROLE = Qt.ItemDataRole.UserRole
 NOTES_HEIGHT = 170  # pixels: five notes in view under the timeline
@@ -25,9 +25,10 @@ NOTES_HEIGHT = 170  # pixels: five notes in view under the timeline
 class NotesPane(QWidget):
     """The list of notes; `jump(note)` shows where one is."""
 
-    def __init__(self, window: MainWindow, keeper: NotesKeeper):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, context: InspectorContext, services: WindowServices, keeper: NotesKeeper):
+        super().__init__(services.widget)
+        self.context = context
+        self.services = services
         self.keeper = keeper
         self.problems = QLabel(self)
         self.problems.setObjectName("notesProblems")
@@ -70,45 +71,51 @@ class NotesPane(QWidget):
         self.tree.resizeColumnToContents(0)  # a few notes: sizing to them is cheap
         self.problems.setText("<br>".join(html.escape(p) for p in notes.problems))
         self.problems.setVisible(bool(notes.problems))
-        self.empty.setVisible(not notes.notes and self.window.context.session is not None)
+        self.empty.setVisible(not notes.notes and self.context.session is not None)
         self.tree.setVisible(bool(notes.notes))
 
     def jump(self, note: Note | None) -> bool:
         """Choose what `note` is on and show its tab; False when the session has no such body or entry."""
-        session = self.window.context.session
+        session = self.context.session
         if note is None or session is None:
             return False
         if note.entry is not None:
             entry = session.entry(note.entry)
             if entry is None:
-                self.window.status.showMessage(f"note {note.id}: no entry {note.entry} in this session", 6000)
+                self.services.status(f"note {note.id}: no entry {note.entry} in this session", 6000)
                 return False
-            self.window.show_tab("edits" if entry.applied else "inputs")
-            self.window.context.choose_entry(entry)
+            self.services.show_tab("edits" if entry.applied else "inputs")
+            self.context.choose_entry(entry)
             return True
         body = session.body(note.body) if note.body is not None else None
         if body is None:
-            self.window.status.showMessage(f"note {note.id}: no body {note.body} in this session", 6000)
+            self.services.status(f"note {note.id}: no body {note.body} in this session", 6000)
             return False
-        self.window.context.choose_body(body)
-        self.window.show_tab("run")
+        self.context.choose_body(body)
+        self.services.show_tab("run")
         return True
 
 
-def install_notes(window: MainWindow) -> QDockWidget:
-    """Notes in the window: the actions and marks (gui.note_actions) and the Notes dock under the timeline."""
-    keeper = install_note_actions(window)
+def install_notes(context: InspectorContext, services: WindowServices, timeline_dock: QDockWidget) -> NotesPane:
+    """Notes in the window: the actions and marks (gui.note_actions) and the Notes dock under `timeline_dock`.
+
+    The pane is returned (its `keeper` holds the notes and the views' marks); the dock is its parent.
+    """
+    timeline = timeline_dock.widget()
+    if not isinstance(timeline, TimelineView):
+        raise TypeError(f"the Notes dock goes under the timeline's dock, not under one holding {type(timeline).__name__}")
+    keeper = install_note_actions(context, services, timeline)
+    window = services.widget
     dock = QDockWidget("Notes", window)
     dock.setObjectName("notesDock")
-    pane = NotesPane(window, keeper)
+    pane = NotesPane(context, services, keeper)
     dock.setWidget(pane)
     dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
                      | QDockWidget.DockWidgetFeature.DockWidgetClosable)
     window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-    window.splitDockWidget(window.timeline_dock, dock, Qt.Orientation.Vertical)
-    window.resizeDocks([window.timeline_dock, dock], [3 * NOTES_HEIGHT, NOTES_HEIGHT], Qt.Orientation.Vertical)
+    window.splitDockWidget(timeline_dock, dock, Qt.Orientation.Vertical)
+    window.resizeDocks([timeline_dock, dock], [3 * NOTES_HEIGHT, NOTES_HEIGHT], Qt.Orientation.Vertical)
     for action in window.menuBar().actions():
         if action.menu() is not None and action.text().replace("&", "") == "View":
             action.menu().addAction(dock.toggleViewAction())  # type: ignore[union-attr]
-    window.notes_keeper, window.notes_pane, window.notes_dock = keeper, pane, dock  # type: ignore[attr-defined]
-    return dock
+    return pane

@@ -29,7 +29,7 @@ def _answer(window, text):
 
 
 def _timeline_index(window, kind, key):
-    model, target = window.timeline.model, timeline_target(window)
+    model, target = window.timeline.model, timeline_target(window.timeline)
     todo = [model.index(r, 0) for r in range(model.rowCount())]
     while todo:
         index = todo.pop(0)
