@@ -182,3 +182,41 @@ def test_save_redacted_repro_writes_one_redacted_file_with_its_notes(window, ope
     assert document["notes"]["notes"][0]["text"].startswith("the plot is text-")
     report = json.loads((tmp_path / "b7.redacted.json.redaction.json").read_text())
     assert report["reproduced"] is True
+
+
+def test_the_notes_dock_needs_only_the_context_and_window_services(qtbot, tmp_path):
+    # Issue 29.2: no MainWindow here: a bare QMainWindow, a context and the services the notes use.
+    from PySide6.QtCore import QObject, QSettings, Qt, Signal
+    from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+    from core.cli.dispatch import main
+    from core.session import load
+    from gui.context import InspectorContext
+    from gui.notes_pane import install_notes
+    from gui.services import WindowServices
+    from gui.timeline_view import TimelineView
+
+    class Signals(QObject):
+        loaded = Signal()
+        tab = Signal(int)
+
+    path, shown, said = _demo(tmp_path), [], []
+    main(["notes", str(path), "--add", "look at b7", "--body", "b7", "--author", "qa"])
+    host, signals, context = QMainWindow(), Signals(), InspectorContext()
+    qtbot.addWidget(host)
+    host.menuBar().addMenu("&View")
+    timeline_dock = QDockWidget("Timeline", host)
+    timeline_dock.setWidget(TimelineView(context, timeline_dock))
+    host.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, timeline_dock)
+    services = WindowServices(host, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                              lambda text, level: said.append(text), lambda text, ms: said.append(text), shown.append,
+                              lambda: path, signals.loaded, lambda *_: host, lambda name: None, lambda: "inputs", signals.tab)
+    pane = install_notes(context, services, timeline_dock)
+    context.set_session(load(path))
+    assert [n.text for n in pane.keeper.notes.notes] == ["look at b7"] and pane.tree.topLevelItemCount() == 1
+    assert len(pane.keeper.marks) == 1  # the timeline's; the services have no tab views to mark
+    assert host.dockWidgetArea(pane.parentWidget()) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert pane.parentWidget().toggleViewAction() in host.menuBar().actions()[0].menu().actions()
+    assert pane.jump(pane.keeper.notes.notes[0]) and shown == ["run"] and str(context.cursor) == "b7"
+    pane.keeper.ask_text = lambda _prompt: "and b3"
+    assert pane.keeper.add(("body", "b3", None)).body == "b3" and said[-1].startswith("added note n2 on body b3")
