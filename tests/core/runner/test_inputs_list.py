@@ -69,9 +69,10 @@ def test_a_body_that_replaces_array_methods_still_gets_the_right_list(runner, de
         "Array.prototype.push = function () { throw new Error('push'); };\n"
         "Array.prototype.filter = function () { return ['fooled']; };\n"
         "Object.defineProperty(Array.prototype, '0', { set() { throw new Error('setter'); }, configurable: true });\n"
-        "Object.prototype.toJSON = undefined;\n"
+        "Object.defineProperty(Object.prototype, 'bytes', { set() { throw new Error('setter'); }, configurable: true });\n"
+        "Array.isArray = () => false;\n"
         "const runs = inputs.list('pack.corridorRuns');\n"
-        "delete Array.prototype[0];\n"
+        "delete Array.prototype[0]; delete Object.prototype.bytes;\n"
         "return JSON.parse(JSON.stringify(runs));\n"
     )
     assert run(runner, demo, code)["returned"] == expected(demo, "pack.corridorRuns")
