@@ -21,7 +21,7 @@ from core.provenance import LeafOrigin, Path, Provenance, leaves
 class Read(TypedDict, total=False):
     """One of a run's `reads` (SPEC 7), as the runner reports it."""
 
-    what: str  # inputs.last, inputs.at, kept, scene.read, scene.get, scene.entities
+    what: str  # inputs.last, inputs.at, inputs.list (entry None: manifest lines, not an input), kept, scene.read, scene.get, scene.entities
     arg: str | None
     entry: Id | None
     name: str  # the kept name, for `kept`

@@ -33,7 +33,7 @@ from core.words import plural
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
-from gui.look import HIGHLIGHT, PERSON, PERSON_TAG, fit_column, header_apart, monospace, share_width
+from gui.look import HIGHLIGHT, PERSON, READ_BACKGROUND, PERSON_TAG, fit_column, header_apart, monospace, share_width
 from gui.models.manifest import ManifestModel, trim_preview_of
 from gui.quiet_label import QuietLabel
 from gui.recorded_outcome import RecordedOutcome
@@ -97,7 +97,12 @@ class InputsView(QWidget):
         self._match_set: set[str] = set()
         self._matched: tuple[int, str] | None = None  # (id of the entry, text) the matches were found for
         self._counts: tuple[str, Any, list[int]] | None = None  # (text, rows, matches per row): the count over all entries
-        self.tree.json_model.set_annotations(colour=lambda pointer, _value: HIGHLIGHT if pointer in self._match_set else None)
+        self._read_paths: dict[str, str] = {}  # the paths the cursor's body read in the shown input → "read by b7 at line 3"
+        self.tree.json_model.set_annotations(
+            colour=lambda pointer, _value: HIGHLIGHT if pointer in self._match_set
+            else READ_BACKGROUND if pointer in self._read_paths else None,
+            tooltip=lambda pointer, _value: self._read_paths.get(pointer))
+        self.read_marks.changed.connect(self._reads_changed)
         self.output_tree = JsonTreeView(self)
         self.output_tree.setObjectName("inputsOutput")
         self.other_tree = JsonTreeView(self)
@@ -484,6 +489,11 @@ class InputsView(QWidget):
             self.shown_entry = entry
             self._show_json(entry)
 
+    def _reads_changed(self) -> None:
+        """The cursor's body's reads changed: mark the paths it read in the shown input afresh."""
+        self._read_paths = self.read_marks.paths_of(self.shown_entry) if self.shown_entry is not None else {}
+        self.tree.viewport().update()
+
     def _show_json(self, entry: Entry, last_match: bool = False) -> None:
         tag = f' <span style="color:{PERSON.name()}; font-weight:600">✎ person</span>' if entry.applied else ""
         of = f" · canvas edit of {html.escape(str(entry.edit_of))}" if entry.edit_of is not None else ""
@@ -493,6 +503,7 @@ class InputsView(QWidget):
         falls = f" · <span style='color:{hex_of('muted')}'>⤓ falls at the cap here</span>" if position is not None and self.model.falls(position) else ""
         self.entry_label.setText(f"<b><tt>{html.escape(str(entry.id))}</tt></b> <tt>{html.escape(entry.call)}</tt>"
                                  f"{tag}{unit}{of}{by}{falls}")
+        self._read_paths = self.read_marks.paths_of(entry)
         self.tree.set_value(entry.input, "input")
         self._find_matches(entry, last_match)
         self._title_detail(1, "output" if entry.has_output else "output (none recorded)")

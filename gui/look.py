@@ -29,6 +29,7 @@ DELEGATE_ROLES = tuple(map(int, (FONT, ALIGN, FOREGROUND, Qt.ItemDataRole.CheckS
 PERSON = colour("person")  # the person's-edit marker, on every view
 PERSON_BACKGROUND = colour("person_background")
 HIGHLIGHT = colour("highlight")  # the resolver's answer
+READ_BACKGROUND = colour("read_background")  # a path the cursor's body read (SPEC 7): green, not the selection's blue
 CURSOR_BACKGROUND = colour("cursor_background")
 MUTED = colour("muted")
 STATUS_COLOURS = {"ok": "#1a8f4c", "failed": "#c62828", "refused": "#d97706", "none": "#9ca3af",

@@ -3,12 +3,14 @@
 A delegate on the call column paints the view's own cell, narrowed, and a small tag in the room it
 left at its right edge for the entries the cursor's body read (from the Run tab's replay, or a replay the Reads page made; no
 replay runs here). Kept apart from the Inputs view: it needs only the table and the context.
+It also keeps, per entry read, the JSON Pointers read in its input (`paths_of`), which the Inputs
+view's JSON tree paints in the theme's `read_background` with "read by b7 at line 3" as the tooltip.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
@@ -21,12 +23,14 @@ class ReadMarks(QStyledItemDelegate):
     """The call column's painter: the cell as always, and `read by B` beside it where body B read that entry."""
 
     COLUMN = 1  # the call: the widest column, its text elided in the middle
+    changed = Signal()  # the reads known for the cursor's body changed (the JSON tree repaints its marks)
 
     def __init__(self, table: QTableView, context: Any):
         super().__init__(table)
         self.table, self.context = table, context
         self.body: str | None = None
         self.read: dict[int, str] = {}  # entry position in the store → how it was read (for the tooltip)
+        self.paths: dict[str, dict[str, str]] = {}  # entry key → {JSON Pointer read: "read by b7 at line 3"}
         table.setItemDelegateForColumn(self.COLUMN, self)
         context.cursor_changed.connect(self.refresh)
         context.badges_changed.connect(self.refresh)
@@ -40,13 +44,23 @@ class ReadMarks(QStyledItemDelegate):
             reads = (self.context.evidence.get(str(cursor)) or {}).get("reads") or cached_reads(session, cursor)
         self.body = None if reads is None else str(cursor)
         self.read = {}
+        self.paths = {}
         if reads:
             where = {entry.key: n for n, entry in enumerate(self.context.state.store)}
             for read in reads:
                 key = None if read.get("entry") is None else str(read["entry"])
                 if key in where and where[key] not in self.read:
                     self.read[where[key]] = f"{read['what']}({read['arg'] or ''}) at line {read['line']}"
+                if key in where:  # the first read of a path names its line, as the read's own place does
+                    read_paths = self.paths.setdefault(key, {})
+                    for path in read.get("paths") or ():
+                        read_paths.setdefault(path, f"read by {self.body} at line {read['line']}")
         self.table.viewport().update()
+        self.changed.emit()
+
+    def paths_of(self, entry: Any) -> dict[str, str]:
+        """The JSON Pointers the cursor's body read in `entry`'s input, each with its tooltip; {} when none known."""
+        return self.paths.get(getattr(entry, "key", None), {})
 
     def tag(self, index: QModelIndex) -> str | None:
         """`read by b7` for the row of an entry the body read, else None."""

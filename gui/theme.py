@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOptionCom
 LIGHT: dict[str, str] = {
     "person": "#a15200", "person_background": "#fff1de", "person_written": "#ffd9a8",
     "model": "#2f6db5", "model_written": "#e4dcf5", "model_ancestor": "#f3effa",  # violet-grey: not the selection's blue
-    "highlight": "#fff5b8", "cursor_background": "#dbe9ff", "muted": "#6b7280", "faint": "#6b7280",
+    "highlight": "#fff5b8", "read_background": "#d7f5e3", "cursor_background": "#dbe9ff", "muted": "#6b7280", "faint": "#6b7280",
     "fallen_background": "#f3f3f3", "between_background": "#fde8c8",
     "ok": "#15803d", "error": "#b91c1c", "warning": "#b45309", "info": "#1e3a8a", "kept_ok": "#166534", "keep_refused": "#9a3412",
     "add": "#157a40", "remove": "#c62828", "replace": "#1f4fb8",
@@ -39,7 +39,7 @@ LIGHT: dict[str, str] = {
 DARK: dict[str, str] = {
     "person": "#f5a65b", "person_background": "#4a3217", "person_written": "#6b4317",
     "model": "#7fb2f0", "model_written": "#44385f", "model_ancestor": "#2c2638",
-    "highlight": "#463c12", "cursor_background": "#1f3b63", "muted": "#a3aab5", "faint": "#8b929c",
+    "highlight": "#463c12", "read_background": "#1d4a33", "cursor_background": "#1f3b63", "muted": "#a3aab5", "faint": "#8b929c",
     "fallen_background": "#2a2a2a", "between_background": "#4d3a1c",
     "ok": "#4ade80", "error": "#f87171", "warning": "#fbbf24", "info": "#93c5fd", "kept_ok": "#86efac", "keep_refused": "#fdba74",
     "add": "#4ade80", "remove": "#f87171", "replace": "#93c5fd",

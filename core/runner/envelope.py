@@ -23,7 +23,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.model import Entry, Id
-from core.run_inputs import trim_store
+from core.run_inputs import manifest_entry, trim_store
 from core.runner.mock_modules import MockModules
 from core.runner.scene import scene_payload
 from core.runner.typescript import TypeScriptError, erase_types
@@ -68,6 +68,7 @@ class Envelope:
     max_keep_bytes: int = 65_536
     refusal: dict[str, Any] | None = None  # an error found before shipping (TypeScript that cannot be erased)
     types_pending: bool = False  # TypeScript whose types are erased by `prepare`, on the runner's thread
+    manifest_json: str = "[]"  # the store's manifest (run_inputs.manifest_entry each), for `inputs.list`
 
     def prepare(self) -> None:
         """Erase a TypeScript body's types, once, bounded by the run's timeout.
@@ -87,7 +88,7 @@ class Envelope:
         """The `run` frame for the guest."""
         return {
             "t": "run", "code": self.code, "env": self.env_json, "store": self.store_json, "scene": self.scene_json,
-            "timeout": self.options.timeout_s, "memory": self.options.memory_bytes,
+            "manifest": self.manifest_json, "timeout": self.options.timeout_s, "memory": self.options.memory_bytes,
         }
 
 
@@ -208,6 +209,9 @@ def build_envelope(
         code=code, lang=lang, options=run_options, mock=mock,  # type: ignore[arg-type]
         env_json=env_json, store_json=store_json(store).decode("utf-8", "surrogatepass"),
         scene_json=dumps(scene_payload(session.scene, state.kept)),
+        # `inputs.list` hands the body manifest lines: sizes as the editor measures them (UTF-8 of
+        # JSON.stringify), which the guest could not compute safely once a body may define toJSON.
+        manifest_json=dumps([manifest_entry(e) for e in store]),
         body_key=None if body_id is None else str(body_id), max_keep_bytes=session.caps.max_keep_bytes,
     )
     envelope.types_pending = lang == "ts"  # erased by the runner (Envelope.prepare), off the caller's thread

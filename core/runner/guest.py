@@ -365,7 +365,7 @@ class Guest:
         # in the body's text, and no text of the body is ever joined to the runner's.
         source = (f"{realm.name}.start(" + js_string(code) + ", " + js_string(message["env"]) + ", " +
                   js_string(message["store"]) + ", " + js_string(message["scene"]) + ", " +
-                  js_string(os.urandom(12).hex()) + ")")
+                  js_string(os.urandom(12).hex()) + ", " + js_string(message.get("manifest", "[]")) + ")")
         # The first poll is posted right behind the script: V8 runs one task at a time, in order, and
         # settles the promises of one (the body's first steps) before the next, so the poll sees what
         # the start left and the guest waits for V8 once, not twice (a thread hop each way is the

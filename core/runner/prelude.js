@@ -1,7 +1,7 @@
 // The guest's JavaScript runtime, evaluated once in every fresh V8 realm; a realm serves one run.
 // The script evaluates to the runner's hooks, which only the guest (Python) holds: the global
 // object gets nothing of the runner, only what SPEC 5 hands a body (`console` and the timers).
-// `start(code, envText, storeText, sceneText, secret)` compiles and runs the body, `poll()` says
+// `start(code, envText, storeText, sceneText, secret, manifestText)` compiles and runs the body, `poll()` says
 // what the body waits on, `answer(text)` settles queued module calls, `fire()` runs due timers.
 //
 // Trust (issue 26). The body runs in this realm and may replace any built-in, define setters and
@@ -587,21 +587,35 @@
   // The store and the scene come as JSON texts of their own, each parsed when a body first reads
   // it: parsing them in a fresh isolate was most of a trivial run's time, and most bodies read
   // one of them or neither. (JSON.parse defines properties: no setter of the body's runs.)
-  function parsedOnUse(text) {
+  function parsedOnUse(text, parser = parse) {
     let value;
     let parsed = false;
     return () => {
       if (!parsed) {
-        value = parse(text);
+        value = parser(text);
         parsed = true;
       }
       return value;
     };
   }
 
+  // The manifest (the host's run_inputs.manifest_entry of each entry, oldest first), frozen once:
+  // JSON.parse made every record and array, so their own fields are read without any lookup a
+  // body could replace.
+  function frozenManifest(text) {
+    const lines = parse(text);
+    for (let i = 0; i < lines.length; i++) {
+      if (hasOwn(lines[i], "keys")) freeze(lines[i].keys);
+      freeze(lines[i]);
+    }
+    return freeze(lines);
+  }
+
   // The store is parsed into the runner's hands and never given to the body whole: `last` and
   // `at` hand out one input each. Reading its records' own fields (JSON.parse made them) is safe.
-  function makeInputs(storeOf) {
+  // `list(wanted?)` hands out manifest lines, not inputs: a new frozen array each call, filled by
+  // defining its elements (a setter on Array.prototype sees nothing), of the shared frozen lines.
+  function makeInputs(storeOf, manifestOf) {
     return freeze({
       last: native(function last(wanted) {
         const w = toStr(wanted);
@@ -615,6 +629,16 @@
         for (let i = store.length - 1; i >= 0; i--) if (toStr(store[i].id) === k) return __wsiReads.handed("inputs.at", k, store[i].id, store[i].input);  // reads.js
         return __wsiReads.handed("inputs.at", k, null, undefined);  // reads.js
       }, "at"),
+      list: native(function list(wanted) {
+        const w = wanted === undefined || wanted === null ? null : toStr(wanted);
+        const lines = manifestOf();
+        const out = [];
+        let n = 0;
+        for (let i = 0; i < lines.length; i++) {
+          if (w === null || callMatches(lines[i].call, w)) defineProp(out, toStr(n++), { __proto__: null, value: lines[i], writable: true, enumerable: true, configurable: true });
+        }
+        return __wsiReads.handed("inputs.list", w, null, freeze(out));  // reads.js
+      }, "list"),
     });
   }
 
@@ -986,7 +1010,7 @@
   const hooks = {
     __proto__: null,
     logBuffer,
-    start(code, envText, storeText, sceneText, secret) {
+    start(code, envText, storeText, sceneText, secret, manifestText) {
       __wsiReads.reset();  // reads.js
       run = {
         __proto__: null,
@@ -1020,7 +1044,7 @@
       // The body's promise is settled through the captured `then`: a body that replaces
       // Promise.prototype.then cannot see or change its own outcome on the way out.
       // Where the body is handed its state: inputs, kept and scene go through the read tracer (reads.js).
-      const promise = apply(fn, undefined, [makeInputs(parsedOnUse(storeText)), __wsiReads.kept(env.kept), makeModules(),
+      const promise = apply(fn, undefined, [makeInputs(parsedOnUse(storeText), parsedOnUse(manifestText === undefined ? "[]" : manifestText, frozenManifest)), __wsiReads.kept(env.kept), makeModules(),
         makeScene(parsedOnUse(sceneText)), bodyConsole, bodyConsole.log]);
       apply(promiseThen, promise, [(value) => {
         try {
