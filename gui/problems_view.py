@@ -82,7 +82,6 @@ class ProblemsView(QWidget):
         self.table.activated.connect(self.activate)
         self.table.selectionModel().currentRowChanged.connect(lambda current, _: self.show_record(current))
         context.session_changed.connect(self.refresh)
-        context.session_changed.connect(self.refresh)
         context.session_grew.connect(lambda appended: self.refresh() if appended.problems_changed else None)
         self.refresh()
 
