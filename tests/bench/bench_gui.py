@@ -120,7 +120,7 @@ def child(path: str, tabs: str) -> None:
     from gui.main_window import MainWindow
 
     if tabs == "issue3":
-        gui.main_window.TABS[:] = [t for t in gui.main_window.TABS if t[0] in ("inputs", "kept", "problems")]
+        gui.main_window.TABS[:] = [t for t in gui.main_window.TABS if t[0] in ("inputs", "kept", "problems", "run")]  # the window wires the Run tab
 
     make_application([])
     window = MainWindow(QSettings(str(Path(os.environ.get("TMPDIR", "/tmp")) / "wsi-bench.ini"), QSettings.Format.IniFormat))
