@@ -6,7 +6,8 @@ The Problems tab shows it under the list; `wsi validate FILE --show` prints it u
 - A record that was refused is read back from the file (the loader keeps nothing of it): a JSON
   Lines line is parsed on its own; a JSON Pointer is followed to the store or bodies record it falls
   in (a header part whole), parsing only that part: msgspec cuts the file without building it, since
-  a whole parse of a 150 MB session takes seconds and ten times its size.
+  a whole parse of a 150 MB session takes seconds and ten times its size. A whole part over
+  WHOLE_FILE_SHOWN (`/store` over caps.storeBytes) is shown as its records' sizes, not parsed.
 - A spot in the file (`5:36`, where it stops being JSON) shows a few lines around it, with a caret.
 """
 from __future__ import annotations
@@ -159,11 +160,13 @@ class RecordFinder:
                 raise msgspec.ValidationError  # a small file: shown whole below
             raw = members[name]
             if name in _RECORD_LISTS and len(tokens) > 1 and tokens[1].isdigit():
-                items = self._items.get(name)
-                if items is None:
-                    items = self._items[name] = msgspec.json.decode(raw, type=list[msgspec.Raw])
+                items = self._record_list(name, raw)
                 if int(tokens[1]) < len(items):  # a store or bodies record is shown whole, as record_at does
                     return Place.at(name, tokens[1]), parse_json(memoryview(items[int(tokens[1])]))
+            if len(tokens) == 1 and len(raw) > WHOLE_FILE_SHOWN:  # a whole big part (`/store` over its cap): its sizes
+                if name in _RECORD_LISTS:
+                    return Place.at(name), [f"… ({len(item):,} bytes)" for item in self._record_list(name, raw)]
+                return Place.at(name), f"… ({len(raw):,} bytes)"
             inside, value = record_at(parse_json(memoryview(raw)), tokens[1:])
             return Place.at(name).field(*inside.pointer), value
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
@@ -171,6 +174,13 @@ class RecordFinder:
         if self._document is None:  # not an object of parts: the file is small or not a session
             self._document = parse_json(data)
         return record_at(self._document, tokens)
+
+    def _record_list(self, name: str, raw: msgspec.Raw) -> list[msgspec.Raw]:
+        """The store's or the bodies' records, cut apart but not parsed (kept for the next place)."""
+        items = self._items.get(name)
+        if items is None:
+            items = self._items[name] = msgspec.json.decode(raw, type=list[msgspec.Raw])
+        return items
 
 
 def record_at(document: object, tokens: tuple[str, ...]) -> tuple[Place, object]:

@@ -145,6 +145,24 @@ def test_a_record_in_file_order_is_found_without_indexing_every_entry(tmp_path):
     assert finder.view(Place.at("store", 9)).record is None  # past the entries: asked of the index, not there
 
 
+def test_a_big_store_over_its_cap_is_shown_as_its_records_sizes_without_parsing_them(tmp_path, monkeypatch):
+    """Issue 28: the warning on `/store` (over caps.storeBytes) is the Problems tab's first row; parsing the
+    whole store to show it took 12 s and GBs on the GUI thread for a 165 MB session."""
+    import core.record_view
+
+    store = [entry(f"c{n}") for n in range(1, 5)]
+    path = write(tmp_path, "s.json", json.dumps({**HEAD, "caps": {"storeBytes": 10}, "store": store}))
+    session = load(path)
+    warning = next(p for p in session.warnings if p.where == "/store")
+    assert RecordFinder(session).view(warning.place).value == store  # a small file: the store whole, as before
+    monkeypatch.setattr(core.record_view, "WHOLE_FILE_SHOWN", 100)
+    monkeypatch.setattr(core.record_view, "parse_json", lambda _: pytest.fail("parsed the whole store"))
+    shown = RecordFinder(session).view(warning.place)
+    sizes = [len(json.dumps(e).encode()) for e in store]
+    assert shown.title == "/store in the file (not loaded)"
+    assert shown.has_value and shown.value == [f"… ({n:,} bytes)" for n in sizes]
+
+
 def test_a_refused_json_lines_line_is_read_back_and_a_broken_one_is_an_excerpt(tmp_path):
     finder = RecordFinder(load(BROKEN / "bad_lines.jsonl"))
     note = finder.view(Place.record_line(4).field("kind"))

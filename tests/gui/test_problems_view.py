@@ -47,3 +47,18 @@ def test_a_loaded_entry_is_chosen_from_its_json_lines_place(window, open_file, t
         problems.activate(problems.model.index(row, 0))
     assert chosen.args[0] is session.entry("e1")
     assert problems.shown.title == "the entry e1 at line 3 (loaded)"
+
+
+def test_the_first_problems_record_is_read_back_when_the_tab_is_shown_not_at_open(window, open_file, tmp_path):
+    """Issue 28: reading a refused record back from the file at open cost a second and the file's size
+    in memory on a 165 MB session, for a tab not in front; it is read when the tab is first shown."""
+    path = tmp_path / "mock.json"
+    path.write_text(json.dumps({**HEAD, "scene": {"entities": [], "mocks": {"pack.a.b": {"throws": 5}}}, "store": []}))
+    open_file(window, path)
+    problems = window.views["problems"]
+    assert window.current_tab() != "problems"
+    assert problems.shown is None and problems._finder is not None and problems._finder._data is None
+    window.show_tab("problems")
+    assert problems.table.currentIndex().row() == 0
+    assert problems.shown is not None and problems.shown.value == 5
+    assert problems.tree.isVisible() and problems.stack.currentWidget() is problems.tree
