@@ -30,6 +30,7 @@ from core.words import plural
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
+from gui.keyboard import reading_order
 from gui.look import MUTED, PERSON, RIGHT, fit_column, monospace, row_table, share_width
 from gui.models.rows import RowsModel
 
@@ -132,6 +133,7 @@ class ChangesView(QWidget):
         self.detail = JsonTreeView(self)
         self.detail.setObjectName("changesDetail")
         self._build_layout()
+        reading_order(self.from_box, self.to_box, self.store_table, self.kept_table, self.detail)
         self.from_box.activated.connect(self._from_activated)
         self.to_box.activated.connect(lambda _: self._recompute())
         self.kept_table.selectionModel().currentRowChanged.connect(self._kept_row_changed)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QVBoxLayout, QWidg
 
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
+from gui.keyboard import reading_order
 from gui.look import row_table
 from gui.models.kept import KeptModel, RefusedModel
 
@@ -40,6 +41,7 @@ class KeptView(QWidget):
         self.refused_table.setWordWrap(True)
         self.refused_table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self._build_layout()
+        reading_order(self.table, self.tree, self.refused_table)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.refused_table.activated.connect(self._refused_activated)
         context.session_changed.connect(self.refresh)

@@ -25,6 +25,7 @@ from core.model import Entry
 from core.record_view import RecordFinder, RecordView, record_value
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
+from gui.keyboard import reading_order
 from gui.look import monospace
 from gui.models.problems import ProblemsModel
 from gui.theme import hex_of
@@ -79,6 +80,7 @@ class ProblemsView(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.summary)
         layout.addWidget(self.splitter, 1)
+        reading_order(self.table, self.tree, self.text)
         self.table.activated.connect(self.activate)
         self.table.selectionModel().currentRowChanged.connect(lambda current, _: self.show_record(current))
         context.session_changed.connect(self.refresh)
