@@ -30,13 +30,12 @@ def themed_window(request, qtbot, settings, open_file):
 
 
 def _edge_colours(pane):
-    """The colours at the middle of the pane's four edges, one pixel in, as the window draws them."""
-    image = pane.window().grab().toImage()
-    origin = pane.mapTo(pane.window(), QPoint(0, 0))
+    """The colours at the middle of the pane's four edges, one pixel in, as the pane draws itself (its ring with it)."""
+    image = pane.grab().toImage()
     ratio = image.devicePixelRatio()
     w, h = pane.width(), pane.height()
-    points = [QPoint(w // 2, 0), QPoint(w // 2, h - 1), QPoint(0, h // 2), QPoint(w - 1, h // 2)]
-    return [image.pixelColor(int((origin.x() + p.x()) * ratio), int((origin.y() + p.y()) * ratio)).name() for p in points]
+    points = [(w // 2, 0), (w // 2, h - 1), (0, h // 2), (w - 1, h // 2)]
+    return [image.pixelColor(int(x * ratio), int(y * ratio)).name() for x, y in points]
 
 
 def test_the_clicked_pane_is_framed_in_the_accent_and_the_frame_follows_tab(qtbot, themed_window):
