@@ -30,6 +30,7 @@ from core.words import plural
 from gui.context import InspectorContext
 from gui.jobs import Jobs
 from gui.json_tree import JsonTreeView
+from gui.keyboard import reading_order
 from gui.look import MUTED, PERSON, RIGHT, fit_column, monospace, row_table, share_width
 from gui.models.rows import RowsModel
 
@@ -125,13 +126,15 @@ class ChangesView(QWidget):
         self.store_model = StoreChangesModel(self)
         self.kept_model = KeptChangesModel(self)
         self.store_table = _table(self.store_model, "changesStore")
-        self.store_table.installEventFilter(self)  # a resized table shares its width again (_share_width)
+        # A resized table shares its width again (_share_width); its viewport's resize comes once the new width is known.
+        self.store_table.viewport().installEventFilter(self)
         self._call_width = 280
         self.kept_table = _table(self.kept_model, "changesKept")
         self.detail_title = QLabel("Choose a kept name to see what changed in it.", self)
         self.detail = JsonTreeView(self)
         self.detail.setObjectName("changesDetail")
         self._build_layout()
+        reading_order(self.from_box, self.to_box, self.store_table, self.kept_table, self.detail)
         self.from_box.activated.connect(self._from_activated)
         self.to_box.activated.connect(lambda _: self._recompute())
         self.kept_table.selectionModel().currentRowChanged.connect(self._kept_row_changed)
@@ -152,6 +155,7 @@ class ChangesView(QWidget):
         kept = _titled("Kept values", self.kept_table, self)
         detail = _titled("", self.detail, self, self.detail_title)
         right = QSplitter(Qt.Orientation.Vertical, self)
+        self.kept_side = right  # hidden while no kept value changed: the store's calls take its room (_done)
         right.addWidget(kept)
         right.addWidget(detail)
         split = QSplitter(Qt.Orientation.Horizontal, self)
@@ -243,6 +247,8 @@ class ChangesView(QWidget):
         self.document = document
         self.store_model.set_document(document)
         self.kept_model.set_document(document)
+        # Kept unchanged (the summary says so): no empty "Kept values" pane beside calls cut in the middle.
+        self.kept_side.setVisible(bool(self.kept_model.rows))
         lines = [line for _sign, line in self.store_model.rows]
         fit_column(self.store_table, 1, (str(line["id"]) for line in lines), most=160)  # ids whole
         self._call_width = fit_column(self.store_table, 2, {line["call"] for line in lines}, most=280)
@@ -255,7 +261,7 @@ class ChangesView(QWidget):
         share_width(self.store_table, 2, self._call_width, SHAPE_LEAST)  # calls whole if there is room, shape readable
 
     def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
-        if watched is self.store_table and event.type() == QEvent.Type.Resize:
+        if watched is self.store_table.viewport() and event.type() == QEvent.Type.Resize:
             self._share_width()
         return super().eventFilter(watched, event)
 

@@ -45,6 +45,7 @@ from gui.edits_models import ChangesModel, EditsModel
 from gui.geometry_plot import GeometryPlot
 from gui.jobs import Job, Jobs
 from gui.json_tree import JsonTreeView
+from gui.keyboard import reading_order
 from gui.look import PERSON_BACKGROUND, fit_column, row_table
 from gui.theme import colour, hex_of
 
@@ -163,6 +164,8 @@ class EditsView(QWidget):
         self._first_change = False
         self.plot.setObjectName("editsGeometry")
         self._build_layout()
+        reading_order(self.edits_table, self.step_combo, self.copy_button, self.filter_edit, self.unit_box,
+                      self.changes_table, self.model_tree, self.person_tree, self.plot)
         self._link_scrolling()
         self.edits_table.selectionModel().currentRowChanged.connect(lambda current, _: self._show_edit(current.row()))
         self.step_combo.currentIndexChanged.connect(lambda _: self._show_comparison())

@@ -9,9 +9,13 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QVBoxLayout, QWidg
 
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
+from gui.keyboard import reading_order
 from gui.look import row_table
 from gui.models.kept import KeptModel, RefusedModel
 
+
+QWIDGETSIZE_MAX = 16_777_215  # Qt's "no maximum" for a widget's height
+REFUSED_ROOM = 200  # px the refused keeps take back when there are some
 
 class KeptView(QWidget):
     """What `kept` holds for the body at the cursor, who kept each name, and what was refused."""
@@ -40,6 +44,7 @@ class KeptView(QWidget):
         self.refused_table.setWordWrap(True)
         self.refused_table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self._build_layout()
+        reading_order(self.table, self.tree, self.refused_table)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.refused_table.activated.connect(self._refused_activated)
         context.session_changed.connect(self.refresh)
@@ -59,6 +64,7 @@ class KeptView(QWidget):
         top.addWidget(right)
         top.setSizes([640, 640])
         bottom = QWidget(self)
+        self.refused_pane = bottom
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
         bottom_layout.addWidget(self.refused_label)
@@ -89,6 +95,12 @@ class KeptView(QWidget):
         refused = len(self.refused_model.rows)
         self.refused_label.setText(f"Refused keeps before this point: {refused}" if refused else
                                    "No keep was refused before this point.")
+        # No empty table headed "InvalidKeepError": the sentence says it, and its pane gives the room away.
+        self.refused_table.setVisible(refused > 0)
+        self.refused_pane.setMaximumHeight(QWIDGETSIZE_MAX if refused else self.refused_label.sizeHint().height())
+        total = sum(self.splitter.sizes())
+        if refused and self.refused_pane.height() < REFUSED_ROOM and total > 2 * REFUSED_ROOM:
+            self.splitter.setSizes([total - REFUSED_ROOM, REFUSED_ROOM])  # the room it gave away, back
         names = [row.name for row in self.model.rows]
         row = names.index(chosen) if chosen in names else (0 if names else -1)
         if row >= 0:

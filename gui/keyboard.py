@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QDialog, QLineEdit, QTableView, QTextBrowser, QVBoxLayout
+from PySide6.QtWidgets import QAbstractItemView, QDialog, QLineEdit, QTableView, QTextBrowser, QVBoxLayout, QWidget
 
 from core.model import Body, Entry, TimelineItem
 from core.navigation import KINDS, cursor_position, step
@@ -31,6 +31,17 @@ TABLE_KEYS = [  # keys that tables and fields handle themselves, for the list
     ("Ctrl+Enter (in the Run tab)", "run the body in the editor at the cursor"),
     ("Enter (in the folder table)", "open the chosen session"),
 ]
+
+
+def reading_order(*widgets: QWidget) -> None:
+    """Tab goes through `widgets` in the order given: a tab's panes as they read, left to right, top to bottom.
+
+    Qt's default order is the order the widgets were made in, which is seldom the order they are laid
+    out in. Call it once every widget is in its layout: putting a widget in a layout reparents it,
+    which drops its place in the chain.
+    """
+    for first, second in zip(widgets, widgets[1:]):
+        QWidget.setTabOrder(first, second)
 
 
 class Keyboard(QObject):

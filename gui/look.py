@@ -35,12 +35,14 @@ MUTED = colour("muted")
 STATUS_COLOURS = {"ok": "#1a8f4c", "failed": "#c62828", "refused": "#d97706", "none": "#9ca3af",
                   "error": "#c62828", "warning": "#d97706", "person": "#b25b00", "end": "#2563eb",
                   "kept": "#7c3aed", "same": "#1a8f4c", "diverged": "#c62828",
-                  "same-failed": "#d97706"}  # replays as recorded, and the record is a failure: not a green "same"
+                  "same-failed": "#d97706",  # replays as recorded, and the record is a failure: not a green "same"
+                  "recorded-ok": "#9ca3af"}  # ran ok as recorded, but its replay differs: grey, not a green ✓ beside ≠
 STATUS_GLYPHS = {"ok": "✓", "failed": "✗", "refused": "!", "none": "·", "error": "✗", "warning": "!",
-                 "person": "✎", "end": "■", "kept": "K", "same": "=", "diverged": "≠", "same-failed": "="}
+                 "person": "✎", "end": "■", "kept": "K", "same": "=", "diverged": "≠", "same-failed": "=", "recorded-ok": "✓"}
 BADGE_WORDS = {"same-failed": "same ✗"}  # a replay badge as a column shows it (the rest as they are)
 BADGE_TIPS = {"same": "replays as recorded", "same-failed": "replays as recorded, and fails as recorded (the same error)",
               "failed": "the replay failed where the record did not", "diverged": "the replay differs from the record"}
+REPLAY_NOT_SAME = ("diverged", "failed")  # replay badges that say the body no longer comes out as recorded
 PERSON_TAG = "✎ person"
 FALLS_TAG = "⤓ falls"  # an entry the cap trims before a body runs
 

@@ -37,6 +37,7 @@ from gui.deep_link import follow_link
 from gui.edits_view import EditsView
 from gui.errors import log_exception
 from gui.export import Exporter
+from gui.focus_ring import FocusRing
 from gui.follow import FileFollower
 from gui.inputs_view import InputsView
 from gui.jobs import shutdown_all
@@ -206,6 +207,7 @@ class MainWindow(QMainWindow):
         self.notes_pane = install_notes(self.context, self.services, self.timeline_dock)  # the Notes dock, "Add note…", marks
         self.notes_keeper, self.note_marks = self.notes_pane.keeper, self.notes_pane.keeper.marks
         self.keyboard = Keyboard(self.context, self.services)
+        self.focus_ring = FocusRing(self)  # the focused table, tree or editor framed in the accent colour
         self.loader.progress.connect(self._progress)
         self.loader.loaded.connect(self._loaded)
         self.loader.failed.connect(self._failed)

@@ -26,6 +26,7 @@ from core.model import Entry
 from core.record_view import RecordFinder, RecordView, record_value
 from gui.context import InspectorContext
 from gui.json_tree import JsonTreeView
+from gui.keyboard import reading_order
 from gui.look import monospace
 from gui.models.problems import ProblemsModel
 from gui.theme import hex_of
@@ -80,6 +81,7 @@ class ProblemsView(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.summary)
         layout.addWidget(self.splitter, 1)
+        reading_order(self.table, self.tree, self.text)
         self.table.activated.connect(self.activate)
         self.table.selectionModel().currentRowChanged.connect(lambda current, _: self._current_changed(current))
         self._unshown = False  # the current row changed while the tab was hidden: show its record when shown

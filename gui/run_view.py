@@ -41,6 +41,7 @@ from core.recorded_failure import recorded_failure
 from core.runner.report import source_text
 from core.timeline import first_code_line
 from core.words import plural
+from gui.keyboard import reading_order
 from gui.reads_panel import ReadsPanel
 from gui.code_editor import CodeEditor
 from gui.context import InspectorContext
@@ -244,6 +245,8 @@ class RunView(QWidget):
         layout.addLayout(chooser)
         layout.addLayout(actions)
         layout.addWidget(self.splitter, 1)
+        reading_order(self.body_combo, self.lang_combo, self.revert_button, self.timeout_box, self.run_button,
+                      self.stop_button, self.replay_button, self.reduce_button, self.deterministic_box, self.editor)
         shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
         shortcut.activated.connect(self.run_body)
 

@@ -35,6 +35,7 @@ LIGHT: dict[str, str] = {
     "plot_background": "#ffffff", "plot_text": "#374151", "plot_ok": "#60a5fa", "plot_failed": "#f87171", "curve": "#4b5563",
     "header": "#f3f4f6", "header_text": "#374151", "grid": "#e5e7eb", "border": "#d1d5db",
     "selection": "#cfe0fc", "selection_text": "#111827", "status_text": "#374151",
+    "focus": "#2563eb",  # the focus ring (gui.focus_ring): the accent, as the light palette's Highlight
 }
 DARK: dict[str, str] = {
     "person": "#f5a65b", "person_background": "#4a3217", "person_written": "#6b4317",
@@ -53,6 +54,7 @@ DARK: dict[str, str] = {
     "plot_background": "#1e1e1e", "plot_text": "#d1d5db", "plot_ok": "#60a5fa", "plot_failed": "#f87171", "curve": "#c4c4c4",
     "header": "#2d2d2d", "header_text": "#d1d5db", "grid": "#3a3a3a", "border": "#4a4a4a",
     "selection": "#2f4f7f", "selection_text": "#ffffff", "status_text": "#d1d5db",
+    "focus": "#60a5fa",  # the focus ring: a light blue that stands out on the dark Base and Window
 }
 DARK_PALETTE = {  # Fusion with these roles: the dark theme when the system gives none
     QPalette.ColorRole.Window: "#2b2b2b", QPalette.ColorRole.WindowText: "#e6e6e6", QPalette.ColorRole.Base: "#1e1e1e",

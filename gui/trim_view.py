@@ -39,6 +39,7 @@ from core.sizes import ENTRY_BYTES_TIP, FIELD_UNITS, SizeError, format_size, par
 from core.trim_preview import StoreIndex, TrimPreview, cap_text
 from core.words import plural
 from gui.context import InspectorContext
+from gui.keyboard import reading_order
 from gui.look import (
     ALIGN, BACKGROUND, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_TAG, RIGHT, TOOLTIP, Index,
     monospace, size_tooltip, status_icon,
@@ -347,6 +348,8 @@ class TrimView(QWidget):
         layout.addWidget(self.store_label)
         layout.addWidget(self.summary_label)
         layout.addWidget(splitter, 1)
+        reading_order(self.slider, self.cap_field, self.unit_box, self.session_cap_button, self.compare_field,
+                      self.warnings, self.plot, self.table)
 
     # --- following the context -------------------------------------------------------------------
     # A hidden tab only notes what changed: indexing a million entries costs a second, paid when

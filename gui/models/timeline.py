@@ -12,6 +12,7 @@ from core.session import Session
 from core.timeline import TimelineRow, body_outcome, first_code_line, timeline_rows
 from gui.look import (
     BACKGROUND, BADGE_TIPS, BADGE_WORDS, CURSOR_BACKGROUND, DECORATION, DISPLAY, FONT, FOREGROUND, PERSON, PERSON_BACKGROUND, PERSON_TAG,
+    REPLAY_NOT_SAME,
     TOOLTIP, Index, bold_monospace, delegate_asks, monospace, status_icon,
 )
 
@@ -88,7 +89,7 @@ class TimelineModel(QAbstractItemModel):
         self.badges = dict(badges)
         self.retyped = dict(retyped or {})
         if self.rows:
-            self.dataChanged.emit(self.index(0, 1), self.index(len(self.rows) - 1, 1))
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, 1))  # the status mark too (_body_mark)
 
     def row_for_cursor(self, cursor: Any) -> int:
         """The top row of the cursor's body, or the end row."""
@@ -197,8 +198,15 @@ class TimelineModel(QAbstractItemModel):
             retyped = self.retyped.get(body.key)
             text = (BADGE_WORDS.get(badge, badge) if badge else "") + (f" · retyped {retyped}" if retyped else "")
             return None, None, status_icon(badge) if badge else None, text, background
-        return (bold_monospace() if at_cursor else monospace(), None, status_icon(body_outcome(body, self.refused)),
+        return (bold_monospace() if at_cursor else monospace(), None, status_icon(self._body_mark(body)),
                 self._body_title(row), background)
+
+    def _body_mark(self, body: Body) -> str:
+        """The status a body's row shows: its recorded outcome, except that a recorded "ok" whose replay
+        did not come out the same shows a grey ✓ ("recorded-ok"): a green ✓ beside a red ≠ said fine and
+        not fine at once (docs/window.md, "The timeline's marks")."""
+        outcome = body_outcome(body, self.refused)
+        return "recorded-ok" if outcome == "ok" and self.badges.get(body.key) in REPLAY_NOT_SAME else outcome
 
     def _call_look(self, entry: Entry, column: int) -> tuple[Any, ...]:
         if column != 0:
@@ -224,6 +232,8 @@ class TimelineModel(QAbstractItemModel):
             words = {"ok": "ran ok", "failed": "failed", "refused": "its keep was refused (InvalidKeepError)", "none": "no recorded result"}
             error = (body.result or {}).get("error")
             text = f"body {body.id} {words[body_outcome(body, self.refused)]}; choosing it moves the cursor to the state it was handed"
+            if self._body_mark(body) == "recorded-ok":
+                text += "\nas recorded only: its replay does not come out the same (the replay column)"
             return text + (f"\n{error}" if error else "")
         if row.kind == "end":
             return "the state after the last record: the whole store and the final kept set" if column == 0 else None

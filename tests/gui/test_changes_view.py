@@ -97,3 +97,35 @@ def test_a_hidden_changes_tab_follows_the_cursor_only_once_shown(window, open_fi
     window.show_tab("changes")
     assert view.from_box.currentText() == "body b4" and view.to_box.currentText() == "body b5"
     assert wait_compared(qtbot, view)["to"] == "b5"
+
+
+def test_with_kept_unchanged_the_calls_take_the_empty_panes_room_and_are_whole(window, open_file, demo_path, qtbot):
+    # Issue 31.8: at 1024 px "pack.corr…ridorRuns" and shapes "{d…e}" beside an empty "Kept values" pane.
+    from PySide6.QtGui import QFontMetrics
+
+    from gui.look import CELL_PADDING, monospace
+
+    window.resize(1024, 700)
+    open_file(window, demo_path)
+    view, tree, model = window.views["changes"], window.timeline.tree, window.timeline.model
+
+    def click_body(key):
+        index = model.index(model.row_for_cursor(key), 0)
+        tree.scrollTo(index)
+        qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualRect(index).center())
+
+    tabs = window.tabs.tabBar()
+    qtbot.mouseClick(tabs, Qt.MouseButton.LeftButton, pos=tabs.tabRect(window.tabs.indexOf(view)).center())
+    click_body("b5")
+    document = wait_compared(qtbot, view)
+    assert view.summary.text().endswith("kept unchanged") and not view.kept_side.isVisible()
+    qtbot.wait(20)
+    table, metrics = view.store_table, QFontMetrics(monospace())
+    calls = {line["call"] for _sign, line in view.store_model.rows}
+    window.grab().save("/tmp/window-rest-changes.png")
+    assert table.columnWidth(2) >= max(metrics.horizontalAdvance(call) for call in calls) + CELL_PADDING  # whole
+    assert table.columnWidth(3) >= 110  # the shape readable beside them
+    window.grab().save("/tmp/window-rest-changes.png")
+    click_body("b4")  # b3 kept two names: the kept pane is back
+    qtbot.waitUntil(lambda: view.document is not document and view.document is not None, timeout=5000)
+    assert view.kept_model.rows and view.kept_side.isVisible()

@@ -111,3 +111,31 @@ def test_long_edit_ids_are_whole_in_the_edits_table(qtbot, window, open_file, tm
     qtbot.waitUntil(lambda: edits.ready, timeout=20_000)
     needed = QFontMetrics(monospace()).horizontalAdvance("edit-000003-of-the-long-room")
     assert edits.edits_table.columnWidth(0) >= needed + 24
+
+
+def test_a_body_recorded_ok_whose_replay_diverged_shows_no_green_tick_beside_the_not_equal(qtbot, window, open_file, tmp_path):
+    # Issue 31.11: a ✓ beside a ≠ diverged badge in the timeline.
+    from gui.look import STATUS_COLOURS
+
+    document = json.loads(DEMO.read_text())
+    document["bodies"][1]["code"] = "return 1;"  # b2 was recorded ok; replayed now it returns something else
+    path = tmp_path / "diverges.json"
+    path.write_text(json.dumps(document))
+    open_file(window, path)
+    run = window.views["run"]
+    window.show_tab("run")
+    with qtbot.waitSignal(run.bridge.replay_done, timeout=60_000):
+        qtbot.mouseClick(run.replay_button, Qt.MouseButton.LeftButton)
+    model = window.timeline.model
+    b2, b3 = model.row_for_cursor("b2"), model.row_for_cursor("b3")
+    assert model.data(model.index(b2, 1)) == "diverged"
+
+    def mark_colour(row):  # the colour of the round mark's middle: its fill
+        image = model.data(model.index(row, 0), Qt.ItemDataRole.DecorationRole).pixmap(32, 32).toImage()
+        return image.pixelColor(4, 16).name()
+
+    assert mark_colour(b2) == STATUS_COLOURS["recorded-ok"] != STATUS_COLOURS["ok"]  # grey, not green
+    assert "its replay does not come out the same" in model.data(model.index(b2, 0), Qt.ItemDataRole.ToolTipRole)
+    assert model.data(model.index(b3, 1)) == "same" and mark_colour(b3) == STATUS_COLOURS["ok"]  # a same replay keeps its ✓
+    window.timeline.tree.scrollTo(model.index(b2, 0))
+    window.timeline.grab().save("/tmp/window-rest-diverged.png")

@@ -23,3 +23,30 @@ def test_a_refused_keep_shows_its_message_and_its_body(window, open_file, demo_p
         view._refused_activated(view.refused_model.index(0, 0))
     assert window.context.cursor == "b5"
     assert session.body("b5") is not None
+
+
+def test_with_no_refused_keep_the_refused_section_says_so_and_shows_no_empty_table(qtbot, window, open_file, demo_path):
+    # Issue 31.11: an empty table headed "InvalidKeepError" in the Kept tab.
+    from PySide6.QtCore import Qt
+
+    open_file(window, demo_path)
+    window.resize(1024, 700)
+    window.show_tab("kept")
+    view, tree, model = window.views["kept"], window.timeline.tree, window.timeline.model
+
+    def click(row):
+        index = model.index(row, 0)
+        tree.scrollTo(index)
+        qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualRect(index).center())
+
+    click(model.row_for_cursor("b3"))  # before b5, whose keep was refused
+    assert window.context.cursor == "b3"
+    assert view.refused_label.text() == "No keep was refused before this point."
+    assert not view.refused_table.isVisible()
+    assert view.refused_pane.height() < 3 * view.refused_label.sizeHint().height()  # the room goes to the kept values
+    window.grab().save("/tmp/window-rest-kept-none.png")
+    click(model.row_for_cursor(None))  # End of session: b5's keep was refused before it
+    assert view.refused_label.text() == "Refused keeps before this point: 1"
+    assert view.refused_table.isVisible() and view.refused_model.rowCount() == 1
+    assert view.refused_table.height() > 3 * view.refused_table.horizontalHeader().height()  # room to read it in
+    window.grab().save("/tmp/window-rest-kept-one.png")
