@@ -89,6 +89,7 @@ class InputsView(QWidget):
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)  # shape takes what is left; bytes stays in view
         self.call_width = 220  # what the calls need whole; a narrow table gives them part of it (share_width)
         self.table.installEventFilter(self)
+        self.table.viewport().installEventFilter(self)  # its width: a vertical scroll bar takes some (share_width)
         self.entry_label = QuietLabel(self, wrap=True)  # another entry on most cursor moves: laid out only when it needs another height
         self.entry_label.setObjectName("inputsEntryTitle")
         self.entry_label.setText("Choose an entry to see its input.")
@@ -238,7 +239,8 @@ class InputsView(QWidget):
         self.table.viewport().update()
 
     def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
-        if watched is self.table and event.type() == QEvent.Type.Resize:
+        # The viewport too: a vertical scroll bar coming or going narrows it without resizing the table.
+        if (watched is self.table or watched is self.table.viewport()) and event.type() == QEvent.Type.Resize:
             self.share_width()
         if (watched is self.search_edit and event.type() == QEvent.Type.KeyPress
                 and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):  # type: ignore[attr-defined]
