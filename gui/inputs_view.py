@@ -41,6 +41,9 @@ from gui.read_marks import ReadMarks
 from gui.theme import hex_of
 
 FILTER_DELAY_MS = 120
+# The least a call column gets at 1024 px: the bytes column stays in view even when a vertical scroll bar
+# takes 14 px of the table (a call is cut in the middle, its whole text in the tooltip).
+CALL_LEAST = 150
 BACKGROUND_QUERY = 20_000  # entries: a filter, search or sort over more runs off the GUI thread
 SEARCH_DELAY_MS = 250
 MATCH_LIMIT = 10_000  # matches marked in one input (matches_in's default bound)
@@ -216,7 +219,7 @@ class InputsView(QWidget):
 
     def share_width(self) -> None:
         """Give the call column its whole width when the table has room, else what the shape column leaves (at least 170 px)."""
-        share_width(self.table, 1, self.call_width, SHAPE_LEAST)
+        share_width(self.table, 1, self.call_width, SHAPE_LEAST, least=CALL_LEAST)
 
     def _show_cap_column(self, shown: bool) -> None:
         """Show or hide the "at cap" column; the call column gives the shape column back the room it takes.
