@@ -163,6 +163,9 @@ MOVES = {
     "tests/compare_pairs.py": "tests/helpers/compare_pairs.py",
     "tests/reduce_sessions.py": "tests/helpers/reduce_sessions.py",
     "tests/core/check_corpus.py": "tests/helpers/check_corpus.py",
+    # the probes the window tests run as scripts beside them (`Path(__file__).with_name(...)`)
+    "tests/gui/window_probe.py": "tests/gui/window/window_probe.py",
+    "tests/gui/look_probe.py": "tests/gui/window/look_probe.py",
     # tests/core mirrors core/
     **{f"tests/core/{name}.py": f"tests/core/{room}/{name}.py" for room, names in {
         "session": ["test_bad_input", "test_broken_files", "test_growing", "test_in_place", "test_fast_find", "test_navigation",
@@ -184,6 +187,8 @@ MOVES = {
         "widgets": ["test_quiet_label", "test_drawing"],
         "background": ["test_jobs", "test_follow_and_load"],
         "actions": ["test_reduce_panel", "test_export"],
+        "window": ["test_bad_input_window", "test_bytes_tooltips", "test_gui_exit_codes", "test_keyboard", "test_launch",
+                   "test_main_window", "test_real_window", "test_small_screens", "test_theme", "test_qt_binding", "test_qt_libraries"],
     }.items() for name in names},
 }
 
@@ -193,7 +198,8 @@ FIXUPS = [
     ("tests/test_tooling.py", 'module = ".".join(path.relative_to(ROOT).with_suffix("").parts)',
      f'module = "{NAMESPACE}." + ".".join(path.relative_to(ROOT).with_suffix("").parts)'),
     ("tests/core/cli/test_cli_layout.py", '(ROOT / "core" / "commands")', '(ROOT / "core" / "cli" / "commands")'),
-    ("tests/test_install.py", '"import core.runner, gui, importlib.resources as r;"',
+    ("tests/gui/test_model_contracts.py", f'{NAMESPACE}.gui.__path__, "gui."', f'{NAMESPACE}.gui.__path__, "{NAMESPACE}.gui."'),
+    ("tests/test_install.py", f'"import {NAMESPACE}.core.runner, gui, importlib.resources as r;"',
      f'"import {NAMESPACE}.core.runner, {NAMESPACE}.gui, importlib.resources as r;"'),
 ]
 
@@ -248,8 +254,9 @@ def build_rewriter(modules: dict[str, str], paths: dict[str, str]):
     dotted = r"(?<![\w./-])(?P<dotted>(?:" + heads + r")(?:\.\w+)+)"
     old_paths = sorted(paths, key=len, reverse=True)
     path = r"(?<![\w./-])(?P<path>" + "|".join(re.escape(p) for p in old_paths) + r")(?![\w.]*\w)" if old_paths else r"(?!x)x"
+    bare_import = r"^(?P<bindent>[ \t]*)import[ \t]+(?P<bare>" + "|".join(TOPS) + r")[ \t]*$"
     files_call = r"(?P<fq>[\"'])(?P<top>" + "|".join(TOPS) + r")(?P=fq)(?=\))"
-    pattern = re.compile("|".join(f"(?:{p})" for p in (from_import, path, dotted, files_call)), re.M)
+    pattern = re.compile("|".join(f"(?:{p})" for p in (from_import, bare_import, path, dotted, files_call)), re.M)
 
     def new_name(name: str) -> str:
         """The longest known prefix renamed, the namespace put in front of core/gui/resources."""
@@ -292,6 +299,8 @@ def build_rewriter(modules: dict[str, str], paths: dict[str, str]):
             return paths[m["path"]]
         if m["dotted"] is not None:
             return new_name(m["dotted"])
+        if m["bare"] is not None:
+            return f'{m["bindent"]}import {NAMESPACE}.{m["bare"]}'
         return f'{m["fq"]}{NAMESPACE}.{m["top"]}{m["fq"]}'
 
     return lambda text: pattern.sub(replace, text)
@@ -476,7 +485,7 @@ def main() -> int:
     git("add", "-A", "core", "gui", "tests", "docs", "setup.py", "pyproject.toml", ".namespace", "README.md")
 
     print(f"restructure: {len(moves)} files moved, {changed} files rewritten, in {time.monotonic() - started:.1f} s")
-    left = [f for f in unmapped] + sorted(f for f in git("ls-files").splitlines()
+    left = list(unmapped) + sorted(f for f in git("ls-files").splitlines()
                                           if re.fullmatch(r"tests/(core|gui)/test_\w+\.py", f))
     if left:
         print("restructure: left where they were (no row in MOVES; their imports are rewritten):")
