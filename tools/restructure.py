@@ -235,6 +235,13 @@ FIXUPS = [
     ("core/runner/host.py", "    folders = [str(ROOT)]\n", "    folders: list[str] = []  # the project itself: GUEST_CODE's namespace\n"),
     ("tests/test_tooling.py", 'module = ".".join(path.relative_to(ROOT).with_suffix("").parts)',
      f'module = "{NAMESPACE}." + ".".join(path.relative_to(ROOT).with_suffix("").parts)'),
+    # core imports no gui: the names it checks are namespaced now, so a prefix test, not the first dotted part
+    ("tests/core/test_layers.py", 'FORBIDDEN = ("PySide6", "shiboken6", "pyqtgraph", "gui")',
+     f'FORBIDDEN = ("PySide6", "shiboken6", "pyqtgraph", "{NAMESPACE}.gui")'),
+    ("tests/core/test_layers.py", 'if n.split(".")[0] in FORBIDDEN)', 'if any(n == f or n.startswith(f + ".") for f in FORBIDDEN))'),
+    ("tests/core/test_layers.py", '".".join(path.relative_to(CORE.parent).with_suffix("").parts)',
+     f'"{NAMESPACE}." + ".".join(path.relative_to(CORE.parent).with_suffix("").parts)'),
+    ("tests/core/test_layers.py", "if m.split('.')[0] in {FORBIDDEN!r}]", "if any(m == f or m.startswith(f + '.') for f in {FORBIDDEN!r})]"),
     ("tests/core/cli/test_cli_layout.py", '(ROOT / "core" / "commands")', '(ROOT / "core" / "cli" / "commands")'),
     ("tests/gui/test_model_contracts.py", f'{NAMESPACE}.gui.__path__, "gui."', f'{NAMESPACE}.gui.__path__, "{NAMESPACE}.gui."'),
     ("tests/test_install.py", f'"import {NAMESPACE}.core.runner, gui, importlib.resources as r;"',
@@ -296,8 +303,10 @@ def build_rewriter(modules: dict[str, str], paths: dict[str, str]):
     old_paths = sorted(paths, key=len, reverse=True)
     path = r"(?<![\w./-])(?P<path>" + "|".join(re.escape(p) for p in old_paths) + r")(?![\w.]*\w)" if old_paths else r"(?!x)x"
     bare_import = r"^(?P<bindent>[ \t]*)import[ \t]+(?P<bare>" + "|".join(TOPS) + r")[ \t]*$"
-    files_call = r"(?P<fq>[\"'])(?P<top>" + "|".join(TOPS) + r")(?P=fq)(?=\))"
-    pattern = re.compile("|".join(f"(?:{p})" for p in (from_import, bare_import, path, dotted, files_call)), re.M)
+    # `files("resources")` (importlib.resources), and a quoted prefix such as `"gui."` (a module-name test)
+    files_call = r"(?:(?<=files\()(?P<fq>[\"'])(?P<top>" + "|".join(TOPS) + r")(?P=fq)(?=\)))"
+    quoted_prefix = r"(?:(?P<pq>[\"'])(?P<ptop>" + "|".join(TOPS) + r")\.(?P=pq))"
+    pattern = re.compile("|".join(f"(?:{p})" for p in (from_import, bare_import, path, dotted, files_call, quoted_prefix)), re.M)
 
     def new_name(name: str) -> str:
         """The longest known prefix renamed, the namespace put in front of core/gui/resources."""
@@ -342,7 +351,9 @@ def build_rewriter(modules: dict[str, str], paths: dict[str, str]):
             return new_name(m["dotted"])
         if m["bare"] is not None:
             return f'{m["bindent"]}import {NAMESPACE}.{m["bare"]}'
-        return f'{m["fq"]}{NAMESPACE}.{m["top"]}{m["fq"]}'
+        if m["fq"] is not None:
+            return f'{m["fq"]}{NAMESPACE}.{m["top"]}{m["fq"]}'
+        return f'{m["pq"]}{NAMESPACE}.{m["ptop"]}.{m["pq"]}'
 
     return lambda text: pattern.sub(replace, text)
 
