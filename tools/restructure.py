@@ -243,7 +243,6 @@ FIXUPS = [
      f'"{NAMESPACE}." + ".".join(path.relative_to(CORE.parent).with_suffix("").parts)'),
     ("tests/core/test_layers.py", "if m.split('.')[0] in {FORBIDDEN!r}]", "if any(m == f or m.startswith(f + '.') for f in {FORBIDDEN!r})]"),
     ("tests/core/cli/test_cli_layout.py", '(ROOT / "core" / "commands")', '(ROOT / "core" / "cli" / "commands")'),
-    ("tests/gui/test_model_contracts.py", f'{NAMESPACE}.gui.__path__, "gui."', f'{NAMESPACE}.gui.__path__, "{NAMESPACE}.gui."'),
     ("tests/test_install.py", f'"import {NAMESPACE}.core.runner, gui, importlib.resources as r;"',
      f'"import {NAMESPACE}.core.runner, {NAMESPACE}.gui, importlib.resources as r;"'),
 ]
