@@ -21,6 +21,7 @@ It refuses to run twice (the marker: core/session/ exists, or pyproject already 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -525,6 +526,15 @@ def main() -> int:
     if Path("gui/models/__init__.py").exists() and not [p for p in Path("gui/models").glob("*.py") if p.name != "__init__.py"]:
         git("rm", "-q", "gui/models/__init__.py")
     moved = {new: old for old, new in moves}
+    # What the moves leave behind untracked: the in-place build of a moved C extension, and folders
+    # (core/formats/, core/commands/, gui/models/) holding nothing but __pycache__
+    for old, _new in moves:
+        if old.endswith(".c"):
+            for built in Path(old).parent.glob(Path(old).stem + ".*.so"):
+                built.unlink()
+    for folder in sorted({str(Path(old).parent) for old, _ in moves}, key=len, reverse=True):
+        if Path(folder).is_dir() and not any(p.is_file() and "__pycache__" not in p.parts for p in Path(folder).rglob("*")):
+            shutil.rmtree(folder)
     for folder, doc in PACKAGES.items():  # a moved package's __init__ without a docstring gets its purpose
         init = Path(folder) / "__init__.py"
         if doc and init.exists() and _docstring(init) is None:
