@@ -61,7 +61,7 @@ PACKAGES = {
     "gui/window": "The window itself: the entry point, the application, the main window and its context, status bar, keys, look, theme, errors.",
     "tests/helpers": "Data and builders several test modules share (imported, never collected).",
     "tests/core/session": None, "tests/core/jsrules": None, "tests/core/search": None, "tests/core/edits": None,
-    "tests/core/trim": None, "tests/core/reduce": None, "tests/core/check": None, "tests/core/cli": None,
+    "tests/core/files": None, "tests/core/trim": None, "tests/core/reduce": None, "tests/core/check": None, "tests/core/cli": None,
 }
 
 # old path -> new path (files, or whole folders). Everything under core/, gui/ and tests/ not listed stays.
@@ -204,20 +204,23 @@ MOVES = {
         "search": ["test_filtering", "test_trigram_filter", "test_search_blocks", "test_resolve", "test_manifest_v8"],
         "edits": ["test_diff", "test_edit_detail", "test_edits", "test_provenance", "test_compare"],
         "trim": ["test_trim_preview", "test_changes"],
-        "reduce": ["test_reduce"],
-        "check": ["test_check", "test_check_baseline", "test_check_cli", "test_check_cluster", "test_check_severity"],
+        "reduce": ["test_reduce", "test_reduce_signature"],
+        "check": ["test_check", "test_check_baseline", "test_check_cli", "test_check_cluster", "test_check_severity",
+                  "test_check_failures"],
         "cli": ["test_cli", "test_cli_diff", "test_cli_layout", "test_cli_resolve", "test_cli_show_demo", "test_cli_trim",
-                "test_completion", "test_messages"],
+                "test_completion", "test_messages", "test_cli_options", "test_cli_streams"],
+        "files": ["test_input_file", "test_output_file"],
     }.items() for name in names},
     # tests/gui mirrors gui/ (tests/gui has no __init__.py: file names stay unique)
     **{f"tests/gui/{name}.py": f"tests/gui/{room}/{name}.py" for room, names in {
         "tabs": ["test_changes_view", "test_compare_window", "test_corpus_view", "test_edits_view", "test_inputs_view",
                  "test_kept_view", "test_problems_view", "test_run_view", "test_timeline_view", "test_trim_view", "test_search_reveal"],
         "widgets": ["test_quiet_label", "test_drawing"],
-        "background": ["test_jobs", "test_follow_and_load"],
-        "actions": ["test_reduce_panel", "test_export"],
+        "background": ["test_jobs", "test_follow_and_load", "test_follow_replaced"],
+        "actions": ["test_reduce_panel", "test_export", "test_false_repro"],
         "window": ["test_bad_input_window", "test_bytes_tooltips", "test_gui_exit_codes", "test_keyboard", "test_launch",
-                   "test_main_window", "test_real_window", "test_small_screens", "test_theme", "test_qt_binding", "test_qt_libraries"],
+                   "test_main_window", "test_real_window", "test_small_screens", "test_theme", "test_qt_binding", "test_qt_libraries",
+                   "test_input_refusals_window", "test_output_refusals", "test_window_services", "test_screen_fit"],
     }.items() for name in names},
 }
 
