@@ -483,6 +483,7 @@ def redraw_architecture(doc: Path, unmapped: list[str]) -> None:
         end = text.index("\n## ", start + len(heading)) if top == "core" else text.index("\n`tests/` mirrors", start)
         table = "\n".join(f"| {room} | {what} |" for room, what in rooms[top])
         text = text[:start] + f"{heading}\n\n{lead}\n\n| folder | what it holds |\n| --- | --- |\n{table}\n" + text[end:]
+    text = text.replace("`tests/` mirrors both:", "`tests/` mirrors both, folder for folder (what several test modules share: `tests/helpers/`):", 1)
     for heading, line in HOW_TO_FOLDERS.items():
         if heading + "\n\n" in text and line not in text:
             text = text.replace(heading + "\n\n", f"{heading}\n\n{line}\n", 1)
