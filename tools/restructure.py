@@ -591,7 +591,8 @@ def main() -> int:
     elif "test_no_gui_module_but_the_app_imports_the_main_window" not in doc_test.read_text(encoding="utf-8"):
         text = doc_test.read_text(encoding="utf-8").replace("import re\n", "import ast\nimport re\n", 1)
         doc_test.write_text(text + ONE_WINDOW_TEST, encoding="utf-8")
-    git("add", "-A", "core", "gui", "tests", "docs", "setup.py", "pyproject.toml", ".namespace", "README.md")
+    git("add", "-u")  # every rewritten tracked file, wherever it is (tools/, .ci/, docs/ …)
+    git("add", "-A", "core", "gui", "tests", ".namespace")
 
     print(f"restructure: {len(moves)} files moved, {changed} files rewritten, in {time.monotonic() - started:.1f} s")
     left = list(unmapped) + sorted(f for f in git("ls-files").splitlines()
