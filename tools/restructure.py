@@ -61,7 +61,7 @@ PACKAGES = {
     "gui/window": "The window itself: the entry point, the application, the main window and its context, status bar, keys, look, theme, errors.",
     "tests/helpers": "Data and builders several test modules share (imported, never collected).",
     "tests/core/session": None, "tests/core/jsrules": None, "tests/core/search": None, "tests/core/edits": None,
-    "tests/core/files": None, "tests/core/trim": None, "tests/core/reduce": None, "tests/core/check": None, "tests/core/cli": None,
+    "tests/core/files": None, "tests/core/handoff": None, "tests/core/trim": None, "tests/core/reduce": None, "tests/core/check": None, "tests/core/cli": None,
 }
 
 # old path -> new path (files, or whole folders). Everything under core/, gui/ and tests/ not listed stays.
@@ -188,6 +188,7 @@ MOVES = {
     "gui/theme.py": "gui/window/theme.py",
     "gui/services.py": "gui/window/services.py",
     "gui/screen_fit.py": "gui/window/screen_fit.py",
+    "gui/focus_ring.py": "gui/window/focus_ring.py",
     # tests/helpers: the modules test files import from each other
     "tests/compare_pairs.py": "tests/helpers/compare_pairs.py",
     "tests/reduce_sessions.py": "tests/helpers/reduce_sessions.py",
@@ -199,28 +200,35 @@ MOVES = {
     **{f"tests/core/{name}.py": f"tests/core/{room}/{name}.py" for room, names in {
         "session": ["test_bad_input", "test_broken_files", "test_growing", "test_in_place", "test_fast_find", "test_navigation",
                     "test_places", "test_record_texts", "test_session", "test_store_prefix", "test_store_scan",
-                    "test_timeline_handed", "test_timeline_rows"],
+                    "test_timeline_handed", "test_timeline_rows", "test_json_test_suite", "test_scan_sanitized",
+                    "test_recorded_failure"],
         "jsrules": ["test_js_value", "test_jsonsize", "test_run_inputs", "test_sizes", "test_compact_json"],
         "search": ["test_filtering", "test_trigram_filter", "test_search_blocks", "test_resolve", "test_manifest_v8"],
-        "edits": ["test_diff", "test_edit_detail", "test_edits", "test_provenance", "test_compare"],
+        "edits": ["test_diff", "test_edit_detail", "test_edits", "test_provenance", "test_compare", "test_blame_evidence",
+                  "test_change_in_unit", "test_geometry_boxes", "test_reads", "test_retyped"],
         "trim": ["test_trim_preview", "test_changes"],
-        "reduce": ["test_reduce", "test_reduce_signature"],
+        "reduce": ["test_reduce", "test_reduce_signature", "test_reduce_reads"],
         "check": ["test_check", "test_check_baseline", "test_check_cli", "test_check_cluster", "test_check_severity",
                   "test_check_failures"],
         "cli": ["test_cli", "test_cli_diff", "test_cli_layout", "test_cli_resolve", "test_cli_show_demo", "test_cli_trim",
-                "test_completion", "test_messages", "test_cli_options", "test_cli_streams"],
+                "test_completion", "test_messages", "test_cli_options", "test_cli_streams", "test_desktop_entry"],
         "files": ["test_input_file", "test_output_file"],
+        "handoff": ["test_notes", "test_redact"],
     }.items() for name in names},
     # tests/gui mirrors gui/ (tests/gui has no __init__.py: file names stay unique)
     **{f"tests/gui/{name}.py": f"tests/gui/{room}/{name}.py" for room, names in {
         "tabs": ["test_changes_view", "test_compare_window", "test_corpus_view", "test_edits_view", "test_inputs_view",
-                 "test_kept_view", "test_problems_view", "test_run_view", "test_timeline_view", "test_trim_view", "test_search_reveal"],
-        "widgets": ["test_quiet_label", "test_drawing"],
+                 "test_kept_view", "test_problems_view", "test_run_view", "test_timeline_view", "test_trim_view", "test_search_reveal",
+                 "test_changed_vs_selected", "test_contradictions", "test_designer_unit", "test_edits_evidence",
+                 "test_inputs_read_paths", "test_operations_waterfall", "test_reads_panel", "test_recorded_failure",
+                 "test_notes_window", "test_trim_cap_in_context", "test_timeline_keys"],
+        "widgets": ["test_quiet_label", "test_drawing", "test_drawing_note", "test_json_tree_room"],
         "background": ["test_jobs", "test_follow_and_load", "test_follow_replaced"],
         "actions": ["test_reduce_panel", "test_export", "test_false_repro"],
         "window": ["test_bad_input_window", "test_bytes_tooltips", "test_gui_exit_codes", "test_keyboard", "test_launch",
                    "test_main_window", "test_real_window", "test_small_screens", "test_theme", "test_qt_binding", "test_qt_libraries",
-                   "test_input_refusals_window", "test_output_refusals", "test_window_services", "test_screen_fit"],
+                   "test_input_refusals_window", "test_output_refusals", "test_window_services", "test_screen_fit",
+                   "test_any_monospace", "test_focus_ring", "test_keyboard_wrap", "test_tab_order"],
     }.items() for name in names},
 }
 
