@@ -347,7 +347,7 @@ def build() -> dict[str, Any]:
 def _cap_dropping(store: list[dict], fall: int) -> int:
     """A round cap (a multiple of 256 bytes) at which trimStore drops exactly the `fall` oldest entries."""
     sys.path.insert(0, str(DEMO.parents[2]))
-    from core.jsonsize import json_bytes
+    from wsi_inspector.core.jsrules.jsonsize import json_bytes
 
     shaped = [{k: e[k] for k in ("id", "call", "input", "unit", "applied") if k in e} for e in store]
     sizes = [json_bytes(s) for s in shaped]

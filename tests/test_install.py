@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests.conftest import DEMO, ROOT
 
-# "*.so": the checkout's own build of core/_store_scan.c; the wheel must compile its own.
+# "*.so": the checkout's own build of core/session/_store_scan.c; the wheel must compile its own.
 NOT_SHIPPED = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis", "shots", "*.so")
 
 
@@ -41,8 +41,8 @@ def test_the_wheel_installed_into_a_fresh_venv_works_from_any_folder(tmp_path):
     elsewhere.mkdir()
 
     # The code and the demo come from the venv, not from the checkout; one msgpack, no jsonpatch.
-    where = run([python, "-c", "import core.runner, gui, importlib.resources as r;"
-                 "print(core.runner.__file__); print(gui.__file__); print(r.files('resources') / 'sessions' / 'demo.json')"],
+    where = run([python, "-c", "import wsi_inspector.core.runner, wsi_inspector.gui, importlib.resources as r;"
+                 "print(wsi_inspector.core.runner.__file__); print(wsi_inspector.gui.__file__); print(r.files('wsi_inspector.resources') / 'sessions' / 'demo.json')"],
                 elsewhere, env)
     assert where.returncode == 0, where.stderr
     site = venv / "lib"
@@ -55,7 +55,7 @@ def test_the_wheel_installed_into_a_fresh_venv_works_from_any_folder(tmp_path):
     assert checked.returncode == 0, checked.stdout
 
     # Where there is a C compiler, the wheel carries the store's C scan, and the CLI reads with it.
-    scanner = run([python, "-c", "import core.store_scan as s; print(s.BUILT)"], elsewhere, env)
+    scanner = run([python, "-c", "import wsi_inspector.core.session.store_scan as s; print(s.BUILT)"], elsewhere, env)
     assert scanner.stdout.strip() == str(bool(shutil.which("cc") or shutil.which("gcc"))), scanner.stderr
     manifest = run([wsi, "manifest", shipped_demo, "--json"], elsewhere, env)
     assert manifest.returncode == 0 and json.loads(manifest.stdout)["count"] > 0, manifest.stderr
@@ -88,3 +88,16 @@ def test_the_wheel_installed_into_a_fresh_venv_works_from_any_folder(tmp_path):
     headless = run([wsi], elsewhere, env)
     assert headless.returncode == 2 and len(headless.stderr.splitlines()) == 1, headless.stderr
     assert "no display" in headless.stderr
+
+
+def test_the_wheel_installs_one_top_level_name(tmp_path):
+    """Nothing generic lands in site-packages (issue 29): the wheel holds `wsi_inspector/` and its dist-info only."""
+    import zipfile
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=NOT_SHIPPED)
+    built = run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp_path / "dist", source], tmp_path, env)
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("worker_session_inspector-*.whl")
+    tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"wsi_inspector"}, sorted(tops)

@@ -1,8 +1,8 @@
-"""Writes core/_pow5_table.h: 5^q for q in [-342, 308] as 128-bit fractions, for the C scan's exact
+"""Writes core/session/_pow5_table.h: 5^q for q in [-342, 308] as 128-bit fractions, for the C scan's exact
 decimal-to-double conversion (Eisel–Lemire, as fast_float and Go's strconv do it).
 
 Why a committed header: the C extension builds with no Python step before it, and the table is
-pure arithmetic, so it is written once from Python's exact big integers; tests/core/test_store_scan.py
+pure arithmetic, so it is written once from Python's exact big integers; tests/core/session/test_store_scan.py
 checks that the committed header is what this script writes.
 
 Each row is 5^q scaled by a power of two so that its top bit is bit 127: truncated for q >= 0,
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 SMALLEST, LARGEST = -342, 308
-HEADER = Path(__file__).resolve().parent.parent / "core" / "_pow5_table.h"
+HEADER = Path(__file__).resolve().parent.parent / "core" / "session" / "_pow5_table.h"
 
 
 def rows() -> list[int]:

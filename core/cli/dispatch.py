@@ -1,7 +1,7 @@
 """`wsi` headless: the dispatcher. It parses the command line and runs one command of COMMANDS.
 
-A command is a module `core.commands.<name>` with `add_arguments(parser)` and `run(args) -> int`;
-it takes what it shares with the others from `core.cli.errors`, `options`, `output` and `sessions`,
+A command is a module `wsi_inspector.core.cli.commands.<name>` with `add_arguments(parser)` and `run(args) -> int`;
+it takes what it shares with the others from `wsi_inspector.core.cli.errors`, `options`, `output` and `sessions`,
 never from this module (an import-linter contract in pyproject.toml says so).
 
 Exit status: 0 done; 1 the file has errors, a run failed or a replay diverged; 2 bad usage or a
@@ -14,12 +14,12 @@ import importlib
 import sys
 from typing import Any
 
-from core.cli import output, streams
-from core.cli.errors import CliError
-from core.plain_text import shown
-from core.desktop_entry import InstallDesktopAction
+from wsi_inspector.core.cli import output, streams
+from wsi_inspector.core.cli.errors import CliError
+from wsi_inspector.core.text.plain_text import shown
+from wsi_inspector.core.cli.desktop_entry import InstallDesktopAction
 
-# A new command: a module core/commands/<name>.py, and its line here (the order of `wsi --help`).
+# A new command: a module core/cli/commands/<name>.py, and its line here (the order of `wsi --help`).
 COMMANDS = {
     "manifest": "the inputs manifest at a point of the timeline",
     "kept": "the kept manifest at a point of the timeline",
@@ -51,7 +51,7 @@ class UsageParser(argparse.ArgumentParser):
 
 
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
-    """The `wsi` parser with one sub-command per module of `core.commands`.
+    """The `wsi` parser with one sub-command per module of `wsi_inspector.core.cli.commands`.
 
     Only the chosen command's module is imported (its arguments are all that will be parsed): the
     others pull in numpy, msgpack and the runner, a third of a second a run does not need.
@@ -73,7 +73,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
 
 def _demo_epilog() -> str:
     """Where the bundled demo is, for `wsi --help`: a newcomer's first file after an install."""
-    from core.commands.demo import demo_path_text
+    from wsi_inspector.core.cli.commands.demo import demo_path_text
 
     return (f"The demo session: {demo_path_text()} (`wsi demo --copy DIR` copies it and the example bodies). "
             "Start with `wsi gui` (the window on the demo); docs/bodies.md says how to write a body.")
@@ -94,13 +94,13 @@ class CompletionAction(argparse.Action):
     """`--completion bash|zsh`: print the shell's completion script for every command and exit 0."""
 
     def __init__(self, option_strings: list[str], dest: str, **_kwargs: object):
-        from core.cli.completion import SHELLS
+        from wsi_inspector.core.cli.completion import SHELLS
 
         super().__init__(option_strings, dest, choices=SHELLS, metavar="SHELL",
                          help="print a completion script for bash or zsh (eval \"$(wsi --completion bash)\")")
 
     def __call__(self, parser: argparse.ArgumentParser, _namespace: object, values: object, *_args: object) -> None:
-        from core.cli.completion import GUI_OPTIONS, script
+        from wsi_inspector.core.cli.completion import GUI_OPTIONS, script
 
         print(script(str(values), {"gui": list(GUI_OPTIONS), **command_options()}), end="")
         parser.exit()
@@ -130,9 +130,9 @@ def installed_version() -> str:
 
 def _command_module(name: str) -> Any:
     try:
-        return importlib.import_module(f"core.commands.{name}")
+        return importlib.import_module(f"wsi_inspector.core.cli.commands.{name}")
     except ModuleNotFoundError as exc:
-        if exc.name == f"core.commands.{name}":
+        if exc.name == f"wsi_inspector.core.cli.commands.{name}":
             return None
         raise
 

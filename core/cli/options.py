@@ -20,7 +20,7 @@ def add_file_argument(parser: argparse.ArgumentParser, at: bool = True, json_fla
 
 
 def _gzip_limit(text: str) -> int:
-    from core.reading import parse_limit
+    from wsi_inspector.core.session.reading import parse_limit
 
     try:
         return parse_limit(text)

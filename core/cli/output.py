@@ -7,8 +7,8 @@ from typing import Any
 
 import orjson
 
-from core.model import Problem
-from core.plain_text import shown
+from wsi_inspector.core.session.model import Problem
+from wsi_inspector.core.text.plain_text import shown
 
 printed_json = False  # set once a command's document is out, so a later failure adds no second one
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.cli.errors import CliError, FileUnreadable
-from core.cli.output import format_problem
-from core.model import State
-from core.plain_text import shown
-from core.session import LoadError, Session, load
+from wsi_inspector.core.cli.errors import CliError, FileUnreadable
+from wsi_inspector.core.cli.output import format_problem
+from wsi_inspector.core.session.model import State
+from wsi_inspector.core.text.plain_text import shown
+from wsi_inspector.core.session.load import LoadError, Session, load
 
 MAX_PROBLEM_LINES = 20
 # Sessions this process loaded, held to the end: `wsi` exits without freeing millions of parsed
-# values one by one (0.9 s on a 150 MB session); see gui/launch.py.
+# values one by one (0.9 s on a 150 MB session); see gui/window/launch.py.
 _loaded: list[Session] = []
 
 

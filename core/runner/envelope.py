@@ -22,11 +22,11 @@ import msgspec
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.model import Entry, Id
-from core.run_inputs import manifest_entry, trim_store
-from core.runner.mock_modules import MockModules
-from core.runner.scene import scene_payload
-from core.runner.typescript import TypeScriptError, erase_types
+from wsi_inspector.core.session.model import Entry, Id
+from wsi_inspector.core.jsrules.run_inputs import manifest_entry, trim_store
+from wsi_inspector.core.runner.mock_modules import MockModules
+from wsi_inspector.core.runner.scene import scene_payload
+from wsi_inspector.core.runner.typescript import TypeScriptError, erase_types
 
 DEFAULT_TIMEOUT_S = 10.0
 DEFAULT_MEMORY_BYTES = 256 * 1024 * 1024

@@ -1,4 +1,4 @@
-"""The guest process (`python -m core.runner.guest`, or `host.GUEST_CODE`): runs bodies in V8 for the host, one at a time.
+"""The guest process (`python -m wsi_inspector.core.runner.guest`, or `host.GUEST_CODE`): runs bodies in V8 for the host, one at a time.
 
 It reads `run` frames on stdin and writes `calls` and `done` frames on stdout. Module calls are
 answered by the host (`answers` frames), so the guest knows nothing of sessions.
@@ -47,7 +47,7 @@ from typing import Any
 
 import orjson
 
-from core.runner.protocol import ChannelClosed, read_frame, write_frame
+from wsi_inspector.core.runner.protocol import ChannelClosed, read_frame, write_frame
 
 # Package data beside this module (always a real folder: the host puts the project on the guest's path);
 # read with open, as importlib.resources' import alone was a few milliseconds of every guest's start.

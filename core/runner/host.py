@@ -35,9 +35,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
-from core.runner.envelope import Envelope
-from core.runner.protocol import ChannelClosed, ChannelTimeout, read_frame, write_frame
-from core.runner.result import CallTrace, HostTimeout, RunResult, assemble, failure, read_done
+from wsi_inspector.core.runner.envelope import Envelope
+from wsi_inspector.core.runner.protocol import ChannelClosed, ChannelTimeout, read_frame, write_frame
+from wsi_inspector.core.runner.result import CallTrace, HostTimeout, RunResult, assemble, failure, read_done
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHDOG_GRACE_S = 0.5
@@ -50,9 +50,13 @@ DATA_HEADROOM = 1024 * 1024 * 1024
 def data_limit_for(memory_bytes: int) -> int:
     """The hard RLIMIT_DATA a guest needs for runs with this memory cap."""
     return 2 * memory_bytes + DATA_HEADROOM
-# How the host starts a guest: `-c`, not `-m core.runner.guest`, as runpy's imports were a few
+# How the host starts a guest: `-c`, not `-m wsi_inspector.core.runner.guest`, as runpy's imports were a few
 # milliseconds of every guest's start; ssl is kept out first (see guest.py).
-GUEST_CODE = "import sys; sys.modules['ssl'] = None; from core.runner.guest import main; main()"
+# The guest runs without `site` (no editable install's finder), so it makes the one namespace itself:
+# `wsi_inspector` is the folder that holds core/ (the checkout's top, or the installed package).
+GUEST_CODE = ("import sys, types; sys.modules['ssl'] = None; namespace = types.ModuleType('wsi_inspector'); "
+              f"namespace.__path__ = [{str(ROOT)!r}]; sys.modules['wsi_inspector'] = namespace; "
+              "from wsi_inspector.core.runner.guest import main; main()")
 # What the guest imports from outside the standard library (see guest_path).
 GUEST_LIBRARIES = ("py_mini_racer", "msgspec", "orjson")
 MEMORY_WORDS = ("out of memory", "allocation failed", "heap limit", "invalid size", "cannot allocate")
@@ -114,7 +118,7 @@ def guest_path() -> str:
     The guest starts without the `site` module (`python -S`): site's work (the venv's .pth files, an
     editable install's finder) was a tenth of a guest's start-up and the guest needs none of it.
     """
-    folders = [str(ROOT)]
+    folders: list[str] = []  # the project itself: GUEST_CODE's namespace
     for name in GUEST_LIBRARIES:
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.origin is not None:
@@ -125,7 +129,7 @@ def guest_path() -> str:
 
 
 class GuestProcess:
-    """One guest: a `python -S` child running `core.runner.guest`, with frames on its stdin and stdout."""
+    """One guest: a `python -S` child running `wsi_inspector.core.runner.guest`, with frames on its stdin and stdout."""
 
     def __init__(self, data_limit: int):
         self.data_limit = data_limit
@@ -210,7 +214,7 @@ class Runner:
     def __init__(self, size: int = 1, data_limit: int | None = None, warm: bool = True, typescript: bool = False):
         """`warm`: start the guests now. `typescript`: also start the TypeScript stripper now, in the
         background, so that the first TypeScript envelope built (on a GUI thread, say) does not wait for it."""
-        from core.runner.envelope import DEFAULT_MEMORY_BYTES
+        from wsi_inspector.core.runner.envelope import DEFAULT_MEMORY_BYTES
 
         self.size = max(1, size)
         self.data_limit = data_limit if data_limit is not None else data_limit_for(DEFAULT_MEMORY_BYTES)
@@ -225,7 +229,7 @@ class Runner:
             for _ in range(self.size):
                 self._idle.put(_new_guest(self.data_limit))
         if typescript:  # after the guests: they start in their own processes meanwhile
-            from core.runner.typescript import prepare_in_background
+            from wsi_inspector.core.runner.typescript import prepare_in_background
 
             prepare_in_background()
 

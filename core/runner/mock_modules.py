@@ -18,12 +18,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from core.diff import diff
-from core.json_values import canonical
-from core.jsonsize import compact_json
-from core.js_value import as_js
-from core.model import Entry
-from core import run_inputs
+from wsi_inspector.core.edits.diff import diff
+from wsi_inspector.core.jsrules.json_values import canonical
+from wsi_inspector.core.jsrules.jsonsize import compact_json
+from wsi_inspector.core.jsrules.js_value import as_js
+from wsi_inspector.core.session.model import Entry
+from wsi_inspector.core.jsrules import run_inputs
 
 RUN_INPUTS = (
     "jsonBytes", "describeValue", "manifestEntry", "callMatches", "makeInputs",
@@ -64,7 +64,7 @@ def place_functions(value: object, functions: list[list[str]]) -> object:
     The guest writes a function as `null` and lists where it was: no marker inside the data, so
     plain data that looks like one (`{"__wsi_fn__": "x"}`) stays data. Changes `value` in place.
     """
-    from core.diff import parse_pointer
+    from wsi_inspector.core.edits.diff import parse_pointer
 
     for path, name in functions:
         tokens = parse_pointer(path)
@@ -129,7 +129,7 @@ class MockModules:
     """The session's module calls as a mock: answers a call from the record, the scene, or run.inputs."""
 
     def __init__(self, session: Any):
-        # No reference to the session itself: core.runner.envelope caches one MockModules per
+        # No reference to the session itself: wsi_inspector.core.runner.envelope caches one MockModules per
         # session in a WeakKeyDictionary, which a value holding its key would keep alive for ever.
         self.known = known_calls(session)
         scene = session.scene if isinstance(session.scene, dict) else {}

@@ -2,7 +2,7 @@
 
 A body is the same when its module calls (name and input, in order) are the recorded entries whose
 `body` names it, it succeeds or fails as recorded, and its returned value equals the recorded
-`result.returned`. Values compare as JavaScript sees them (`core.js_value`): 1 and 1.0, -0 and 0,
+`result.returned`. Values compare as JavaScript sees them (`wsi_inspector.core.jsrules.js_value`): 1 and 1.0, -0 and 0,
 12345678901234567890 and 12345678901234567000 are one number, and a listed change is one JavaScript
 can tell. Otherwise `firstDifference` says where:
 `{"kind": "call"|"input"|"missing-call"|"extra-call"|"ok"|"returned", "message", …}` with the
@@ -20,14 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable
 
-from core.diff import diff
-from core.json_values import json_equal
-from core.js_value import as_js
-from core.model import Body, Entry
-from core.runner.envelope import EnvelopeError, RunOptions, build_envelope
-from core.runner.host import Runner
-from core.runner.mock_modules import describe_change
-from core.runner.result import RunResult, failure
+from wsi_inspector.core.edits.diff import diff
+from wsi_inspector.core.jsrules.json_values import json_equal
+from wsi_inspector.core.jsrules.js_value import as_js
+from wsi_inspector.core.session.model import Body, Entry
+from wsi_inspector.core.runner.envelope import EnvelopeError, RunOptions, build_envelope
+from wsi_inspector.core.runner.host import Runner
+from wsi_inspector.core.runner.mock_modules import describe_change
+from wsi_inspector.core.runner.result import RunResult, failure
 
 
 def recorded_calls(session: Any, body: Body) -> list[Entry]:

@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any, Required, TypedDict
 
-from core.runner.result import readable
+from wsi_inspector.core.runner.result import readable
 
 
 # C0 controls, DEL, C1 controls and the two Unicode line separators.

@@ -16,10 +16,10 @@ from typing import Any
 
 import orjson
 
-from core.reading import MAX_DEPTH as READING_MAX_DEPTH
-from core.run_inputs import InvalidKeepError, validate_keep
-from core.runner.envelope import Envelope, dumps
-from core.runner.mock_modules import place_functions
+from wsi_inspector.core.session.reading import MAX_DEPTH as READING_MAX_DEPTH
+from wsi_inspector.core.jsrules.run_inputs import InvalidKeepError, validate_keep
+from wsi_inspector.core.runner.envelope import Envelope, dumps
+from wsi_inspector.core.runner.mock_modules import place_functions
 
 MAX_RETURNED_CHARS = 24_000
 # How deep a returned value, a keep or a module call's input may nest: what a session may (one

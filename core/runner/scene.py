@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.run_inputs import kept_manifest
+from wsi_inspector.core.jsrules.run_inputs import kept_manifest
 
 
 def scene_payload(scene: dict[str, Any] | None, kept: dict[str, Any]) -> dict[str, Any]:

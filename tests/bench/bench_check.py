@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.core.check_corpus import session, write  # noqa: E402
+from tests.helpers.check_corpus import session, write  # noqa: E402
 
 FORMS = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 

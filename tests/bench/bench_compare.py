@@ -18,8 +18,8 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.compare import compare_sessions, load_pair  # noqa: E402
-from core.session import load  # noqa: E402
+from wsi_inspector.core.edits.compare import compare_sessions, load_pair  # noqa: E402
+from wsi_inspector.core.session.load import load  # noqa: E402
 from tests.bench.make_big import make_big  # noqa: E402
 
 TARGET_SECONDS = 2.0

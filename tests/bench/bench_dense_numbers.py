@@ -1,6 +1,6 @@
 """Benchmark: `json_bytes` on number-dense corrections (~4 MB at the default count), against `len(orjson.dumps(v))` on the same value.
 
-Moved here from tests/core/test_jsonsize.py (issue 13), which asserted it took under 3 s: a per-match
+Moved here from tests/core/jsrules/test_jsonsize.py (issue 13), which asserted it took under 3 s: a per-match
 rescan of the text would take minutes, so the figure to watch is the ratio to orjson, which stays
 roughly constant while the counting is linear. The answer is checked against `js_stringify` too.
 
@@ -17,8 +17,8 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.jsonsize import js_stringify, json_bytes  # noqa: E402
-from tests.core.test_jsonsize import dense_corrections  # noqa: E402
+from wsi_inspector.core.jsrules.jsonsize import js_stringify, json_bytes  # noqa: E402
+from tests.core.jsrules.test_jsonsize import dense_corrections  # noqa: E402
 
 
 def best(runs: int, measure: Callable[[], object]) -> float:

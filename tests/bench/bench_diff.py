@@ -1,4 +1,4 @@
-"""Benchmark: `core.diff.diff` on a 50,000-point spine (1 point inserted, 3 moved, 1 scalar changed) vs `jsonpatch.make_patch`.
+"""Benchmark: `wsi_inspector.core.edits.diff.diff` on a 50,000-point spine (1 point inserted, 3 moved, 1 scalar changed) vs `jsonpatch.make_patch`.
 
 Run: `.venv/bin/python tests/bench/bench_diff.py [POINTS]`. Targets: at most 0.5 s, and at most 0.1× jsonpatch's
 time on the same pair in the same run (issue 14). Also checks the result is exactly 5 changes that rebuild the edit.
@@ -16,8 +16,8 @@ import jsonpatch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.diff import apply_changes, diff  # noqa: E402
-from core.json_values import json_equal  # noqa: E402
+from wsi_inspector.core.edits.diff import apply_changes, diff  # noqa: E402
+from wsi_inspector.core.jsrules.json_values import json_equal  # noqa: E402
 
 TARGET_SECONDS = 0.5
 TARGET_RATIO = 0.1
@@ -62,7 +62,7 @@ def main() -> None:
     ratio = ours_s / theirs_s
     print(f"diff of a {points:,}-point spine (1 inserted, 3 moved, 1 scalar): {len(changes)} changes, "
           f"rebuilds exactly: {exact}")
-    print(f"core.diff.diff        {ours_s * 1000:8.1f} ms   (target ≤ {TARGET_SECONDS * 1000:.0f} ms)")
+    print(f"wsi_inspector.core.edits.diff.diff        {ours_s * 1000:8.1f} ms   (target ≤ {TARGET_SECONDS * 1000:.0f} ms)")
     print(f"jsonpatch.make_patch  {theirs_s * 1000:8.1f} ms   ({len(list(patch))} operations)")
     print(f"ratio to jsonpatch    {ratio:8.2f}×   (target ≤ {TARGET_RATIO:.1f}×)")
     print(f"the same edit in cm   {cm_s * 1000:8.1f} ms   ({len(cm_changes)} changes, compared in mm)")

@@ -66,8 +66,8 @@ def child(path: str) -> None:
     from PySide6.QtCore import QElapsedTimer, QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from gui.app import make_application
-    from gui.main_window import MainWindow
+    from wsi_inspector.gui.window.app import make_application
+    from wsi_inspector.gui.window.main_window import MainWindow
 
     make_application([])
     window = MainWindow(QSettings(str(Path(os.environ.get("TMPDIR", "/tmp")) / "wsi-bench-chains.ini"),

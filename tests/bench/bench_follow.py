@@ -59,8 +59,8 @@ def main() -> None:
     from PySide6.QtCore import QEvent, QEventLoop, QObject, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from gui.app import make_application
-    from gui.main_window import MainWindow
+    from wsi_inspector.gui.window.app import make_application
+    from wsi_inspector.gui.window.main_window import MainWindow
 
     source = jsonl_session(entries)
     live = DATA / "follow-live.jsonl"

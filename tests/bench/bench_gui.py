@@ -115,12 +115,13 @@ def child(path: str, tabs: str) -> None:
     from PySide6.QtCore import QEventLoop, QSettings
     from PySide6.QtWidgets import QApplication
 
-    import gui.main_window
-    from gui.app import make_application
-    from gui.main_window import MainWindow
+    import wsi_inspector.gui.window.main_window
+    from wsi_inspector.gui.window.app import make_application
+    from wsi_inspector.gui.window.main_window import MainWindow
 
     if tabs == "issue3":
-        gui.main_window.TABS[:] = [t for t in gui.main_window.TABS if t[0] in ("inputs", "kept", "problems", "run")]  # the window wires the Run tab
+        window_module = wsi_inspector.gui.window.main_window
+        window_module.TABS[:] = [t for t in window_module.TABS if t[0] in ("inputs", "kept", "problems", "run")]  # the window wires the Run tab
 
     make_application([])
     window = MainWindow(QSettings(str(Path(os.environ.get("TMPDIR", "/tmp")) / "wsi-bench.ini"), QSettings.Format.IniFormat))

@@ -15,7 +15,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.jsonsize import json_bytes  # noqa: E402
+from wsi_inspector.core.jsrules.jsonsize import json_bytes  # noqa: E402
 
 
 def store_input(rng: random.Random, index: int) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Benchmark: what structured places (core.place) cost a load, against the load itself.
+"""Benchmark: what structured places (wsi_inspector.core.session.place) cost a load, against the load itself.
 
 Run: `.venv/bin/python tests/bench/bench_places.py [ENTRIES]`. Every entry and body has a Place where
 before issue 13 it had the printed text. JSON Lines makes one per line while loading; the JSON form
@@ -18,8 +18,8 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.place import Place  # noqa: E402
-from core.session import load  # noqa: E402
+from wsi_inspector.core.session.place import Place  # noqa: E402
+from wsi_inspector.core.session.load import load  # noqa: E402
 
 
 def best(runs: int, work: Callable[[], object]) -> float:

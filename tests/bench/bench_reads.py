@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.runner.envelope import build_envelope  # noqa: E402
-from core.runner.host import Runner  # noqa: E402
-from core.session import load  # noqa: E402
+from wsi_inspector.core.runner.envelope import build_envelope  # noqa: E402
+from wsi_inspector.core.runner.host import Runner  # noqa: E402
+from wsi_inspector.core.session.load import load  # noqa: E402
 from tests.conftest import DEMO  # noqa: E402
 
 RUNS = 100

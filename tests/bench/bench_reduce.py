@@ -14,12 +14,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.reduce import Reducer, run_envelope  # noqa: E402
-from core.repro import cut_after, cut_session  # noqa: E402
-from core.runner.host import Runner  # noqa: E402
-from core.session import load  # noqa: E402
+from wsi_inspector.core.reduce.reduce import Reducer, run_envelope  # noqa: E402
+from wsi_inspector.core.reduce.repro import cut_after, cut_session  # noqa: E402
+from wsi_inspector.core.runner.host import Runner  # noqa: E402
+from wsi_inspector.core.session.load import load  # noqa: E402
 from tests.bench.measure import WSI, run_process  # noqa: E402
-from tests.reduce_sessions import NEEDED, failing_session  # noqa: E402
+from tests.helpers.reduce_sessions import NEEDED, failing_session  # noqa: E402
 
 ENTRIES = 150
 

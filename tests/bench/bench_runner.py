@@ -34,9 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from core.runner.envelope import build_envelope  # noqa: E402
-from core.runner.host import Runner, guest_path  # noqa: E402
-from core.session import load  # noqa: E402
+from wsi_inspector.core.runner.envelope import build_envelope  # noqa: E402
+from wsi_inspector.core.runner.host import Runner, guest_path  # noqa: E402
+from wsi_inspector.core.session.load import load  # noqa: E402
 
 DEMO = ROOT / "resources" / "sessions" / "demo.json"
 PARALLEL = "const all = await Promise.all(Array.from({ length: 1000 }, (_, level) => modules.mep.risers({ level })));\nreturn all.length;"
@@ -72,7 +72,7 @@ def realm_ms() -> float:
     """Making one realm: a fresh isolate with the prelude evaluated (what a run leaves the guest to do)."""
     import asyncio
 
-    from core.runner.guest import Realm
+    from wsi_inspector.core.runner.guest import Realm
 
     async def make_many() -> float:
         Realm().close()
@@ -85,7 +85,7 @@ def in_guest_ms(envelope) -> float:
     """A run inside the guest, its realm ready: the guest's part of a warm run, without the processes waking."""
     import asyncio
 
-    from core.runner.guest import Guest, Realm
+    from wsi_inspector.core.runner.guest import Guest, Realm
 
     class Silent(Guest):
         def send(self, message) -> None:
@@ -128,9 +128,9 @@ def bare_v8_process_ms(site: bool = True) -> tuple[float, float]:
 
 FIRST_RUNNER = """
 import json, os, sys, time
-from core.runner.envelope import build_envelope
-from core.runner.host import Runner
-from core.session import load
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.host import Runner
+from wsi_inspector.core.session.load import load
 envelope = build_envelope(load(sys.argv[1]), "return 1;")
 start, cpu = time.perf_counter(), time.process_time()
 with Runner(size=1) as runner:

@@ -5,7 +5,7 @@ matches every entry in at most 200 ms, one that matches few in at most 50 ms, wi
 than a batch of text; and a first search that pays no multi-second re-scan (read here as at most
 1 s: it reads each block once for its capitals and its runs' trigram signatures, kept for later
 searches; the input spans come from the load). The JSON form's records are searched where they lie in
-the file's bytes (core.in_place), JSON Lines records joined a block at a time. Each figure is printed against its target (the
+the file's bytes (wsi_inspector.core.session.in_place), JSON Lines records joined a block at a time. Each figure is printed against its target (the
 ratio; at most 1.0 meets it) and against a baseline measured in the same run: one bare `bytes.find`
 of a 4-byte missing needle over the whole file's bytes (what reading every byte once costs at all).
 Each figure is the best of three, wall clock and this process's CPU time (steadier on a shared
@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.filtering import ManifestIndex  # noqa: E402
-from core.session import load  # noqa: E402
+from wsi_inspector.core.search.filtering import ManifestIndex  # noqa: E402
+from wsi_inspector.core.session.load import load  # noqa: E402
 from tests.bench.measure import big_session  # noqa: E402
 
 EVERY, FEW, FIRST = 200.0, 50.0, 1000.0  # target milliseconds (see the docstring)

@@ -9,7 +9,7 @@ exit status 130, the partial report); how soon is a figure, measured here.
 - `wsi reduce` of a 150-entry session with slow bodies, from Ctrl+C to the exit (same baseline).
 
 Two time bounds stay in the tests because they are behaviour, not speed: a run from the Run tab
-returns to the event loop at once (tests/gui/test_run_view.py: the window never waits on a body, which
+returns to the event loop at once (tests/gui/tabs/test_run_view.py: the window never waits on a body, which
 here loops forever), and a hostile body ends within its own `timeout_s` (tests/core/runner/
 test_hostile_bodies.py: the option's contract). The tests' other waits are bounds against hanging.
 
@@ -28,12 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from core.runner.envelope import build_envelope  # noqa: E402
-from core.runner.host import Runner  # noqa: E402
-from core.session import load  # noqa: E402
+from wsi_inspector.core.runner.envelope import build_envelope  # noqa: E402
+from wsi_inspector.core.runner.host import Runner  # noqa: E402
+from wsi_inspector.core.session.load import load  # noqa: E402
 from tests.bench.measure import WSI, run_process  # noqa: E402
-from tests.core.check_corpus import session, write  # noqa: E402
-from tests.reduce_sessions import failing_document  # noqa: E402
+from tests.helpers.check_corpus import session, write  # noqa: E402
+from tests.helpers.reduce_sessions import failing_document  # noqa: E402
 
 DEMO = ROOT / "resources" / "sessions" / "demo.json"
 

@@ -22,9 +22,9 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.model import Entry  # noqa: E402
-from core.run_inputs import trim_store  # noqa: E402
-from core.trim_preview import StoreIndex  # noqa: E402
+from wsi_inspector.core.session.model import Entry  # noqa: E402
+from wsi_inspector.core.jsrules.run_inputs import trim_store  # noqa: E402
+from wsi_inspector.core.trim.preview import StoreIndex  # noqa: E402
 
 CALLS = ["pack.corridorRuns.corridorRuns", "pack.corridorRuns.score", "pack.rooms.place", "dept.zones.zones", "mep.risers.risers"]
 
@@ -110,9 +110,9 @@ def bench_view(store: list[Entry]) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from core.session import Session
-    from gui.context import InspectorContext
-    from gui.trim_view import SLIDER_STEPS, TrimView
+    from wsi_inspector.core.session.load import Session
+    from wsi_inspector.gui.window.context import InspectorContext
+    from wsi_inspector.gui.tabs.trim.view import SLIDER_STEPS, TrimView
 
     app = QApplication.instance() or QApplication([])
     session = Session("bench")
@@ -186,7 +186,7 @@ def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     count = int(args[0]) if args else 1_000_000
     store = make_store(count)
-    gc.freeze()  # as core.reading.no_gc does after a load: a million entries are no work for the collector
+    gc.freeze()  # as wsi_inspector.core.session.reading.no_gc does after a load: a million entries are no work for the collector
     bench_core(count, store)
     if "--no-gui" not in sys.argv:
         bench_view(store)

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from core.runner.typescript import erase_types, prepare  # noqa: E402
+from wsi_inspector.core.runner.typescript import erase_types, prepare  # noqa: E402
 
 DEMO = ROOT / "resources" / "sessions" / "demo.json"
 BODY = """interface Segment { a: Point; b: Point; layer?: string }
@@ -80,7 +80,7 @@ racer.close()
 STRIPPER_START = """
 import json, sys, time
 t = time.perf_counter()
-from core.runner.typescript import erase_types, prepare
+from wsi_inspector.core.runner.typescript import erase_types, prepare
 prepare()
 ready = time.perf_counter()
 erase_types(sys.argv[1])
@@ -88,9 +88,9 @@ print(json.dumps({"ms": (time.perf_counter() - t) * 1000, "ready_ms": (ready - t
 """
 FIRST_RUN = """
 import json, sys, time
-from core.runner.envelope import build_envelope
-from core.runner.host import Runner
-from core.session import load
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.host import Runner
+from wsi_inspector.core.session.load import load
 session = load(sys.argv[1])
 lang, overlap = sys.argv[3], sys.argv[4] == "overlap"
 t = time.perf_counter()  # from making the runner: the process's own imports and the session are not the runner's

@@ -24,7 +24,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.jsonsize import js_number  # noqa: E402
+from wsi_inspector.core.jsrules.jsonsize import js_number  # noqa: E402
 
 CALLS = ["pack.corridorRuns.corridorRuns", "pack.rooms.place", "dept.zones.zones", "mep.risers.risers", "pack.grid.snap"]
 LABELS = ["Station 3 — Südflügel", "Pflege \"B\" / Ost", "病棟 4F", "Réa\tlits 1–12", "OP-Saal ✚ 2\n(neu)", "ward\\annex 🏥"]

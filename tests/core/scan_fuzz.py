@@ -1,6 +1,6 @@
-"""A seeded fuzz of the C scan (core/_store_scan.c): mutated session documents and lines, every record built.
+"""A seeded fuzz of the C scan (core/session/_store_scan.c): mutated session documents and lines, every record built.
 
-Run by tests/core/test_scan_sanitized.py in a child whose `core._store_scan` is a build with
+Run by tests/core/session/test_scan_sanitized.py in a child whose `wsi_inspector.core.session._store_scan` is a build with
 AddressSanitizer and UBSan; any read past a buffer or undefined behaviour stops it there.
 `python -m tests.core.scan_fuzz [SEED] [ROUNDS]`.
 """
@@ -10,7 +10,7 @@ import random
 import sys
 from pathlib import Path
 
-import core._store_scan as native
+import wsi_inspector.core.session._store_scan as native
 
 ROOT = Path(__file__).resolve().parents[2]
 PIECES = [b"1", b"-0", b"1e400", b"5e-324", b"0.1000000000000000055511151231257827", b"123456789012345678901",

@@ -4,7 +4,7 @@ Run: `.venv/bin/python tests/fuzz/fuzz_sessions.py [--seed 11] [--cases 2200] [-
 Prints cases, command runs, failures (internal errors, signals, empty or extra `--json` output, runs over
 2 GB, hangs), and the worst time and peak memory of one run.
 
-Commands run in worker processes (`core.cli.dispatch.main` in-process, a fresh worker after any crash), so a
+Commands run in worker processes (`wsi_inspector.core.cli.dispatch.main` in-process, a fresh worker after any crash), so a
 signal is seen as the worker's death and blamed on the run it was in. A run's peak memory is the
 worker's VmHWM after resetting it (`/proc/self/clear_refs`): it includes the worker itself (what earlier
 cases left resident), so it bounds the run's own peak from above; "added" is that peak minus the
@@ -64,7 +64,7 @@ def _peak_bytes(field: str = "VmHWM") -> int:
 
 def run_one(argv: list[str]) -> dict:
     """Run `wsi ARGV` in this process; what it printed, its status, time and peak memory."""
-    from core.cli import dispatch, sessions
+    from wsi_inspector.core.cli import dispatch, sessions
 
     out, err = io.BytesIO(), io.StringIO()
     stdout, stderr = sys.stdout, sys.stderr
@@ -139,7 +139,7 @@ def gui_worker(args: argparse.Namespace) -> None:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from gui.main_window import MainWindow
+    from wsi_inspector.gui.window.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
     raised: list[str] = []
@@ -278,7 +278,7 @@ def main() -> None:
         numbers = list(range(args.first, args.first + args.cases))
         runs = _drive(["--worker"], args.seed, folder, folder / "results.jsonl", numbers, ["--run-every", str(args.run_every)])
         if args.gui_every:
-            runs += _drive(["--gui-worker"], args.seed, folder, folder / "gui.jsonl",
+            runs += _drive(["--gui-worker"], args.seed, folder, folder / "wsi_inspector.gui.jsonl",
                            [n for n in numbers if n % args.gui_every == 0], [])
     report(runs, args, time.perf_counter() - started)
 

@@ -32,7 +32,7 @@ def settings(tmp_path):
 
 @pytest.fixture
 def window(qtbot, settings):
-    from gui.main_window import MainWindow
+    from wsi_inspector.gui.window.main_window import MainWindow
 
     win = MainWindow(settings)
     qtbot.addWidget(win)

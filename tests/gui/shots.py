@@ -20,8 +20,8 @@ def main(argv: list[str]) -> int:
 
     width, height, out = int(argv[0]), int(argv[1]), Path(argv[2])
     os.environ["WSI_THEME"] = "dark" if argv[3:4] == ["dark"] else "light"
-    from gui.app import make_application
-    from gui.main_window import TABS, MainWindow
+    from wsi_inspector.gui.window.app import make_application
+    from wsi_inspector.gui.window.main_window import TABS, MainWindow
 
     app = make_application([])
     assert isinstance(app, QApplication)

@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QAbstractItemModel, QPersistentModelIndex, Qt
 
-import gui
-from core.changes import changes_between
-from core.edits import diff_edit, pair_edits
-from core.filtering import FilterSpec, ManifestIndex
-from core.provenance import Provenance
-from core.session import Session, load, load_bytes
-from core.trim_preview import StoreIndex
+import wsi_inspector.gui
+from wsi_inspector.core.trim.changes import changes_between
+from wsi_inspector.core.edits.edits import diff_edit, pair_edits
+from wsi_inspector.core.search.filtering import FilterSpec, ManifestIndex
+from wsi_inspector.core.edits.provenance import Provenance
+from wsi_inspector.core.session.load import Session, load, load_bytes
+from wsi_inspector.core.trim.preview import StoreIndex
 from tests.conftest import BROKEN, DEMO
 
 pytestmark = pytest.mark.usefixtures("qapp")  # icons and fonts need the application
@@ -54,7 +54,7 @@ def bodies(session: Session | None) -> list[Any]:
 
 @driver("ManifestModel")
 def _manifest(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.models.manifest import ManifestModel, trim_preview_of
+    from wsi_inspector.gui.tabs.inputs.models import ManifestModel, trim_preview_of
 
     model = ManifestModel()
     yield model
@@ -80,8 +80,8 @@ def _manifest(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("KeptModel")
 def _kept(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.context import empty_state
-    from gui.models.kept import KeptModel
+    from wsi_inspector.gui.window.context import empty_state
+    from wsi_inspector.gui.tabs.kept.models import KeptModel
 
     model = KeptModel()
     yield model
@@ -92,8 +92,8 @@ def _kept(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("RefusedModel")
 def _refused(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.context import empty_state
-    from gui.models.kept import RefusedModel
+    from wsi_inspector.gui.window.context import empty_state
+    from wsi_inspector.gui.tabs.kept.models import RefusedModel
 
     model = RefusedModel()
     yield model
@@ -104,7 +104,7 @@ def _refused(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("ProblemsModel")
 def _problems(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.models.problems import ProblemsModel
+    from wsi_inspector.gui.tabs.problems.models import ProblemsModel
 
     model = ProblemsModel()
     yield model
@@ -115,7 +115,7 @@ def _problems(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("TimelineModel")
 def _timeline(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.models.timeline import TimelineModel
+    from wsi_inspector.gui.tabs.timeline.models import TimelineModel
 
     model = TimelineModel()
     yield model
@@ -140,7 +140,7 @@ def _growing_lines() -> list[bytes]:
 
 def _timeline_growing(model: Any) -> Iterator[None]:
     """The model through a followed file's appends, one line and three lines at a time."""
-    from core.growing import Growth
+    from wsi_inspector.core.session.growing import Growth
 
     lines = _growing_lines()
     text = b"".join(lines[:3])
@@ -160,7 +160,7 @@ def _timeline_growing(model: Any) -> Iterator[None]:
 
 @driver("JsonTreeModel")
 def _json_tree(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.json_tree import JsonTreeModel
+    from wsi_inspector.gui.widgets.json_tree import JsonTreeModel
 
     model = JsonTreeModel()
     yield model
@@ -177,7 +177,7 @@ def _json_tree(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("TrimModel")
 def _trim(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.trim_view import TrimModel
+    from wsi_inspector.gui.tabs.trim.view import TrimModel
 
     model = TrimModel()
     yield model
@@ -195,8 +195,8 @@ def _trim(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("EditsModel")
 def _edits(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from core.edit_detail import edit_detail
-    from gui.edits_models import EditsModel
+    from wsi_inspector.core.edits.edit_detail import edit_detail
+    from wsi_inspector.gui.tabs.edits.models import EditsModel
 
     model = EditsModel()
     yield model
@@ -214,8 +214,8 @@ def _edits(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("ChangesModel")
 def _changes(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from core.edit_detail import edit_detail
-    from gui.edits_models import ChangesModel
+    from wsi_inspector.core.edits.edit_detail import edit_detail
+    from wsi_inspector.gui.tabs.edits.models import ChangesModel
 
     model = ChangesModel()
     yield model
@@ -230,7 +230,7 @@ def _changes(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("StoreChangesModel")
 def _store_changes(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.changes_view import StoreChangesModel
+    from wsi_inspector.gui.tabs.changes.view import StoreChangesModel
 
     model = StoreChangesModel()
     yield model
@@ -239,7 +239,7 @@ def _store_changes(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("KeptChangesModel")
 def _kept_changes(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.changes_view import KeptChangesModel
+    from wsi_inspector.gui.tabs.changes.view import KeptChangesModel
 
     model = KeptChangesModel()
     yield model
@@ -258,8 +258,8 @@ def _each_change(session: Session | None, show: Callable[[dict[str, Any] | None]
 @pytest.fixture(scope="module")
 def corpus_reports() -> list[dict[str, Any]]:
     """Real `wsi check` reports: the demo (replayed in V8) and every broken session."""
-    from core.check import CheckOptions, check_file
-    from core.runner.host import Runner
+    from wsi_inspector.core.check.check import CheckOptions, check_file
+    from wsi_inspector.core.runner.host import Runner
 
     with Runner(size=1) as runner:
         return [check_file(path, runner, CheckOptions(timeout_s=5)) for path in [DEMO, *sorted(BROKEN.iterdir())]]
@@ -267,7 +267,7 @@ def corpus_reports() -> list[dict[str, Any]]:
 
 @driver("CorpusModel")
 def _corpus(session: Session | None, reports: Sequence[dict[str, Any]] = ()) -> Iterator[QAbstractItemModel]:
-    from gui.corpus_view import CorpusModel
+    from wsi_inspector.gui.tabs.corpus.view import CorpusModel
 
     model = CorpusModel(DEMO.parent)
     yield model
@@ -284,8 +284,8 @@ def _corpus(session: Session | None, reports: Sequence[dict[str, Any]] = ()) -> 
 @pytest.fixture(scope="module")
 def replayed() -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(verdict, result) of every body of the demo replayed in V8, one recorded output changed so one body diverges."""
-    from core.runner.host import Runner
-    from core.runner.replay import replay_session
+    from wsi_inspector.core.runner.host import Runner
+    from wsi_inspector.core.runner.replay import replay_session
 
     document = json.loads(DEMO.read_text())
     next(e for e in document["store"] if e["id"] == "c23")["output"]["level"] = 99
@@ -298,7 +298,7 @@ def replayed() -> list[tuple[dict[str, Any], dict[str, Any]]]:
 
 @driver("CallsModel")
 def _calls(session: Session | None, replays: Sequence[tuple[dict[str, Any], dict[str, Any]]] = ()) -> Iterator[QAbstractItemModel]:
-    from gui.run_models import CallsModel
+    from wsi_inspector.gui.tabs.run.models import CallsModel
 
     model = CallsModel()
     yield model
@@ -310,8 +310,8 @@ def _calls(session: Session | None, replays: Sequence[tuple[dict[str, Any], dict
 
 @driver("ReplayModel")
 def _replay(session: Session | None, replays: Sequence[tuple[dict[str, Any], dict[str, Any]]] = ()) -> Iterator[QAbstractItemModel]:
-    from core.runner.replay import replay_badge
-    from gui.run_models import ReplayModel
+    from wsi_inspector.core.runner.replay import replay_badge
+    from wsi_inspector.gui.tabs.run.models import ReplayModel
 
     model = ReplayModel()
     yield model
@@ -325,7 +325,7 @@ def _replay(session: Session | None, replays: Sequence[tuple[dict[str, Any], dic
 
 @driver("ReadsModel")
 def _reads(session: Session | None, replays: Sequence[tuple[dict[str, Any], dict[str, Any]]] = ()) -> Iterator[QAbstractItemModel]:
-    from gui.reads_panel import ReadsModel
+    from wsi_inspector.gui.tabs.run.reads_panel import ReadsModel
 
     model = ReadsModel()
     yield model
@@ -337,8 +337,8 @@ def _reads(session: Session | None, replays: Sequence[tuple[dict[str, Any], dict
 
 def _compare_documents(session: Session | None) -> list[dict[str, Any]]:
     """`wsi compare` documents: the session with itself, and with each demo pair (a gap, a divergence …)."""
-    from core.compare import compare_sessions
-    from tests.compare_pairs import VARIANTS, variant
+    from wsi_inspector.core.edits.compare import compare_sessions
+    from tests.helpers.compare_pairs import VARIANTS, variant
 
     if session is None:
         return []
@@ -351,7 +351,7 @@ def _compare_documents(session: Session | None) -> list[dict[str, Any]]:
 
 @driver("StepsModel")
 def _compare_steps(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.compare_models import StepsModel
+    from wsi_inspector.gui.tabs.compare.models import StepsModel
 
     model = StepsModel()
     yield model
@@ -362,7 +362,7 @@ def _compare_steps(session: Session | None) -> Iterator[QAbstractItemModel]:
 
 @driver("CompareCallsModel")
 def _compare_calls(session: Session | None) -> Iterator[QAbstractItemModel]:
-    from gui.compare_models import CompareCallsModel
+    from wsi_inspector.gui.tabs.compare.models import CompareCallsModel
 
     model = CompareCallsModel()
     yield model
@@ -375,7 +375,7 @@ def _compare_calls(session: Session | None) -> Iterator[QAbstractItemModel]:
 def gui_models() -> set[str]:
     """The name of every QAbstractItemModel subclass defined in a module of gui/ or its packages."""
     names = set()
-    for info in pkgutil.walk_packages(gui.__path__, "gui."):  # gui.models is a package
+    for info in pkgutil.walk_packages(wsi_inspector.gui.__path__, "wsi_inspector.gui."):  # wsi_inspector.gui.models is a package
         module = importlib.import_module(info.name)
         for name, value in inspect.getmembers(module, inspect.isclass):
             if issubclass(value, QAbstractItemModel) and value.__module__ == module.__name__:
@@ -440,7 +440,7 @@ def demo() -> Session:
 
 
 def test_moving_the_timeline_cursor_repaints_two_rows_not_the_model(demo):
-    from gui.models.timeline import TimelineModel
+    from wsi_inspector.gui.tabs.timeline.models import TimelineModel
 
     model = TimelineModel()
     model.set_session(demo)
@@ -459,8 +459,8 @@ def test_moving_the_timeline_cursor_repaints_two_rows_not_the_model(demo):
 
 
 def test_lines_appended_to_a_followed_file_are_inserted_rows_not_a_reset():
-    from core.growing import Growth
-    from gui.models.timeline import TimelineModel
+    from wsi_inspector.core.session.growing import Growth
+    from wsi_inspector.gui.tabs.timeline.models import TimelineModel
 
     lines = _growing_lines()
     text = b"".join(lines[:3])  # header, lone1, b1
@@ -482,7 +482,7 @@ def test_lines_appended_to_a_followed_file_are_inserted_rows_not_a_reset():
 
 
 def test_the_resolver_highlight_repaints_the_old_and_new_rows_only(demo):
-    from gui.models.manifest import ManifestModel
+    from wsi_inspector.gui.tabs.inputs.models import ManifestModel
 
     model = ManifestModel()
     model.set_query(ManifestIndex(demo.entries), len(demo.entries), FilterSpec())
@@ -499,7 +499,7 @@ MANIFEST_QUERIES = (FilterSpec(), FilterSpec(descending=True), FilterSpec(wanted
 
 @pytest.mark.parametrize("spec", MANIFEST_QUERIES, ids=repr)
 def test_a_cursor_move_inserts_or_removes_manifest_rows_and_never_resets(demo, spec):
-    from gui.models.manifest import ManifestModel
+    from wsi_inspector.gui.tabs.inputs.models import ManifestModel
 
     index, whole = ManifestIndex(demo.entries), len(demo.entries)
     model = ManifestModel()
@@ -525,7 +525,7 @@ def test_a_cursor_move_inserts_or_removes_manifest_rows_and_never_resets(demo, s
 @pytest.mark.parametrize("spec", [*MANIFEST_QUERIES, FilterSpec(sort_column="bytes", descending=True),
                                   FilterSpec(wanted="pack.rooms", sort_column="id")], ids=repr)
 def test_the_manifest_finds_each_entrys_row_and_the_newest_entry_shown(demo, spec):
-    from gui.models.manifest import ManifestModel
+    from wsi_inspector.gui.tabs.inputs.models import ManifestModel
 
     index, count = ManifestIndex(demo.entries), len(demo.entries) - 3
     model = ManifestModel()
@@ -537,7 +537,7 @@ def test_the_manifest_finds_each_entrys_row_and_the_newest_entry_shown(demo, spe
 
 
 def test_sorting_the_manifest_is_a_layout_change_that_keeps_the_selected_entry(demo):
-    from gui.models.manifest import ManifestModel
+    from wsi_inspector.gui.tabs.inputs.models import ManifestModel
 
     model = ManifestModel()
     model.set_query(ManifestIndex(demo.entries), len(demo.entries), FilterSpec())
@@ -551,7 +551,7 @@ def test_sorting_the_manifest_is_a_layout_change_that_keeps_the_selected_entry(d
 
 
 def test_a_cap_move_repaints_the_rows_whose_fate_changed_and_on_screen_only(demo):
-    from gui.trim_view import TrimModel
+    from wsi_inspector.gui.tabs.trim.view import TrimModel
 
     model = TrimModel()
     preview = StoreIndex(demo.entries).preview()
@@ -568,8 +568,8 @@ def test_a_cap_move_repaints_the_rows_whose_fate_changed_and_on_screen_only(demo
 
 
 def test_an_edit_diff_arriving_repaints_its_row(demo):
-    from core.edit_detail import edit_detail
-    from gui.edits_models import EditsModel
+    from wsi_inspector.core.edits.edit_detail import edit_detail
+    from wsi_inspector.gui.tabs.edits.models import EditsModel
 
     model = EditsModel()
     pairings = pair_edits(demo)
@@ -591,7 +591,7 @@ def test_an_edit_diff_arriving_repaints_its_row(demo):
 
 
 def test_a_corpus_report_arriving_is_one_inserted_row_in_its_sorted_place(corpus_reports):
-    from gui.corpus_view import CorpusModel
+    from wsi_inspector.gui.tabs.corpus.view import CorpusModel
 
     model = CorpusModel(DEMO.parent)
     model.sort(0, ASCENDING)
@@ -606,7 +606,7 @@ def test_a_corpus_report_arriving_is_one_inserted_row_in_its_sorted_place(corpus
 
 
 def test_opening_a_long_array_inserts_its_rows_a_batch_at_a_time():
-    from gui.json_tree import JsonTreeModel
+    from wsi_inspector.gui.widgets.json_tree import JsonTreeModel
 
     model = JsonTreeModel()
     model.set_value(list(range(2500)), "long")
@@ -627,13 +627,13 @@ def test_every_model_in_the_window_keeps_the_contract_while_the_window_is_used(q
     """Qt's tester (what `qtmodeltester.check` runs) on every gui model the window holds, through a session's life."""
     from PySide6.QtTest import QAbstractItemModelTester
 
-    from gui.main_window import TABS
+    from wsi_inspector.gui.window.main_window import TABS
 
     testers: dict[int, QAbstractItemModelTester] = {}
 
     def attach() -> None:  # models a view makes later get a tester too
         for model in window.findChildren(QAbstractItemModel):
-            if type(model).__module__.startswith("gui.") and id(model) not in testers:
+            if type(model).__module__.startswith("wsi_inspector.gui.") and id(model) not in testers:
                 testers[id(model)] = QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Warning)
 
     attach()
@@ -669,8 +669,8 @@ def test_every_model_in_the_window_keeps_the_contract_while_the_window_is_used(q
 
 
 def test_a_replay_verdict_arriving_is_one_inserted_row_at_the_end(replayed):
-    from core.runner.replay import replay_badge
-    from gui.run_models import ReplayModel
+    from wsi_inspector.core.runner.replay import replay_badge
+    from wsi_inspector.gui.tabs.run.models import ReplayModel
 
     model = ReplayModel()
     signals = Signals(model)
@@ -685,7 +685,7 @@ def test_a_replay_verdict_arriving_is_one_inserted_row_at_the_end(replayed):
 def test_a_cursor_move_repaints_only_the_manifest_rows_whose_fate_at_the_cap_changed(demo):
     # Issue 18, point 4: a cursor move on a million entries repainted every row with a dataChanged
     # over the whole table, even where nothing fell at the cap either side of the move.
-    from gui.models.manifest import ManifestModel
+    from wsi_inspector.gui.tabs.inputs.models import ManifestModel
 
     index, whole = ManifestIndex(demo.entries), len(demo.entries)
     store = StoreIndex(demo.entries)
@@ -712,7 +712,7 @@ def test_a_cursor_move_repaints_only_the_manifest_rows_whose_fate_at_the_cap_cha
 def test_the_manifest_formats_a_row_once_however_often_it_is_painted(demo, monkeypatch):
     # Each paint asks every visible cell for seven roles; formatting sizes and shapes on every ask was
     # most of a cursor move's repaint on a million entries.
-    import gui.models.manifest as manifest
+    import wsi_inspector.gui.tabs.inputs.models as manifest
 
     formatted = []
     monkeypatch.setattr(manifest, "format_size", lambda n: formatted.append(n) or f"{n} B")
@@ -728,7 +728,7 @@ def test_the_manifest_formats_a_row_once_however_often_it_is_painted(demo, monke
 
 def test_the_timeline_titles_a_body_once_however_often_it_is_painted(demo, monkeypatch):
     # A body's title reads the first line of its code: on every paint of every row it split the code in lines.
-    import gui.models.timeline as timeline
+    import wsi_inspector.gui.tabs.timeline.models as timeline
 
     read = []
     monkeypatch.setattr(timeline, "first_code_line", lambda code: read.append(code) or "first line")
@@ -778,7 +778,7 @@ def test_the_delegate_reads_the_manifests_cells_in_one_call_and_sees_what_data_a
     # Issue 18: the delegate asks each painted cell for seven roles; the manifest answers them in one
     # multiData call. Every cell (falling at the cap, highlighted, a person's edit, right-aligned
     # bytes) must look as data() says.
-    from gui.models.manifest import ManifestModel, trim_preview_of
+    from wsi_inspector.gui.tabs.inputs.models import ManifestModel, trim_preview_of
 
     model = ManifestModel()
     index = ManifestIndex(demo.entries)
@@ -792,7 +792,7 @@ def test_the_delegate_reads_the_manifests_cells_in_one_call_and_sees_what_data_a
 
 
 def test_the_delegate_reads_the_timelines_cells_in_one_call_and_sees_what_data_answers(demo):
-    from gui.models.timeline import TimelineModel
+    from wsi_inspector.gui.tabs.timeline.models import TimelineModel
 
     model = TimelineModel()
     model.set_session(demo)
@@ -809,8 +809,8 @@ def test_the_delegate_reads_the_timelines_cells_in_one_call_and_sees_what_data_a
 def test_the_delegate_reads_the_json_trees_cells_in_one_call_and_sees_what_data_answers(demo):
     # Issue 18: the Inputs tab's JSON tree is painted afresh on every cursor move that shows another
     # entry; its cells (keys, coloured values, types, a background a search match gets) answer in one call.
-    from gui.json_tree import JsonTreeModel
-    from gui.look import HIGHLIGHT
+    from wsi_inspector.gui.widgets.json_tree import JsonTreeModel
+    from wsi_inspector.gui.window.look import HIGHLIGHT
 
     model = JsonTreeModel()
     entry = max(demo.entries, key=lambda e: len(e.input) if isinstance(e.input, dict) else 0)

@@ -2,14 +2,14 @@
 import pytest
 from PySide6.QtCore import Qt
 
-from core.filtering import FilterSpec, ManifestIndex
-from core.session import load
-from gui.json_tree import JsonTreeModel
-from core.timeline import timeline_rows
-from gui.models.kept import KeptModel, RefusedModel
-from gui.models.manifest import ManifestModel
-from gui.models.problems import ProblemsModel
-from gui.models.timeline import TimelineModel
+from wsi_inspector.core.search.filtering import FilterSpec, ManifestIndex
+from wsi_inspector.core.session.load import load
+from wsi_inspector.gui.widgets.json_tree import JsonTreeModel
+from wsi_inspector.core.session.timeline import timeline_rows
+from wsi_inspector.gui.tabs.kept.models import KeptModel, RefusedModel
+from wsi_inspector.gui.tabs.inputs.models import ManifestModel
+from wsi_inspector.gui.tabs.problems.models import ProblemsModel
+from wsi_inspector.gui.tabs.timeline.models import TimelineModel
 
 pytestmark = pytest.mark.usefixtures("qapp")  # icons are pixmaps: they need the application
 
@@ -50,8 +50,8 @@ def test_kept_and_refused_models_pass_the_model_tester(qtmodeltester, demo):
 
 
 def test_problems_model_passes_the_model_tester_errors_first(qtmodeltester, demo):
-    from core.model import Problem
-    from core.place import Place
+    from wsi_inspector.core.session.model import Problem
+    from wsi_inspector.core.session.place import Place
 
     model = ProblemsModel()
     model.set_problems([Problem("warning", "/store/1", "w"), Problem("error", Place.spot(3, 4), "e")])
@@ -77,7 +77,7 @@ def test_timeline_shows_each_body_outcome(demo):
     model = TimelineModel()
     model.set_session(demo)
     outcomes = {}
-    from core.timeline import body_outcome
+    from wsi_inspector.core.session.timeline import body_outcome
     for row in model.rows:
         if row.kind == "body":
             outcomes[row.item.key] = body_outcome(row.item, model.refused)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.runner.host import Runner
-from core.session import load
+from wsi_inspector.core.runner.host import Runner
+from wsi_inspector.core.session.load import load
 from tests.conftest import DEMO
 
 

@@ -1,7 +1,7 @@
 """Output caps come back with markers; random and time are fixed unless asked otherwise."""
 from __future__ import annotations
 
-from core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.envelope import build_envelope
 
 
 def test_100000_console_lines_come_back_capped_with_a_marker(demo, runner):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from core.cli.dispatch import main
+from wsi_inspector.core.cli.dispatch import main
 from tests.conftest import DEMO
 
 

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.envelope import build_envelope
 
 TIMEOUT_S = 2.0
 

@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.envelope import build_envelope
 
 SEED = 26
 CASES = int(os.environ.get("WSI_FUZZ_CASES", "36"))

@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from core.run_inputs import make_inputs, manifest_entry, trim_store
-from core.runner.envelope import build_envelope
-from core.runner.host import Runner
-from core.session import load
+from wsi_inspector.core.jsrules.run_inputs import make_inputs, manifest_entry, trim_store
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.host import Runner
+from wsi_inspector.core.session.load import load
 from tests.conftest import DEMO
 
 

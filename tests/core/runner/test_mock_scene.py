@@ -1,8 +1,8 @@
 """The mock scene and modules: recorded outputs, scene mocks, nearest-call errors, run.inputs for real, traces."""
 from __future__ import annotations
 
-from core.runner.envelope import build_envelope
-from core.session import load_bytes
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.session.load import load_bytes
 
 
 def test_a_recorded_output_is_replayed_for_an_equal_input_in_any_key_order(demo, runner):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from core.runner.replay import replay_badge, replay_session
-from core.session import load_bytes
+from wsi_inspector.core.runner.replay import replay_badge, replay_session
+from wsi_inspector.core.session.load import load_bytes
 from tests.conftest import DEMO
 
 

@@ -9,9 +9,9 @@ ROOT = Path(__file__).resolve().parents[3]
 
 INTERRUPTED = """
 import os, signal, threading
-from core.runner.envelope import build_envelope
-from core.runner.host import Runner
-from core.session import load
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.host import Runner
+from wsi_inspector.core.session.load import load
 session = load("resources/sessions/demo.json")
 with Runner(size=1) as runner:
     assert runner.run(build_envelope(session, "return 1;"))["ok"]  # the guest is up: the interrupt falls in the body

@@ -9,9 +9,9 @@ import resource
 
 import pytest
 
-from core.reading import MAX_DEPTH as LOADER_MAX_DEPTH
-from core.runner.envelope import build_envelope
-from core.runner.result import MAX_DEPTH, MAX_RETURNED_CHARS
+from wsi_inspector.core.session.reading import MAX_DEPTH as LOADER_MAX_DEPTH
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.result import MAX_DEPTH, MAX_RETURNED_CHARS
 
 
 def run(demo, runner, code, **options):
@@ -203,7 +203,7 @@ def test_a_megabyte_identifier_gives_a_short_syntax_error(demo, runner):
 # ---- 9. plain output escapes control characters (report.printable; the stderr line at the end of this file) ----
 
 def test_plain_output_escapes_control_characters_and_newlines(demo, runner):
-    from core.runner.report import result_text
+    from wsi_inspector.core.runner.report import result_text
 
     code = ("log('a\\x1b[31mred\\x07bell\\rcr\\x1b]52;c;aGk=\\x07');\nlog('x\\nreturned: 42');\n"
             "throw new Error('\\x1b[2Jcleared');")
@@ -241,7 +241,7 @@ def test_the_returned_nesting_limit_is_the_loaders():
     import re
     from pathlib import Path
 
-    import core.runner.result as result_module
+    import wsi_inspector.core.runner.result as result_module
 
     prelude = (Path(result_module.__file__).parent / "prelude.js").read_text("utf-8")
     assert MAX_DEPTH == LOADER_MAX_DEPTH
@@ -261,7 +261,7 @@ def test_a_value_nested_500_deep_comes_back_whole(demo, runner):
 # ---- 12. the TypeScript strip is bounded by the run's timeout and runs on the runner's thread ----
 
 def test_the_typescript_strip_is_bounded_by_the_runs_timeout(demo, runner):
-    from core.runner import typescript
+    from wsi_inspector.core.runner import typescript
 
     typescript.prepare()
     result = runner.run(build_envelope(demo, "const v: number = 1;\n" * 20_000, "ts", options={"timeout_s": 0.001}))
@@ -273,7 +273,7 @@ def test_the_typescript_strip_is_bounded_by_the_runs_timeout(demo, runner):
 def test_the_typescript_strip_never_runs_on_the_thread_that_builds_the_envelope(demo, runner, monkeypatch):
     import threading
 
-    from core.runner import envelope as envelope_module
+    from wsi_inspector.core.runner import envelope as envelope_module
 
     threads = []
     real = envelope_module.erase_types
@@ -301,7 +301,7 @@ def test_a_bodys_stack_hooks_cannot_write_the_places_the_runner_reports(demo, ru
 
 
 def test_wsi_run_prints_a_thrown_message_on_stderr_as_one_escaped_line(tmp_path, capsys):
-    from core.cli.dispatch import main
+    from wsi_inspector.core.cli.dispatch import main
     from tests.conftest import DEMO
 
     body = tmp_path / "forge.js"
@@ -316,7 +316,7 @@ def test_wsi_run_prints_a_thrown_message_on_stderr_as_one_escaped_line(tmp_path,
 
 
 def test_the_host_keeps_only_a_real_place_and_one_short_line(demo):
-    from core.runner.result import assemble
+    from wsi_inspector.core.runner.result import assemble
 
     envelope = build_envelope(demo, "const a = 1;\nthrow a;")
     for line, column, kept in [("9; not a line", 1e300, {}), (99, 99, {"line": 2, "column": 9}),

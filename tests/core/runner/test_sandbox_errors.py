@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from core.cli.dispatch import main
-from core.runner.envelope import build_envelope
-from core.runner.result import CUT_MARKER, MAX_DEPTH
+from wsi_inspector.core.cli.dispatch import main
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.result import CUT_MARKER, MAX_DEPTH
 from tests.conftest import DEMO
 
 MEMORY_OPTIONS = {"timeout_s": 8, "memory_bytes": 128 * 1024 * 1024}
@@ -46,7 +46,7 @@ def test_wsi_run_json_prints_a_lone_surrogate_result(tmp_path, capsys):
 def test_wsi_run_prints_lone_surrogates_as_replacement_characters(tmp_path, last_line, status):
     body = tmp_path / "surrogate.js"
     body.write_text("log('Ward \\u{1F3E5} east'.slice(0, 6));\n" + last_line + "\n")
-    cli = "import sys; from core.cli.dispatch import main; sys.exit(main(sys.argv[1:]))"
+    cli = "import sys; from wsi_inspector.core.cli.dispatch import main; sys.exit(main(sys.argv[1:]))"
     done = subprocess.run([sys.executable, "-c", cli, "run", str(DEMO), str(body)], capture_output=True,
                           env={"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"}, timeout=60)
     assert done.returncode == status, done.stderr
@@ -118,7 +118,7 @@ def test_a_run_with_a_memory_cap_above_the_pools_gets_room_for_it(demo, runner):
 def test_a_dying_guests_python_traceback_never_reaches_the_message():
     import subprocess as sp
 
-    from core.runner.host import last_words
+    from wsi_inspector.core.runner.host import last_words
 
     died = sp.run([sys.executable, "-c", "import json\ndef f():\n    raise UnicodeEncodeError('utf-8', 'x', 0, 1, 'surrogates not allowed')\nf()"],
                   capture_output=True, text=True)

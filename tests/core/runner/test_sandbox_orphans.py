@@ -13,9 +13,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 HOST = """
 import sys, time
-from core.runner.envelope import build_envelope
-from core.runner.host import Runner
-from core.session import load
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.host import Runner
+from wsi_inspector.core.session.load import load
 from tests.conftest import DEMO
 
 runner = Runner(size=1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.envelope import build_envelope
 
 # label: (polluter, checker, what the checker returns in a clean realm)
 POLLUTERS = {

@@ -4,7 +4,7 @@ Handles are unguessable, so only a handle this run handed out resolves.
 """
 from __future__ import annotations
 
-from core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.envelope import build_envelope
 
 # ECMA-262 (2026) globals, ECMA-402's Intl, the WebAssembly JS API and Annex B's escape/unescape.
 STANDARD_GLOBALS = {

@@ -1,9 +1,9 @@
 """A closed runner's idle guest serves the next runner of the process, and its first run is in a fresh realm."""
 from __future__ import annotations
 
-from core.runner import host
-from core.runner.envelope import build_envelope
-from core.runner.host import Runner
+from wsi_inspector.core.runner import host
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.host import Runner
 
 POLLUTER = "Date.prototype.toISOString = () => 'LEAKED';\nglobalThis.leaked = 1;\nreturn new Date(0).toISOString();"
 CHECKER = "return [new Date(0).toISOString(), typeof leaked];"

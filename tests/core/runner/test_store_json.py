@@ -1,9 +1,9 @@
 """The store a body is handed is the editor's shape of each entry, spliced from the file's own text."""
 import json
 
-from core.model import Entry
-from core.runner.envelope import store_json
-from core.session import load, load_bytes
+from wsi_inspector.core.session.model import Entry
+from wsi_inspector.core.runner.envelope import store_json
+from wsi_inspector.core.session.load import load, load_bytes
 from tests.conftest import DEMO
 
 

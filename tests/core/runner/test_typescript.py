@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from core.runner import typescript
-from core.runner.envelope import build_envelope
-from core.runner.typescript import TypeScriptError, erase_types
+from wsi_inspector.core.runner import typescript
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.typescript import TypeScriptError, erase_types
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -137,7 +137,7 @@ def test_the_stripper_is_not_in_the_bodys_realm(demo, runner):
     assert result["ok"] is True and result["returned"][0] == "undefined"
 
 
-STRIP_THEN = "from core.runner.typescript import erase_types, prepare\nimport threading\n"
+STRIP_THEN = "from wsi_inspector.core.runner.typescript import erase_types, prepare\nimport threading\n"
 THREAD_USES = [
     # the stripper started on a thread, used from the main one, then the process ends
     "starter = threading.Thread(target=prepare)\nstarter.start()\n"
@@ -166,7 +166,7 @@ def test_a_runner_made_for_typescript_makes_the_stripper_in_the_background():
     # Runner(typescript=True) (the window's) starts the stripper beside its guest, so the first
     # TypeScript envelope, built on the GUI thread, does not pay its start-up.
     script = (
-        "import time\nfrom core.runner import typescript\nfrom core.runner.host import Runner\n"
+        "import time\nfrom wsi_inspector.core.runner import typescript\nfrom wsi_inspector.core.runner.host import Runner\n"
         "with Runner(size=1, typescript=True) as runner:\n"
         "    deadline = time.monotonic() + 60\n"
         "    while typescript._stripper is None and time.monotonic() < deadline:\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.envelope import build_envelope
 
 # (name, TypeScript body, JavaScript with the same meaning)
 KEPT = [

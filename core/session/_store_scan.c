@@ -1,0 +1,1169 @@
+/* wsi_inspector.core.session._store_scan: one pass over a worker-session/1 JSON document, in C, measuring every store input.
+
+   The loader's pure-Python way parses each store record and writes its input again to learn the
+   size JavaScript gives it (`JSON.stringify`'s UTF-8 length): about ten times the work of reading
+   the text. This pass reads the text once, checks that it is JSON (RFC 8259, UTF-8), and for each
+   record of the top-level "store" array tells where its input is, how many bytes JSON.stringify
+   writes for it, its shape (keys, array length or kind), and the record's other members when they
+   are plain (strings without escapes, integers, true, false, null).
+
+   It never guesses. A size it cannot prove is -1 and the caller measures that record the slow way:
+   numbers it cannot print as JavaScript does (subnormals, very long literals), duplicate keys (the
+   parse keeps the last value), keys spelled with \u or \/ escapes (two spellings of one key would
+   hide a repeat). Anything that is not JSON, or nests deeper than
+   MAX_DEPTH, makes the whole scan return None: the Python loader then reads the file and says
+   where it is wrong. The scan itself runs without the GIL; only building the answer holds it.
+   See core/session/store_scan.py for the Python side and the tests that hold every size to V8's. */
+#define _GNU_SOURCE           /* memmem */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MAX_DEPTH 512          /* deeper than this: not scanned here (the loader's limit is 1,024) */
+#define FEW_KEYS 8             /* objects with at most this many keys are checked for duplicates pairwise */
+#define RELEASE_EVERY (16 << 20) /* with release: give back the pages read so far every 16 MB */
+
+enum kind { K_OBJECT, K_ARRAY, K_STRING, K_NUMBER, K_TRUE, K_FALSE, K_NULL };
+static const char *KIND_NAMES[] = {"object", "array", "string", "number", "boolean", "boolean", "null"};
+static PyObject *KINDS[7];    /* the names, interned once */
+
+typedef struct { Py_ssize_t start, len; } Span;
+
+typedef struct { Span key, value; } Part;  /* one member of the document */
+
+/* One store record; a million of them are held at once, so it is kept small: its other members
+   are read again when its answer is built, and an input's key set is kept once (a Shape). */
+typedef struct {
+    Py_ssize_t start, end;    /* the record's text */
+    Py_ssize_t input_start, input_end; /* the input's value, or -1 when none (or more than one) */
+    Py_ssize_t output_start, output_end; /* the output's value, or -1: handed out as None (the entry reads it from the text) */
+    long long input_bytes;    /* JSON.stringify's UTF-8 length, or -1 when unsure */
+    Py_ssize_t shape;         /* an object input's Shape, or an array input's length */
+    unsigned char input_kind, verbatim, plain;
+} Record;
+
+typedef struct {              /* a set of top-level input keys, in order, as first met */
+    uint64_t hash;
+    Py_ssize_t keys_at, count; /* in `input_keys` */
+} Shape;
+
+typedef struct {
+    const unsigned char *text;
+    Py_ssize_t length, pos;
+    int depth;
+    int unsure;               /* the size being measured cannot be proven */
+    int verbatim;             /* the text is exactly what orjson.dumps writes for its value */
+    Span *keys; Py_ssize_t keys_len, keys_cap;       /* keys of the objects open now */
+    Span *input_keys; Py_ssize_t input_keys_len, input_keys_cap;  /* each Shape's keys */
+    Shape *shapes; Py_ssize_t shapes_len, shapes_cap;
+    Py_ssize_t *shape_slots; Py_ssize_t slots_size;  /* a hash table of shapes: index + 1, 0 when free */
+    Record *records; Py_ssize_t records_len, records_cap;
+    Part *parts; Py_ssize_t parts_len, parts_cap;  /* the document's own members */
+    Py_ssize_t store_index;   /* which part is "store", or -1 */
+    int release;              /* the text is a read-only file mapping: hand back pages behind us */
+    Py_ssize_t released;
+    int failed;               /* not JSON, too deep, or out of memory */
+    int no_memory;
+} Scan;
+
+static int grow(void **items, Py_ssize_t *cap, Py_ssize_t need, size_t size, Scan *s) {
+    if (need <= *cap) return 1;
+    Py_ssize_t next = *cap ? *cap * 2 : 64;
+    while (next < need) next *= 2;
+    void *bigger = realloc(*items, (size_t)next * size);
+    if (!bigger) { s->failed = s->no_memory = 1; return 0; }
+    *items = bigger;
+    *cap = next;
+    return 1;
+}
+
+static inline void skip_space(Scan *s) {
+    while (s->pos < s->length) {
+        unsigned char c = s->text[s->pos];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+        s->pos++;
+        s->verbatim = 0;
+    }
+}
+
+static inline int fail(Scan *s) { s->failed = 1; return 0; }
+
+static int hex4(const unsigned char *p, unsigned *out) {
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = p[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= c - '0';
+        else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
+        else return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* Bytes JSON.stringify writes for one UTF-16 code unit or code point given by an escape. */
+static long long escaped_size(unsigned cp) {
+    if (cp == '"' || cp == '\\' || cp == '\b' || cp == '\f' || cp == '\n' || cp == '\r' || cp == '\t') return 2;
+    if (cp < 0x20) return 6;  /* \u00XX */
+    if (cp < 0x80) return 1;
+    if (cp < 0x800) return 2;
+    if (cp >= 0xD800 && cp <= 0xDFFF) return 6;  /* a lone surrogate: well-formed JSON.stringify escapes it */
+    return 3;
+}
+
+/* Plain printable ASCII other than '"' and '\\': copied as they are by both parse and stringify. */
+static unsigned char PLAIN[256];
+
+/* A string at s->pos (its opening quote): checked, and JSON.stringify's length of it added to *size.
+   *escaped is ESCAPED when it holds escapes, all of the kind with one spelling (\" \\ \b \f \n \r
+   \t: these characters cannot be written otherwise), SPELLED_OTHERWISE when it holds \u or \/. */
+enum { NOT_ESCAPED, ESCAPED, SPELLED_OTHERWISE };
+static int scan_string(Scan *s, long long *size, int *escaped) {
+    const unsigned char *t = s->text;
+    Py_ssize_t p = s->pos + 1, n = s->length;
+    long long bytes = 2;
+    *escaped = 0;
+    for (;;) {
+        Py_ssize_t run = p;
+        while (p < n && PLAIN[t[p]]) p++;
+        bytes += p - run;
+        if (p >= n) return fail(s);
+        unsigned char c = t[p];
+        if (c == '"') { s->pos = p + 1; *size += bytes; return 1; }
+        if (c == '\\') {
+            if (*escaped == NOT_ESCAPED) *escaped = ESCAPED;
+            if (p + 1 >= n) return fail(s);
+            unsigned char e = t[p + 1];
+            switch (e) {
+            case '"': case '\\': bytes += 2; p += 2; break;
+            case 'b': case 'f': case 'n': case 'r': case 't': bytes += 2; p += 2; break;
+            case '/': bytes += 1; p += 2; s->verbatim = 0; *escaped = SPELLED_OTHERWISE; break;
+            case 'u': {
+                unsigned cp;
+                if (p + 6 > n || !hex4(t + p + 2, &cp)) return fail(s);
+                p += 6;
+                s->verbatim = 0;
+                *escaped = SPELLED_OTHERWISE;
+                if (cp >= 0xD800 && cp <= 0xDBFF && p + 6 <= n && t[p] == '\\' && t[p + 1] == 'u') {
+                    unsigned low;
+                    if (!hex4(t + p + 2, &low)) return fail(s);
+                    if (low >= 0xDC00 && low <= 0xDFFF) { bytes += 4; p += 6; break; }  /* a pair: one code point */
+                }
+                bytes += escaped_size(cp);
+                break;
+            }
+            default: return fail(s);
+            }
+            continue;
+        }
+        if (c < 0x80) {
+            if (c < 0x20) return fail(s);  /* a raw control character */
+            p++; bytes++;  /* DEL: not PLAIN only so that the table stays simple */
+            continue;
+        }
+        /* UTF-8, strictly: no overlong forms, no surrogates, nothing past U+10FFFF. */
+        Py_ssize_t width;
+        if (c >= 0xC2 && c <= 0xDF) width = 2;
+        else if (c >= 0xE0 && c <= 0xEF) width = 3;
+        else if (c >= 0xF0 && c <= 0xF4) width = 4;
+        else return fail(s);
+        if (p + width > n) return fail(s);
+        for (Py_ssize_t i = 1; i < width; i++) if ((t[p + i] & 0xC0) != 0x80) return fail(s);
+        if (c == 0xE0 && t[p + 1] < 0xA0) return fail(s);
+        if (c == 0xED && t[p + 1] >= 0xA0) return fail(s);
+        if (c == 0xF0 && t[p + 1] < 0x90) return fail(s);
+        if (c == 0xF4 && t[p + 1] >= 0x90) return fail(s);
+        p += width;
+        bytes += width;
+    }
+}
+
+/* JavaScript's Number::toString length for the value 0.DIGITS × 10^n with `k` digits (k ≥ 1). */
+static long long js_number_length(int k, long long n, int negative) {
+    long long length;
+    if (k <= n && n <= 21) length = n;
+    else if (0 < n && n <= 21) length = k + 1;
+    else if (-6 < n && n <= 0) length = 2 - n + k;
+    else {
+        long long e = n - 1, magnitude = e < 0 ? -e : e, digits = 1;
+        while (magnitude >= 10) { magnitude /= 10; digits++; }
+        length = k + (k > 1) + 2 + digits;  /* d.ddd e± digits */
+    }
+    return length + negative;
+}
+
+/* ---- Numbers: JavaScript's shortest spelling, proven exactly without printing. ----
+
+   A double's JavaScript text is its shortest round-trip digits (k of them) placed by its decimal
+   exponent, so its length follows from k and the exponent. A literal of at most 15 significant
+   digits is already shortest (two decimals of 15 digits never read as one normal double). For a
+   longer one, a shorter spelling exists iff the literal cut to one digit fewer, rounded down or up,
+   reads back as the same double (the doubles that read as one are an interval, and any shorter
+   spelling in it lies on the far side of one of those two): so the shortest is found by a few
+   exact conversions. The conversion is Eisel–Lemire's (a 128-bit product with a table of powers of
+   five, core/session/_pow5_table.h); where it cannot decide, or the result is subnormal, strtod decides. */
+#include "_pow5_table.h"
+
+static locale_t C_LOCALE;
+
+/* digits × 10^exp10 read as a double, by strtod (the C locale): the slow exact way. */
+static double slow_double(uint64_t digits, long long exp10) {
+    char text[48];
+    snprintf(text, sizeof text, "%llue%lld", (unsigned long long)digits, exp10);
+    locale_t previous = uselocale(C_LOCALE);
+    double x = strtod(text, NULL);
+    uselocale(previous);
+    return x;
+}
+
+/* digits × 10^exp10 (digits > 0) as the nearest double, ties to even; Eisel–Lemire, strtod where it cannot say. */
+static double exact_double(uint64_t w, long long q) {
+    if (q < POW5_SMALLEST) return 0.0;  /* below 10^-323: rounds to zero */
+    if (q > POW5_LARGEST) return INFINITY;
+    int lz = __builtin_clzll(w);
+    w <<= lz;
+    const uint64_t *pow5 = POW5[q - POW5_SMALLEST];
+    unsigned __int128 first = (unsigned __int128)w * pow5[0];
+    uint64_t high = (uint64_t)(first >> 64), low = (uint64_t)first;
+    if ((high & 0x1FF) == 0x1FF) {  /* the bits that decide the rounding may be wrong: take the next 64 */
+        unsigned __int128 second = (unsigned __int128)w * pow5[1];
+        uint64_t carry_in = (uint64_t)(second >> 64);
+        low += carry_in;
+        if (carry_in > low) high++;
+        if ((high & 0x1FF) == 0x1FF && low == UINT64_MAX) return slow_double(w >> lz, q);
+    }
+    int upper = (int)(high >> 63);
+    int shift = upper + 64 - 52 - 3;
+    uint64_t mantissa = high >> shift;
+    long long power2 = (((152170 + 65536) * q) >> 16) + 63 + upper - lz + 1023;
+    if (power2 <= 0) return slow_double(w >> lz, q);  /* subnormal: rare, left to strtod */
+    if (low <= 1 && q >= -4 && q <= 23 && (mantissa & 3) == 1 && (mantissa << shift) == high)
+        mantissa &= ~(uint64_t)1;  /* exactly halfway: round to even */
+    mantissa += mantissa & 1;
+    mantissa >>= 1;
+    if (mantissa >= ((uint64_t)2 << 52)) { mantissa = (uint64_t)1 << 52; power2++; }
+    mantissa &= ~((uint64_t)1 << 52);
+    if (power2 >= 0x7FF) return INFINITY;
+    uint64_t bits = mantissa | ((uint64_t)power2 << 52);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+static const uint64_t POW10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+    100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+    1000000000000000000ull, 10000000000000000000ull};
+
+static int bits128(unsigned __int128 v) {
+    uint64_t high = (uint64_t)(v >> 64), low = (uint64_t)v;
+    return high ? 128 - __builtin_clzll(high) : low ? 64 - __builtin_clzll(low) : 0;
+}
+
+/* Whether m × 10^e < x exactly (1), > x (0), or -1 when equal or too big to compare in 128 bits
+   (m < 2^60, x > 0 finite). Both sides are made integers: m·10^e·2^-E against M·10^-e·2^E. */
+static int below(uint64_t m, long long e, double x) {
+    int E;
+    uint64_t M = (uint64_t)ldexp(frexp(x, &E), 53);
+    E -= 53;  /* x = M × 2^E */
+    if (e > 19 || e < -19) return -1;
+    unsigned __int128 left = m, right = M;
+    if (e > 0) left *= POW10[e];
+    else if (e < 0) right *= POW10[-e];
+    if (E < 0) { if (bits128(left) - E > 127) return -1; left <<= -E; }
+    else if (E > 0) { if (bits128(right) + E > 127) return -1; right <<= E; }
+    return left < right ? 1 : left > right ? 0 : -1;
+}
+
+static uint64_t strip_zeros(uint64_t digits, int *count) {
+    while (digits % 10 == 0) { digits /= 10; (*count)--; }
+    return digits;
+}
+
+/* The length of JavaScript's text for x, the double read from 0.DIGITS × 10^power (`digits`:
+   `count` significant digits, no trailing zero, count ≤ 19, a spelling that reads back as x);
+   *same: these digits are the ones JavaScript (and orjson) write, surely. */
+static long long shortest_of(double x, uint64_t digits, int count, long long power, int negative, int *same) {
+    *same = 0;
+    if (isinf(x)) return 4;  /* JSON.parse gives Infinity; JSON.stringify writes null */
+    if (x == 0) return 1;
+    int normal = fpclassify(x) == FP_NORMAL, shortened = 0;
+    while (count > 1 && (count > 15 || !normal)) {
+        uint64_t down = digits / 10, up = down + 1;
+        int down_count = count - 1, up_count = count - 1;
+        long long up_power = power;
+        if (exact_double(down, power - down_count) == x) {
+            digits = strip_zeros(down, &down_count); count = down_count;
+        } else if (exact_double(up, power - up_count) == x) {
+            /* rounding up may carry into a new digit: 999 + 1 = 1000 */
+            uint64_t limit = 1;
+            for (int i = 0; i < up_count; i++) limit *= 10;
+            if (up == limit) { up = 1; up_count = 1; up_power++; }
+            else up = strip_zeros(up, &up_count);
+            digits = up; count = up_count; power = up_power;
+        } else break;
+        shortened = 1;
+    }
+    /* Of several spellings of the shortest length, JavaScript and orjson write the nearest to x: the
+       literal's digits are theirs when x lies strictly between the halfway points beside them. */
+    if (!shortened && count <= 17)
+        *same = below(digits * 10 - 5, power - count - 1, x) == 1 && below(digits * 10 + 5, power - count - 1, x) == 0;
+    return js_number_length(count, power, negative);
+}
+
+/* A literal of more than 19 significant digits (never JavaScript's own spelling): read by strtod,
+   printed to 17 digits (which always read back), and shortened from there. */
+static long long long_literal_length(Scan *s, Py_ssize_t start, Py_ssize_t end, int negative) {
+    char literal[400], printed[40];
+    if (end - start >= (Py_ssize_t)sizeof literal) { s->unsure = 1; return 0; }
+    memcpy(literal, s->text + start, (size_t)(end - start));
+    literal[end - start] = 0;
+    locale_t previous = uselocale(C_LOCALE);
+    double x = fabs(strtod(literal, NULL));
+    if (isfinite(x) && x != 0) snprintf(printed, sizeof printed, "%.16e", x);
+    uselocale(previous);
+    if (!isfinite(x) || x == 0) return isinf(x) ? 4 : 1;
+    uint64_t digits = 0;
+    int count = 0, same;
+    char *e = strchr(printed, 'e');
+    for (char *c = printed; c < e; c++) if (*c >= '0' && *c <= '9') { digits = digits * 10 + (uint64_t)(*c - '0'); count++; }
+    digits = strip_zeros(digits, &count);
+    return shortest_of(x, digits, count, strtoll(e + 1, NULL, 10) + 1, negative, &same);
+}
+
+/* A number at s->pos: checked, its JSON.stringify length added to *size. *integral is set for a
+   plain integer literal of at most 18 digits (a Python int both ways). s->verbatim is cleared when
+   orjson would write the value otherwise. */
+static int scan_number(Scan *s, long long *size, int *integral) {
+    const unsigned char *t = s->text;
+    Py_ssize_t p = s->pos, n = s->length, start = p;
+    /* The grammar, and on the way the significant digits: from the first non-zero one, the first 19 of
+       them as an integer, how many there are, and how many of them close in a run of zeros. */
+    int negative = t[p] == '-';
+    p += negative;
+    if (p >= n || (unsigned)(t[p] - '0') > 9) return fail(s);
+    Py_ssize_t int_start = p, first = -1;
+    uint64_t digits = 0;
+    int taken = 0, fraction_nonzero = 0;
+    long long significant = 0, zeros = 0;
+    if (t[p] == '0') p++;
+    else for (first = p; p < n; p++) {
+        unsigned d = (unsigned)(t[p] - '0');
+        if (d > 9) break;
+        if (taken < 19) { digits = digits * 10 + d; taken++; }
+        significant++;
+        zeros = d ? 0 : zeros + 1;
+    }
+    Py_ssize_t int_end = p, frac_start = p, frac_end = p;
+    if (p < n && t[p] == '.') {
+        frac_start = ++p;
+        for (; p < n; p++) {
+            unsigned d = (unsigned)(t[p] - '0');
+            if (d > 9) break;
+            if (first < 0) {
+                if (!d) continue;
+                first = p;
+            }
+            fraction_nonzero |= d != 0;
+            if (taken < 19) { digits = digits * 10 + d; taken++; }
+            significant++;
+            zeros = d ? 0 : zeros + 1;
+        }
+        frac_end = p;
+        if (frac_end == frac_start) return fail(s);
+    }
+    long long exponent = 0;
+    int has_exponent = p < n && (t[p] == 'e' || t[p] == 'E');
+    if (has_exponent) {
+        p++;
+        int exp_negative = 0;
+        if (p < n && (t[p] == '+' || t[p] == '-')) { exp_negative = t[p] == '-'; p++; }
+        Py_ssize_t exp_start = p;
+        while (p < n && (unsigned)(t[p] - '0') <= 9) {
+            if (exponent < 100000000) exponent = exponent * 10 + (t[p] - '0');
+            p++;
+        }
+        if (p == exp_start) return fail(s);
+        if (exp_negative) exponent = -exponent;
+    }
+    s->pos = p;
+    int has_fraction = frac_end > frac_start;
+    *integral = !has_fraction && !has_exponent && int_end - int_start <= 18 && !(negative && t[int_start] == '0');
+    if (first < 0) {  /* zero of any sign and spelling: JavaScript writes 0; orjson 0, 0.0 or -0.0 */
+        *size += 1;
+        int zero_as_orjson = !has_exponent && (has_fraction ? frac_end - frac_start == 1 : !negative);
+        if (!zero_as_orjson) s->verbatim = 0;
+        return 1;
+    }
+    long long k = significant - zeros;  /* a literal may be long */
+    /* power: the value is 0.DIGITS × 10^power */
+    long long power = (first < int_end ? int_end - first : -(first - frac_start)) + exponent;
+    /* orjson writes a float's shortest digits in plain notation, with ".0" when it is integral, from
+       1e-4 to below 1e16; verbatim is kept to what that rule surely covers. */
+    int plain_float = has_fraction && !has_exponent && power >= -3 && power <= 15
+        && (t[frac_end - 1] != '0' || (frac_end - frac_start == 1 && !fraction_nonzero));
+    if (k <= 15 && power >= -290 && power <= 308) {
+        /* At most 15 significant digits read back as one double and are its shortest spelling. */
+        *size += js_number_length((int)k, power, negative);
+        if (!*integral && !plain_float) s->verbatim = 0;
+        return 1;
+    }
+    int same = 0;
+    if (k <= 19) {
+        uint64_t value = digits / POW10[taken - k];  /* what follows the k-th digit is zeros */
+        *size += shortest_of(exact_double(value, power - k), value, (int)k, power, negative, &same);
+    } else *size += long_literal_length(s, start, p, negative);
+    if (!*integral && !(plain_float && same && k <= 17)) s->verbatim = 0;
+    return 1;
+}
+
+static int scan_value(Scan *s, long long *size, int *kind);
+
+static int same_key(Scan *s, Span a, Span b) {
+    return a.len == b.len && memcmp(s->text + a.start, s->text + b.start, (size_t)a.len) == 0;
+}
+
+static uint64_t key_hash(Scan *s, Span k) {
+    uint64_t h = 1469598103934665603ULL;  /* FNV-1a */
+    for (Py_ssize_t i = 0; i < k.len; i++) h = (h ^ s->text[k.start + i]) * 1099511628211ULL;
+    return h;
+}
+
+/* Whether the keys keys[from:] of one object hold a repeat (compared as written: no escapes here). */
+static int has_duplicate(Scan *s, Py_ssize_t from) {
+    Py_ssize_t count = s->keys_len - from;
+    Span *k = s->keys + from;
+    if (count <= FEW_KEYS) {
+        for (Py_ssize_t i = 1; i < count; i++)
+            for (Py_ssize_t j = 0; j < i; j++) if (same_key(s, k[i], k[j])) return 1;
+        return 0;
+    }
+    size_t size = 16;
+    while (size < (size_t)count * 2) size *= 2;
+    Py_ssize_t *slots = malloc(size * sizeof(Py_ssize_t));  /* open addressing: index + 1, 0 when free */
+    if (!slots) return 1;  /* unsure, never wrong */
+    memset(slots, 0, size * sizeof(Py_ssize_t));
+    int repeat = 0;
+    for (Py_ssize_t i = 0; i < count && !repeat; i++) {
+        size_t at = key_hash(s, k[i]) & (size - 1);
+        while (slots[at] && !(repeat = same_key(s, k[slots[at] - 1], k[i]))) at = (at + 1) & (size - 1);
+        slots[at] = i + 1;
+    }
+    free(slots);
+    return repeat;
+}
+
+/* After a member or an item: 1 at ',' (another follows), 0 at `close` (the last), -1 when not JSON. */
+static int next_member(Scan *s, unsigned char close) {
+    skip_space(s);
+    unsigned char c = s->pos < s->length ? s->text[s->pos++] : 0;
+    if (c == ',') return 1;
+    if (c == close) return 0;
+    fail(s);
+    return -1;
+}
+
+/* An empty object or array at s->pos (just past its opening bracket): skipped over. */
+static int closes_at_once(Scan *s, unsigned char close) {
+    skip_space(s);
+    if (s->pos < s->length && s->text[s->pos] == close) { s->pos++; return 1; }
+    return 0;
+}
+
+/* A member's key and colon at s->pos: the key's span, `escaped` as scan_string sets it, its
+   JSON.stringify length and the colon's added to *size; s->pos is left at the value. */
+static int member_key(Scan *s, Span *key, int *escaped, long long *size) {
+    skip_space(s);
+    if (s->pos >= s->length || s->text[s->pos] != '"') return fail(s);
+    Py_ssize_t start = s->pos;
+    if (!scan_string(s, size, escaped)) return 0;
+    *key = (Span){start + 1, s->pos - start - 2};
+    skip_space(s);
+    if (s->pos >= s->length || s->text[s->pos] != ':') return fail(s);
+    s->pos++;
+    *size += 1;
+    skip_space(s);
+    return s->pos < s->length ? 1 : fail(s);
+}
+
+static int push_key(Scan *s, Span key) {
+    if (!grow((void **)&s->keys, &s->keys_cap, s->keys_len + 1, sizeof(Span), s)) return 0;
+    s->keys[s->keys_len++] = key;
+    return 1;
+}
+
+/* An object at s->pos. With `keep`, its keys stay on s->keys after it (the input's shape). */
+static int scan_object(Scan *s, long long *size, int keep) {
+    s->pos++;  /* { */
+    Py_ssize_t keys_from = s->keys_len;
+    long long bytes = 2, members = 0;
+    if (closes_at_once(s, '}')) { *size += bytes; return 1; }
+    for (int more = 1; more;) {
+        int escaped, kind;
+        Span key;
+        if (!member_key(s, &key, &escaped, &bytes) || !push_key(s, key)) return 0;
+        if (escaped == SPELLED_OTHERWISE) s->unsure = 1;  /* two spellings of one key would hide a repeat */
+        if (!scan_value(s, &bytes, &kind)) return 0;
+        members++;
+        if ((more = next_member(s, '}')) < 0) return 0;
+    }
+    if (has_duplicate(s, keys_from)) s->unsure = 1;
+    if (!keep) s->keys_len = keys_from;
+    *size += bytes + members - 1;
+    return 1;
+}
+
+static int scan_array(Scan *s, long long *size, Py_ssize_t *count) {
+    s->pos++;  /* [ */
+    long long bytes = 2;
+    Py_ssize_t items = 0;
+    if (!closes_at_once(s, ']')) {
+        for (int more = 1; more;) {
+            int kind;
+            skip_space(s);
+            if (!scan_value(s, &bytes, &kind)) return 0;
+            items++;
+            if ((more = next_member(s, ']')) < 0) return 0;
+        }
+    }
+    *size += bytes + (items ? items - 1 : 0);
+    *count = items;
+    return 1;
+}
+
+static int literal(Scan *s, const char *word, Py_ssize_t length, long long *size) {
+    if (s->pos + length > s->length || memcmp(s->text + s->pos, word, (size_t)length) != 0) return fail(s);
+    s->pos += length;
+    *size += length;
+    return 1;
+}
+
+/* Any JSON value at s->pos: checked, its JSON.stringify length added to *size, its kind set. */
+static int scan_value(Scan *s, long long *size, int *kind) {
+    if (s->pos >= s->length) return fail(s);
+    unsigned char c = s->text[s->pos];
+    switch (c) {
+    case '{': {
+        if (++s->depth > MAX_DEPTH) return fail(s);
+        *kind = K_OBJECT;
+        int ok = scan_object(s, size, 0);
+        s->depth--;
+        return ok;
+    }
+    case '[': {
+        if (++s->depth > MAX_DEPTH) return fail(s);
+        Py_ssize_t count;
+        *kind = K_ARRAY;
+        int ok = scan_array(s, size, &count);
+        s->depth--;
+        return ok;
+    }
+    case '"': { int escaped; *kind = K_STRING; return scan_string(s, size, &escaped); }
+    case 't': *kind = K_TRUE; return literal(s, "true", 4, size);
+    case 'f': *kind = K_FALSE; return literal(s, "false", 5, size);
+    case 'n': *kind = K_NULL; return literal(s, "null", 4, size);
+    default: {
+        int integral;
+        *kind = K_NUMBER;
+        return scan_number(s, size, &integral);
+    }
+    }
+}
+
+static uint64_t keys_hash(Scan *s, Span *keys, Py_ssize_t count) {
+    uint64_t h = 1469598103934665603ULL;
+    for (Py_ssize_t i = 0; i < count; i++) h = (h ^ key_hash(s, keys[i])) * 1099511628211ULL;
+    return h;
+}
+
+static int same_keys(Scan *s, Shape *shape, Span *keys, Py_ssize_t count) {
+    if (shape->count != count) return 0;
+    for (Py_ssize_t i = 0; i < count; i++) if (!same_key(s, s->input_keys[shape->keys_at + i], keys[i])) return 0;
+    return 1;
+}
+
+static void add_slot(Scan *s, Py_ssize_t index) {
+    Py_ssize_t at = (Py_ssize_t)(s->shapes[index].hash & (uint64_t)(s->slots_size - 1));
+    while (s->shape_slots[at]) at = (at + 1) & (s->slots_size - 1);
+    s->shape_slots[at] = index + 1;
+}
+
+/* The Shape of the keys s->keys[from:], found or added; -1 when out of memory. */
+static Py_ssize_t shape_of(Scan *s, Py_ssize_t from) {
+    Span *keys = s->keys + from;
+    Py_ssize_t count = s->keys_len - from;
+    uint64_t hash = keys_hash(s, keys, count);
+    if (s->slots_size) {
+        for (Py_ssize_t at = (Py_ssize_t)(hash & (uint64_t)(s->slots_size - 1)); s->shape_slots[at]; at = (at + 1) & (s->slots_size - 1)) {
+            Shape *shape = s->shapes + s->shape_slots[at] - 1;
+            if (shape->hash == hash && same_keys(s, shape, keys, count)) return s->shape_slots[at] - 1;
+        }
+    }
+    if (!grow((void **)&s->input_keys, &s->input_keys_cap, s->input_keys_len + count, sizeof(Span), s)) return -1;
+    if (!grow((void **)&s->shapes, &s->shapes_cap, s->shapes_len + 1, sizeof(Shape), s)) return -1;
+    if (count) memcpy(s->input_keys + s->input_keys_len, keys, (size_t)count * sizeof(Span));  /* {}: nothing, maybe no array yet */
+    s->shapes[s->shapes_len] = (Shape){hash, s->input_keys_len, count};
+    s->input_keys_len += count;
+    Py_ssize_t index = s->shapes_len++;
+    if (s->shapes_len * 2 > s->slots_size) {  /* keep the table at most half full */
+        Py_ssize_t size = s->slots_size ? s->slots_size * 2 : 64;
+        Py_ssize_t *slots = calloc((size_t)size, sizeof(Py_ssize_t));
+        if (!slots) { s->failed = s->no_memory = 1; return -1; }
+        free(s->shape_slots);
+        s->shape_slots = slots;
+        s->slots_size = size;
+        for (Py_ssize_t i = 0; i < s->shapes_len; i++) add_slot(s, i);
+    } else add_slot(s, index);
+    return index;
+}
+
+/* The input at s->pos, measured from a clean slate; an object's top-level keys are copied to
+   s->input_keys for its shape. */
+static int scan_input(Scan *s, Record *r) {
+    s->unsure = 0;
+    s->verbatim = 1;
+    long long size = 0;
+    Py_ssize_t start = s->pos;
+    unsigned char c = s->text[start];
+    int ok;
+    if (++s->depth > MAX_DEPTH) return fail(s);
+    if (c == '{') {
+        Py_ssize_t keys_from = s->keys_len;
+        ok = scan_object(s, &size, 1);
+        if (ok) {
+            r->shape = shape_of(s, keys_from);
+            ok = r->shape >= 0;
+            s->keys_len = keys_from;
+        }
+        r->input_kind = K_OBJECT;
+    } else if (c == '[') {
+        ok = scan_array(s, &size, &r->shape);
+        r->input_kind = K_ARRAY;
+    } else {
+        int kind;
+        ok = scan_value(s, &size, &kind);
+        r->input_kind = (unsigned char)kind;
+    }
+    s->depth--;
+    if (!ok) return 0;
+    r->input_start = start;
+    r->input_end = s->pos;
+    r->input_bytes = s->unsure ? -1 : size;
+    r->verbatim = s->verbatim && !s->unsure;
+    return 1;
+}
+
+/* One store record at s->pos. An object's "input" is measured; the record is `plain` when each of its
+   other members is a value the answer can hold as it is (see plain_fields), under a key without
+   escapes, each key once. */
+static int scan_record(Scan *s) {
+    Record r = {.start = s->pos, .input_start = -1, .input_end = -1, .output_start = -1, .output_end = -1, .input_bytes = -1};
+    long long ignored = 0;
+    if (s->pos >= s->length || s->text[s->pos] != '{') {
+        int kind;
+        if (!scan_value(s, &ignored, &kind)) return 0;
+    } else {
+        r.plain = 1;
+        int inputs = 0;
+        Py_ssize_t keys_from = s->keys_len;
+        if (++s->depth > MAX_DEPTH) return fail(s);
+        s->pos++;
+        if (!closes_at_once(s, '}')) for (int more = 1; more;) {
+            int escaped, kind, plain = 0;
+            Span key;
+            if (!member_key(s, &key, &escaped, &ignored) || !push_key(s, key)) return 0;
+            if (escaped) r.plain = 0;
+            if (!escaped && key.len == 5 && memcmp(s->text + key.start, "input", 5) == 0) {
+                if (++inputs > 1) r.plain = 0;
+                if (!scan_input(s, &r)) return 0;
+            } else if (!escaped && key.len == 6 && memcmp(s->text + key.start, "output", 6) == 0) {
+                r.output_start = s->pos;  /* any value: the loader keeps the record's text, not the output */
+                if (!scan_value(s, &ignored, &kind)) return 0;
+                r.output_end = s->pos;
+            } else {
+                unsigned char c = s->text[s->pos];
+                if (c == '"') {
+                    int value_escaped;
+                    if (!scan_string(s, &ignored, &value_escaped)) return 0;
+                    plain = !value_escaped;
+                } else if (c == '-' || (c >= '0' && c <= '9')) {
+                    if (!scan_number(s, &ignored, &plain)) return 0;
+                } else {
+                    if (!scan_value(s, &ignored, &kind)) return 0;
+                    plain = kind == K_TRUE || kind == K_FALSE || kind == K_NULL;
+                }
+                if (!plain) r.plain = 0;
+            }
+            if ((more = next_member(s, '}')) < 0) return 0;
+        }
+        s->depth--;
+        if (inputs > 1) r.input_start = r.input_end = -1;  /* the parse keeps the last: measured the slow way */
+        if (r.plain && has_duplicate(s, keys_from)) r.plain = 0;
+        s->keys_len = keys_from;
+    }
+    r.end = s->pos;
+    if (!grow((void **)&s->records, &s->records_cap, s->records_len + 1, sizeof(Record), s)) return 0;
+    s->records[s->records_len++] = r;
+    return 1;
+}
+
+/* Give back the pages of a file mapping read so far (they come back from the page cache if asked). */
+static void release_behind(Scan *s) {
+    if (!s->release || s->pos - s->released < RELEASE_EVERY) return;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)(s->text + s->released) + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t to = (uintptr_t)(s->text + s->pos) & ~(uintptr_t)(page - 1);
+    if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
+    s->released = s->pos;
+}
+
+static int scan_store(Scan *s) {
+    s->pos++;  /* [ */
+    if (++s->depth > MAX_DEPTH) return fail(s);
+    if (!closes_at_once(s, ']')) for (int more = 1; more;) {
+        skip_space(s);
+        if (!scan_record(s)) return 0;
+        release_behind(s);
+        if ((more = next_member(s, ']')) < 0) return 0;
+    }
+    s->depth--;
+    return 1;
+}
+
+/* The whole document: an object whose members are kept as spans, "store" scanned record by record. */
+static void scan_document(Scan *s) {
+    long long ignored = 0;
+    s->store_index = -1;
+    skip_space(s);
+    if (s->pos >= s->length || s->text[s->pos] != '{') { fail(s); return; }
+    s->pos++;
+    s->depth = 1;
+    if (!closes_at_once(s, '}')) for (int more = 1; more;) {
+        int escaped, kind;
+        Span key;
+        if (!member_key(s, &key, &escaped, &ignored)) return;
+        if (escaped) { fail(s); return; }  /* the Python reader handles a part named with escapes */
+        Py_ssize_t value_start = s->pos;
+        if (key.len == 5 && memcmp(s->text + key.start, "store", 5) == 0 && s->text[s->pos] == '[') {
+            if (s->store_index >= 0) { fail(s); return; }
+            s->store_index = s->parts_len;
+            if (!scan_store(s)) return;
+        } else if (!scan_value(s, &ignored, &kind)) return;
+        if (!grow((void **)&s->parts, &s->parts_cap, s->parts_len + 1, sizeof(Part), s)) return;
+        for (Py_ssize_t i = 0; i < s->parts_len; i++)
+            if (same_key(s, s->parts[i].key, key)) { fail(s); return; }  /* a repeated part: the Python reader decides */
+        s->parts[s->parts_len++] = (Part){key, {value_start, s->pos - value_start}};
+        if ((more = next_member(s, '}')) < 0) return;
+    }
+    skip_space(s);
+    if (s->pos != s->length) fail(s);
+}
+
+/* ---- A record's text: a read-only buffer over the scanned text, 40 bytes where a memoryview is 184. ---- */
+
+typedef struct {              /* holds one export of the scanned text for every RecordText */
+    PyObject_HEAD
+    Py_buffer view;
+} Keeper;
+
+static void Keeper_dealloc(Keeper *self) {
+    PyBuffer_Release(&self->view);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject KeeperType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "wsi_inspector.core.session._store_scan.Keeper",
+    .tp_basicsize = sizeof(Keeper),
+    .tp_dealloc = (destructor)Keeper_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The scanned text, held exported (so a bytearray cannot move) while any record's text lives.",
+};
+
+typedef struct {
+    PyObject_HEAD
+    Keeper *keeper;
+    const char *start;
+    Py_ssize_t length;
+} RecordText;
+
+static void RecordText_dealloc(RecordText *self) {
+    Py_DECREF(self->keeper);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int RecordText_getbuffer(RecordText *self, Py_buffer *view, int flags) {
+    return PyBuffer_FillInfo(view, (PyObject *)self, (void *)self->start, self->length, 1, flags);
+}
+
+static Py_ssize_t RecordText_length(RecordText *self) { return self->length; }
+
+static PyObject *RecordText_repr(RecordText *self) {
+    return PyUnicode_FromFormat("<record text, %zd bytes>", self->length);
+}
+
+static PyBufferProcs RecordText_buffer = {.bf_getbuffer = (getbufferproc)RecordText_getbuffer};
+static PySequenceMethods RecordText_sequence = {.sq_length = (lenfunc)RecordText_length};
+
+static PyTypeObject RecordTextType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "wsi_inspector.core.session._store_scan.RecordText",
+    .tp_basicsize = sizeof(RecordText),
+    .tp_dealloc = (destructor)RecordText_dealloc,
+    .tp_repr = (reprfunc)RecordText_repr,
+    .tp_as_buffer = &RecordText_buffer,
+    .tp_as_sequence = &RecordText_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One store record's JSON text, read where it lies (bytes(), memoryview() and len() work).",
+};
+
+/* ---- The answer: a Python object over the scan, building each record's tuple when asked. ---- */
+
+typedef struct {
+    PyObject_HEAD
+    Scan scan;
+    Py_buffer view;
+    Py_ssize_t next;          /* the next record to hand out */
+    PyObject **shape_keys;    /* each Shape's tuple of keys, made when first handed out */
+    Keeper *keeper;           /* made with the first record's text */
+} Scanned;
+
+static void free_scan(Scan *s) {
+    free(s->keys); free(s->input_keys); free(s->shapes); free(s->shape_slots); free(s->records); free(s->parts);
+    s->keys = s->input_keys = NULL; s->shapes = NULL; s->shape_slots = NULL; s->records = NULL; s->parts = NULL;
+}
+
+static void Scanned_dealloc(Scanned *self) {
+    if (self->shape_keys) for (Py_ssize_t i = 0; i < self->scan.shapes_len; i++) Py_XDECREF(self->shape_keys[i]);
+    free(self->shape_keys);
+    Py_XDECREF(self->keeper);
+    free_scan(&self->scan);
+    if (self->view.obj) PyBuffer_Release(&self->view);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* The text of a key (interned), its escapes undone: only the one-spelling kind reach here. */
+static PyObject *text_of(Scanned *self, Span span) {
+    const char *at = (const char *)self->scan.text + span.start;
+    PyObject *text;
+    if (!memchr(at, '\\', (size_t)span.len)) text = PyUnicode_DecodeUTF8(at, span.len, "strict");
+    else {
+        char *plain = PyMem_Malloc((size_t)span.len);
+        if (!plain) return PyErr_NoMemory();
+        Py_ssize_t n = 0;
+        for (Py_ssize_t i = 0; i < span.len; i++) {
+            char c = at[i];
+            if (c == '\\') {
+                c = at[++i];
+                c = c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : c;
+            }
+            plain[n++] = c;
+        }
+        text = PyUnicode_DecodeUTF8(plain, n, "strict");
+        PyMem_Free(plain);
+    }
+    if (text) PyUnicode_InternInPlace(&text);
+    return text;
+}
+
+static Py_ssize_t after_space(const unsigned char *t, Py_ssize_t p, Py_ssize_t end) {
+    while (p < end && (t[p] == ' ' || t[p] == '\n' || t[p] == '\r' || t[p] == '\t')) p++;
+    return p;
+}
+
+static Py_ssize_t closing_quote(const unsigned char *t, Py_ssize_t p, Py_ssize_t end) {
+    while (p < end && t[p] != '"') p++;
+    return p;
+}
+
+/* A plain record's members, read again (the scan checked them all): the input and output as None, strings
+   without escapes, integers of at most 18 digits, true, false, null. Every step stays inside the
+   record, whatever its bytes (a mapped file can change under a reader). */
+static PyObject *plain_fields(Scanned *self, Record *r) {
+    const unsigned char *t = self->scan.text;
+    Py_ssize_t end = r->end - 1;  /* the closing brace */
+    PyObject *fields = PyDict_New();
+    Py_ssize_t p = after_space(t, r->start + 1, end);
+    while (fields && p < end) {
+        Py_ssize_t key_start = p + 1, key_end = closing_quote(t, key_start, end);
+        PyObject *key = text_of(self, (Span){key_start, key_end - key_start}), *value = NULL;
+        p = after_space(t, after_space(t, key_end + 1, end) + 1, end);  /* past the colon */
+        if (p == r->input_start) { value = Py_NewRef(Py_None); p = r->input_end; }
+        else if (p == r->output_start) { value = Py_NewRef(Py_None); p = r->output_end; }
+        else if (p < end && t[p] == '"') {
+            Py_ssize_t close = closing_quote(t, p + 1, end);
+            value = PyUnicode_DecodeUTF8((const char *)t + p + 1, close - p - 1, "strict");
+            p = close + 1;
+        } else if (p < end && t[p] == 't') { value = Py_NewRef(Py_True); p += 4; }
+        else if (p < end && t[p] == 'f') { value = Py_NewRef(Py_False); p += 5; }
+        else if (p < end && t[p] == 'n') { value = Py_NewRef(Py_None); p += 4; }
+        else {
+            char digits[24];
+            int n = 0;
+            while (n < 20 && p < end && (t[p] == '-' || (unsigned)(t[p] - '0') <= 9)) digits[n++] = (char)t[p++];
+            digits[n] = 0;
+            value = PyLong_FromString(digits, NULL, 10);  /* nothing read: a ValueError, not a wrong value */
+        }
+        if (!key || !value || PyDict_SetItem(fields, key, value) < 0) Py_CLEAR(fields);
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        p = after_space(t, p, end);
+        if (p < end && t[p] == ',') p = after_space(t, p + 1, end);
+        else break;
+    }
+    return fields;
+}
+
+/* The tuple of a Shape's keys: made once, then shared by every record with that key set. */
+static PyObject *shape_keys(Scanned *self, Py_ssize_t index) {
+    if (!self->shape_keys) {
+        self->shape_keys = calloc((size_t)self->scan.shapes_len + 1, sizeof(PyObject *));
+        if (!self->shape_keys) return PyErr_NoMemory();
+    }
+    if (!self->shape_keys[index]) {
+        Shape *shape = self->scan.shapes + index;
+        PyObject *keys = PyTuple_New(shape->count);
+        for (Py_ssize_t i = 0; keys && i < shape->count; i++) {
+            PyObject *key = text_of(self, self->scan.input_keys[shape->keys_at + i]);
+            if (!key) Py_CLEAR(keys);
+            else PyTuple_SET_ITEM(keys, i, key);
+        }
+        if (!keys) return NULL;
+        self->shape_keys[index] = keys;
+    }
+    return Py_NewRef(self->shape_keys[index]);
+}
+
+static PyObject *record_text(Scanned *self, Record *r) {
+    if (!self->keeper) {
+        self->keeper = PyObject_New(Keeper, &KeeperType);
+        if (!self->keeper) return NULL;
+        if (PyObject_GetBuffer(self->view.obj, &self->keeper->view, PyBUF_SIMPLE) < 0) {
+            self->keeper->view.obj = NULL;
+            Py_CLEAR(self->keeper);
+            return NULL;
+        }
+    }
+    RecordText *text = PyObject_New(RecordText, &RecordTextType);
+    if (!text) return NULL;
+    text->keeper = (Keeper *)Py_NewRef(self->keeper);
+    text->start = (const char *)self->keeper->view.buf + r->start;
+    text->length = r->end - r->start;
+    return (PyObject *)text;
+}
+
+/* (start, end, input_start, input_end, input_bytes, shape, fields, verbatim, text) for one record. */
+static PyObject *record_tuple(Scanned *self, Record *r) {
+    PyObject *shape, *fields, *text;
+    if (r->input_start < 0 || r->input_bytes < 0) shape = Py_NewRef(Py_None);
+    else if (r->input_kind == K_OBJECT) shape = shape_keys(self, r->shape);
+    else if (r->input_kind == K_ARRAY) shape = PyLong_FromSsize_t(r->shape);
+    else shape = Py_NewRef(KINDS[r->input_kind]);
+    if (!shape) return NULL;
+    fields = r->plain && r->input_start >= 0 ? plain_fields(self, r) : Py_NewRef(Py_None);
+    if (!fields) { Py_DECREF(shape); return NULL; }
+    text = record_text(self, r);
+    if (!text) { Py_DECREF(shape); Py_DECREF(fields); return NULL; }
+    return Py_BuildValue("(nnnnLNNON)", r->start, r->end, r->input_start, r->input_end, r->input_bytes,
+                         shape, fields, r->verbatim ? Py_True : Py_False, text);
+}
+
+static PyObject *Scanned_next(Scanned *self) {
+    if (self->next >= self->scan.records_len) return NULL;
+    Record *r = self->scan.records + self->next++;
+    PyObject *record = record_tuple(self, r);
+    self->scan.pos = r->end;  /* reading the record's keys and members brought its pages back */
+    release_behind(&self->scan);
+    return record;
+}
+
+static PyObject *Scanned_parts(Scanned *self, PyObject *Py_UNUSED(ignored)) {
+    PyObject *parts = PyList_New(self->scan.parts_len);
+    for (Py_ssize_t i = 0; parts && i < self->scan.parts_len; i++) {
+        Part *m = self->scan.parts + i;
+        PyObject *key = text_of(self, m->key);
+        PyObject *item = key ? Py_BuildValue("(Nnn)", key, m->value.start, m->value.start + m->value.len) : NULL;
+        if (!item) { Py_CLEAR(parts); break; }
+        PyList_SET_ITEM(parts, i, item);
+    }
+    return parts;
+}
+
+static PyMethodDef Scanned_methods[] = {
+    {"parts", (PyCFunction)Scanned_parts, METH_NOARGS, "The document's members: (name, start, end) each."},
+    {NULL}
+};
+
+static PyTypeObject ScannedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "wsi_inspector.core.session._store_scan.Scanned",
+    .tp_basicsize = sizeof(Scanned),
+    .tp_dealloc = (destructor)Scanned_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A scanned session document; iterating gives each store record's tuple, once.",
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)Scanned_next,
+    .tp_methods = Scanned_methods,
+};
+
+/* scan(text, release=False) -> Scanned, or None when the text is not a plain JSON session document. */
+/* A Scanned over `text`, nothing scanned yet; NULL with an exception set. */
+static Scanned *new_scanned(PyObject *text) {
+    Scanned *self = PyObject_New(Scanned, &ScannedType);
+    if (!self) return NULL;
+    memset(&self->scan, 0, sizeof self->scan);
+    memset(&self->view, 0, sizeof self->view);
+    self->next = 0;
+    self->shape_keys = NULL;
+    self->keeper = NULL;
+    if (PyObject_GetBuffer(text, &self->view, PyBUF_SIMPLE) < 0) { self->view.obj = NULL; Py_DECREF(self); return NULL; }
+    self->scan.text = self->view.buf;
+    self->scan.length = self->view.len;
+    return self;
+}
+
+/* scan(text, release=False) -> Scanned, or None when the text is not a plain JSON session document. */
+static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"text", "release", NULL};
+    PyObject *text;
+    int release = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p", names, &text, &release)) return NULL;
+    Scanned *self = new_scanned(text);
+    if (!self) return NULL;
+    Scan *s = &self->scan;
+    s->release = release;
+    Py_BEGIN_ALLOW_THREADS
+    scan_document(s);
+    Py_END_ALLOW_THREADS
+    s->released = 0;  /* handing out the records reads their pages again: released again behind them */
+    if (s->no_memory) { Py_DECREF(self); return PyErr_NoMemory(); }
+    if (s->failed) { Py_DECREF(self); Py_RETURN_NONE; }
+    return (PyObject *)self;
+}
+
+/* scan_record(text) -> one record's tuple (as Scanned gives them), or None when `text` is not one
+   JSON value. A JSON Lines line: short, so the GIL is kept. */
+static PyObject *scan_one_record(PyObject *Py_UNUSED(module), PyObject *text) {
+    Scanned *self = new_scanned(text);
+    if (!self) return NULL;
+    Scan *s = &self->scan;
+    skip_space(s);
+    int ok = scan_record(s);
+    skip_space(s);
+    PyObject *record = NULL;
+    if (s->no_memory) PyErr_NoMemory();
+    else if (!ok || s->failed || s->pos != s->length) record = Py_NewRef(Py_None);
+    else record = record_tuple(self, s->records);
+    Py_DECREF(self);
+    return record;
+}
+
+
+/* ---- Searching bytes where they lie: core/session/fast_find.py's native half (memmem, buffer addresses). ---- */
+
+typedef struct {              /* find(needle, start=0, end=None) over one held buffer, as bytes.find */
+    PyObject_HEAD
+    Py_buffer view;
+} Finder;
+
+static void Finder_dealloc(Finder *self) {
+    if (self->view.obj) PyBuffer_Release(&self->view);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Finder_call(Finder *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"needle", "start", "end", NULL};
+    Py_buffer needle;
+    Py_ssize_t start = 0, size = self->view.len, stop = size;
+    PyObject *end = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*|nO", names, &needle, &start, &end)) return NULL;
+    if (end != Py_None) {
+        stop = PyLong_AsSsize_t(end);
+        if (stop == -1 && PyErr_Occurred()) { PyBuffer_Release(&needle); return NULL; }
+        stop = stop < 0 ? (stop + size < 0 ? 0 : stop + size) : (stop > size ? size : stop);
+    }
+    if (start < 0) start = start + size < 0 ? 0 : start + size;  /* the bounds as bytes.find takes them */
+    Py_ssize_t found = -1;
+    if (start <= size && stop - start >= needle.len) {
+        if (needle.len == 0) found = start;
+        else {
+            const char *base = self->view.buf;
+            const char *hit = memmem(base + start, (size_t)(stop - start), needle.buf, (size_t)needle.len);
+            found = hit ? hit - base : -1;
+        }
+    }
+    PyBuffer_Release(&needle);
+    return PyLong_FromSsize_t(found);
+}
+
+static PyTypeObject FinderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "wsi_inspector.core.session._store_scan.Finder",
+    .tp_basicsize = sizeof(Finder),
+    .tp_dealloc = (destructor)Finder_dealloc,
+    .tp_call = (ternaryfunc)Finder_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "find(needle, start=0, end=None): bytes.find over the held buffer, read where it lies (memmem).",
+};
+
+/* finder(haystack) -> Finder: the haystack's buffer held (exported: a bytearray cannot move) while it lives. */
+static PyObject *new_finder(PyObject *Py_UNUSED(module), PyObject *haystack) {
+    Finder *self = PyObject_New(Finder, &FinderType);
+    if (!self) return NULL;
+    if (PyObject_GetBuffer(haystack, &self->view, PyBUF_SIMPLE) < 0) { self->view.obj = NULL; Py_DECREF(self); return NULL; }
+    return (PyObject *)self;
+}
+
+/* buffer_spans(buffers) -> ([address], [size]): where each contiguous buffer's bytes lie now. */
+static PyObject *buffer_spans(PyObject *Py_UNUSED(module), PyObject *buffers) {
+    PyObject *iterator = PyObject_GetIter(buffers), *addresses = PyList_New(0), *sizes = PyList_New(0), *item;
+    if (!iterator || !addresses || !sizes) goto failed;
+    while ((item = PyIter_Next(iterator))) {
+        Py_buffer view;
+        int ok = PyObject_GetBuffer(item, &view, PyBUF_SIMPLE) == 0;
+        Py_DECREF(item);
+        if (!ok) goto failed;
+        PyObject *address = PyLong_FromVoidPtr(view.buf), *size = PyLong_FromSsize_t(view.len);
+        PyBuffer_Release(&view);
+        ok = address && size && PyList_Append(addresses, address) == 0 && PyList_Append(sizes, size) == 0;
+        Py_XDECREF(address);
+        Py_XDECREF(size);
+        if (!ok) goto failed;
+    }
+    if (PyErr_Occurred()) goto failed;
+    Py_DECREF(iterator);
+    return Py_BuildValue("(NN)", addresses, sizes);
+failed:
+    Py_XDECREF(iterator); Py_XDECREF(addresses); Py_XDECREF(sizes);
+    return NULL;
+}
+
+static PyMethodDef module_methods[] = {
+    {"scan", (PyCFunction)(void (*)(void))scan, METH_VARARGS | METH_KEYWORDS,
+     "scan(text, release=False): the session document scanned, or None (see core/session/store_scan.py)."},
+    {"scan_record", (PyCFunction)scan_one_record, METH_O,
+     "scan_record(text): one record (a JSON Lines line) scanned, or None (see core/session/store_scan.py)."},
+    {"finder", (PyCFunction)new_finder, METH_O, "finder(haystack): bytes.find over it, read where it lies (see core/session/fast_find.py)."},
+    {"buffer_spans", (PyCFunction)buffer_spans, METH_O, "buffer_spans(buffers): ([address], [size]) (see core/session/fast_find.py)."},
+    {NULL}
+};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "wsi_inspector.core.session._store_scan", NULL, -1, module_methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__store_scan(void) {
+    for (int c = 0x20; c < 0x7F; c++) PLAIN[c] = c != '"' && c != '\\';
+    C_LOCALE = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    for (int i = 0; i < 7; i++) if (!(KINDS[i] = PyUnicode_InternFromString(KIND_NAMES[i]))) return NULL;
+    if (!C_LOCALE) return PyErr_NoMemory();
+    if (PyType_Ready(&ScannedType) < 0 || PyType_Ready(&KeeperType) < 0 || PyType_Ready(&RecordTextType) < 0
+        || PyType_Ready(&FinderType) < 0) return NULL;
+    return PyModule_Create(&module_def);
+}

@@ -1,0 +1,195 @@
+"""Load a recorded session (SPEC 2): JSON or JSON Lines, gzip, BOM; tolerant, every problem located.
+
+`load(path)` never writes to the file and never raises for bad content: the valid records load
+and `session.problems` lists the rest. Only a file that cannot be read at all raises LoadError.
+How each format version reads its two forms is in `wsi_inspector.core.session.formats` (to add a version, start there).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from wsi_inspector.core.session.formats import VERSIONS, version_for
+from wsi_inspector.core.session.formats.worker_session_1.header import FORMAT
+from wsi_inspector.core.session.formats.worker_session_1.json_form import unreadable
+from wsi_inspector.core.session.model import Body, Entry, Id, Problem, State, TimelineItem, id_key
+from wsi_inspector.core.files.input_file import read_input, refuse_foreign_text
+from wsi_inspector.core.session.reading import JsonSyntaxError, LoadError, decode, lines_ended_by_cr, looks_like_json_lines, no_gc
+from wsi_inspector.core.session.schema import Caps
+from wsi_inspector.core.session.place import Place
+from wsi_inspector.core.session.timeline import StatePoint, build_states, order_timeline
+
+if TYPE_CHECKING:
+    from wsi_inspector.core.session.formats.worker_session_1.json_lines import LineReader
+
+__all__ = ["FORMAT", "LoadError", "Session", "load", "load_bytes", "refused_session"]
+
+
+class Session:
+    """A loaded session: header, entries and bodies in timeline order, problems, states."""
+
+    def __init__(self, name: str, path: Path | None = None):
+        self.name = name
+        self.path = path
+        self.form = "json"  # or "jsonl"
+        self.format: str | None = None
+        self.info: dict[str, Any] = {}
+        self.caps = Caps()
+        self.scene: dict[str, Any] | None = None
+        self.modules: dict[str, dict[str, Any]] = {}
+        self.extra: dict[str, Any] = {}  # unknown top-level fields, kept
+        self.final_kept: dict[str, Any] | None = None  # the JSON form's `kept`, when given
+        self.timeline: list[TimelineItem] = []
+        self.entries: list[Entry] = []
+        self.bodies: list[Body] = []
+        self.problems: list[Problem] = []
+        self._entry_by_key: dict[str, Entry] = {}
+        self._body_by_key: dict[str, Body] = {}
+        self.edit_links = EditLinks(self.problems, self._entry_by_key)  # made again, filled, by finish
+        self._points: dict[str | None, StatePoint] = {}
+        self.unreadable: Problem | None = None  # the error when nothing of the file reads as JSON
+        self._broken_parts: set[str] = set()  # header parts refused whole (already reported)
+        self.line_reader: LineReader | None = None  # a JSON Lines session's reader, to read lines added later
+
+    @property
+    def is_session(self) -> bool:
+        """True when the file names a format version the inspector reads (else it is not one to open)."""
+        return self.format in VERSIONS
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    @property
+    def title(self) -> str:
+        return str(self.info.get("title") or self.info.get("id") or self.name)
+
+    def entry(self, entry_id: Id | None) -> Entry | None:
+        """The entry with that id (compared as strings), or None."""
+        return self._entry_by_key.get(id_key(entry_id))  # type: ignore[arg-type]
+
+    def body(self, body_id: Id | None) -> Body | None:
+        """The body with that id (compared as strings), or None."""
+        return self._body_by_key.get(id_key(body_id))  # type: ignore[arg-type]
+
+    def state_at(self, body_id: Id | None = None) -> State:
+        """What body B was handed (the entries and kept set before it); None: the end of the session."""
+        point = self._points.get(id_key(body_id))
+        if point is None:
+            raise KeyError(f"no body {body_id!r} in this session")
+        return point.state(self.entries)
+
+    def finish(self) -> None:
+        """Order the timeline, index the records, build every body's state, and check links."""
+        self.timeline = order_timeline(self.timeline, self.form)
+        self.entries = [i for i in self.timeline if isinstance(i, Entry)]
+        self.bodies = [i for i in self.timeline if isinstance(i, Body)]
+        self._entry_by_key = {str(e.id): e for e in self.entries}
+        self._body_by_key = {b.key: b for b in self.bodies}
+        self.edit_links = EditLinks(self.problems, self._entry_by_key)
+        for entry in self.entries:
+            self.edit_links.check(entry)
+        self._points, refusals = build_states(self.timeline, self.caps.max_keep_bytes, self.final_kept)
+        self.problems.extend(refusals)
+        self._check_store_cap()
+
+    def _check_store_cap(self) -> None:
+        from wsi_inspector.core.jsrules.run_inputs import store_bytes
+
+        if self.entries:
+            self.check_store_size(store_bytes(self.entries))
+
+    def check_store_size(self, size: int) -> None:
+        """Warn when the store's `size` is over caps.storeBytes (wsi_inspector.core.session.growing calls it again as the store grows)."""
+        cap = self.caps.store_bytes
+        if cap is not None and size > cap:
+            self.problems.append(Problem(
+                "warning", Place.at("store") if self.form == "json" else Place.named("store"),
+                f"the store is {size:,} bytes, over caps.storeBytes {cap:,}: the editor trims the oldest "
+                "entries before the next body (see wsi trim)",
+            ))
+
+
+class EditLinks:
+    """Checks, entry by entry in file order, that each canvas edit names an earlier model call."""
+
+    def __init__(self, problems: list[Problem], entry_by_key: dict[str, Entry]):
+        self.problems = problems
+        self.entry_by_key = entry_by_key  # every entry of the session: says whether a bad editOf is later or absent
+        self.seen: set[str] = set()
+        self.model_calls: set[str] = set()
+
+    def check(self, entry: Entry) -> None:
+        """Check one entry, the next in file order, and remember it."""
+        if entry.applied:
+            if entry.edit_of is not None and str(entry.edit_of) not in self.seen:
+                own = str(entry.edit_of) == str(entry.id)
+                later = str(entry.edit_of) in self.entry_by_key
+                named = "its own entry" if own else "a later entry" if later else "no entry"
+                self.problems.append(Problem(
+                    "warning", entry.where.field("editOf"),
+                    f"editOf {entry.edit_of!r} names {named}; it must name the earlier model call the person edited",
+                ))
+            elif entry.edit_of is None and entry.call not in self.model_calls:
+                self.problems.append(Problem(
+                    "warning", entry.where,
+                    f"canvas edit {entry.id!r} of {entry.call} has no earlier model call to compare "
+                    "against; add editOf naming the call it edited",
+                ))
+        else:
+            self.model_calls.add(entry.call)
+        self.seen.add(str(entry.id))
+
+
+def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False) -> Session:
+    """Load the session file at `path` (LoadError only when it cannot be read at all).
+
+    The file is read into memory through `wsi_inspector.core.files.input_file` (regular files only, bounded reads, never
+    mapped: a file cut shorter by another program while it is read is a truncated text, not a crash);
+    NUL bytes or UTF-16/32 text are one located error without reading past the first bytes.
+    `mapped` is accepted for callers written when the CLI mapped `.json` files, and changes nothing.
+    """
+    del mapped
+    path = Path(path)
+    try:
+        data = read_input(path)
+    except JsonSyntaxError as exc:
+        return refused_session(path, exc)
+    return load_bytes(data, path.name, path, gzip_limit)
+
+
+def refused_session(path: Path, exc: JsonSyntaxError) -> Session:
+    """The session of a file refused from its first bytes (NUL bytes, UTF-16): that one error, nothing loaded."""
+    session = Session(path.name, path)
+    unreadable(session, Problem("error", exc.where, str(exc)))
+    session.finish()
+    return session
+
+
+def load_bytes(data: bytes | memoryview, name: str = "<memory>", path: Path | None = None, gzip_limit: int | None = None) -> Session:
+    """Load a session from the file's bytes (or a view of a file mapping, see `load`); `name` decides JSON vs JSON Lines by its suffix.
+
+    A gzip file may unpack to `gzip_limit` bytes (None: `wsi_inspector.core.session.reading.gzip_limit()`).
+    """
+    session = Session(name, path)
+    with no_gc():
+        try:
+            text = decode(data, gzip_limit)
+            refuse_foreign_text(text[:4096])  # what a gzip unpacked to, or bytes handed in
+            del data  # a gzip's compressed bytes: not held beside the unpacked text while it is read
+        except JsonSyntaxError as exc:
+            unreadable(session, Problem("error", exc.where, str(exc)))
+        else:
+            version = version_for(text)
+            if looks_like_json_lines(name, text):
+                session.form = "jsonl"
+                text = lines_ended_by_cr(text)
+                version.read_json_lines(session, text)
+            else:
+                version.read_json(session, text)
+        session.finish()
+    return session

@@ -1,0 +1,68 @@
+"""The JSON form's store measured in one pass of C (`core/session/_store_scan.c`), where the build had a compiler.
+
+Parsing each store record and writing its input again, to learn the size JavaScript gives it, is
+most of a load's work. The C pass reads the text once: it checks that the text is JSON and, for
+each store record, tells where its input is, `JSON.stringify`'s UTF-8 length of it (proven, or -1),
+its shape, and the record's other members when they are plain values. The input is never built.
+
+`scan(text)` is None when the extension was not built (the wheel was made without a C compiler) or
+the text is not a plain session document (not JSON, nested deeper than 512, a part named twice):
+the Python reader then does all of the work, and says what is wrong.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+try:
+    from wsi_inspector.core.session._store_scan import scan as _scan
+    from wsi_inspector.core.session._store_scan import scan_record as _scan_record
+except ImportError:  # built without a C compiler: every input is measured in Python
+    _scan = _scan_record = None
+
+BUILT = _scan is not None
+
+
+class Scanned(NamedTuple):
+    """A scanned document: its members, and its store's records, each made when reached.
+
+    A record is a tuple of offsets into the scanned text and what was learned there:
+    `(start, end, input_start, input_end, input_bytes, shape, fields, verbatim, text)`:
+    - `input_start`, `input_end`: the input's value; -1 when the record has none, or more than one
+      (the parse keeps the last; such a record is measured the slow way);
+    - `input_bytes`: JSON.stringify's UTF-8 length of the input, or -1 when it could not be proven;
+    - `shape`: the input's top-level keys (a tuple, in the text's order), its length (an array), or
+      its kind ("string", "number", "boolean", "null"); only when `input_bytes` is not -1 (a key
+      spelled with escapes is left as written, and makes the size unsure);
+    - `fields`: the record's members with `input` and `output` as None (the loader reads an output
+      from the record's text when asked), when every other one is a plain value (a string without
+      escapes, an integer, true, false, null); else None;
+    - `verbatim`: the input's text is exactly `orjson.dumps` of its value (searchable as it is);
+    - `text`: the record's text where it lies, a read-only buffer (`bytes()`, `memoryview()`, `len()`)
+      of 40 bytes, where a memoryview is 184 (a million entries hold one each).
+    A plain tuple, not a named one: there is one per entry, and the loader unpacks it at once.
+    """
+
+    parts: list[tuple[str, int, int]]
+    records: Iterator[tuple[int, int, int, int, int, Any, dict[str, Any] | None, bool, Any]]
+
+
+def scan(text: bytes | bytearray | memoryview, release: bool = False) -> Scanned | None:
+    """The session document in `text` scanned, or None (see the module's docstring).
+
+    `release`: `text` is a read-only mapping of a file, whose pages read so far are handed back as
+    the scan goes (they come back from the page cache when an entry is read), so a big file does
+    not stay resident.
+    """
+    if _scan is None:
+        return None
+    scanned = _scan(text, release=release)
+    if scanned is None:
+        return None
+    return Scanned(scanned.parts(), scanned)
+
+
+def scan_record(text: bytes | memoryview) -> tuple | None:
+    """One record (a JSON Lines line) scanned: a tuple as `Scanned.records` gives them (offsets into
+    `text`), or None (not built, or not one JSON value)."""
+    return None if _scan_record is None else _scan_record(text)

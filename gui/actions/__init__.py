@@ -1,0 +1,1 @@
+"""What the menus do with the session at the cursor: Reduce…, Save repro…, Export, deep links."""

@@ -1,0 +1,1 @@
+"""The Changes tab: what changed between two points of the timeline."""

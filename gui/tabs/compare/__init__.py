@@ -1,0 +1,1 @@
+"""File ▸ Compare with…: two sessions side by side, and the tables behind them."""

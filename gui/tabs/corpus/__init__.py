@@ -1,0 +1,1 @@
+"""File ▸ Open folder: every session under a folder as a table."""

@@ -1,0 +1,1 @@
+"""The Edits tab: every canvas edit beside the model call it edited, and its tables."""

@@ -1,0 +1,95 @@
+""""read by b7" beside the entries the body at the cursor read, in the Inputs table (SPEC 7, issue 30).
+
+A delegate on the call column paints the view's own cell, narrowed, and a small tag in the room it
+left at its right edge for the entries the cursor's body read (from the Run tab's replay, or a replay the Reads page made; no
+replay runs here). Kept apart from the Inputs view: it needs only the table and the context.
+It also keeps, per entry read, the JSON Pointers read in its input (`paths_of`), which the Inputs
+view's JSON tree paints in the theme's `read_background` with "read by b7 at line 3" as the tooltip.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QFontMetrics, QPainter
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTableView
+
+from wsi_inspector.core.edits.body_reads import cached_reads
+from wsi_inspector.gui.window.look import USER, monospace
+from wsi_inspector.gui.window.theme import colour
+
+
+class ReadMarks(QStyledItemDelegate):
+    """The call column's painter: the cell as always, and `read by B` beside it where body B read that entry."""
+
+    COLUMN = 1  # the call: the widest column, its text elided in the middle
+    changed = Signal()  # the reads known for the cursor's body changed (the JSON tree repaints its marks)
+
+    def __init__(self, table: QTableView, context: Any):
+        super().__init__(table)
+        self.table, self.context = table, context
+        self.body: str | None = None
+        self.read: dict[int, str] = {}  # entry position in the store → how it was read (for the tooltip)
+        self.paths: dict[str, dict[str, str]] = {}  # entry key → {JSON Pointer read: "read by b7 at line 3"}
+        table.setItemDelegateForColumn(self.COLUMN, self)
+        context.cursor_changed.connect(self.refresh)
+        context.badges_changed.connect(self.refresh)
+        context.session_changed.connect(self.refresh)
+
+    def refresh(self, *_args: Any) -> None:
+        """Mark what the cursor's body read (when its reads are known)."""
+        session, cursor = self.context.session, self.context.cursor
+        reads = None
+        if session is not None and cursor is not None:
+            reads = (self.context.evidence.get(str(cursor)) or {}).get("reads") or cached_reads(session, cursor)
+        self.body = None if reads is None else str(cursor)
+        self.read = {}
+        self.paths = {}
+        if reads:
+            where = {entry.key: n for n, entry in enumerate(self.context.state.store)}
+            for read in reads:
+                key = None if read.get("entry") is None else str(read["entry"])
+                if key in where and where[key] not in self.read:
+                    self.read[where[key]] = f"{read['what']}({read['arg'] or ''}) at line {read['line']}"
+                if key in where:  # the first read of a path names its line, as the read's own place does
+                    read_paths = self.paths.setdefault(key, {})
+                    for path in read.get("paths") or ():
+                        read_paths.setdefault(path, f"read by {self.body} at line {read['line']}")
+        self.table.viewport().update()
+        self.changed.emit()
+
+    def paths_of(self, entry: Any) -> dict[str, str]:
+        """The JSON Pointers the cursor's body read in `entry`'s input, each with its tooltip; {} when none known."""
+        return self.paths.get(getattr(entry, "key", None), {})
+
+    def tag(self, index: QModelIndex) -> str | None:
+        """`read by b7` for the row of an entry the body read, else None."""
+        position = index.data(USER)
+        return f"read by {self.body}" if self.body is not None and position in self.read else None
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        text = self.tag(index)
+        if text is None:
+            super().paint(painter, option, index)
+            return
+        room = QFontMetrics(monospace()).horizontalAdvance(text) + 10
+        narrowed = QStyleOptionViewItem(option)
+        narrowed.rect = option.rect.adjusted(0, 0, -room, 0)
+        alternate = option.features & QStyleOptionViewItem.ViewItemFeature.Alternate
+        painter.fillRect(option.rect, option.palette.highlight() if option.state & QStyle.StateFlag.State_Selected
+                         else option.palette.alternateBase() if alternate else option.palette.base())
+        super().paint(painter, narrowed, index)
+        painter.save()
+        painter.setFont(monospace())
+        painter.setPen(colour("ok"))
+        painter.drawText(option.rect.adjusted(0, 0, -4, 0), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
+        painter.restore()
+
+    def helpEvent(self, event: Any, view: Any, option: QStyleOptionViewItem, index: QModelIndex) -> bool:  # noqa: N802 — Qt's hook
+        position = index.data(USER)
+        if self.body is not None and position in self.read:
+            from PySide6.QtWidgets import QToolTip
+
+            QToolTip.showText(event.globalPos(), f"body {self.body} read this entry: {self.read[position]}", view)
+            return True
+        return super().helpEvent(event, view, option, index)

@@ -1,0 +1,1 @@
+"""The Kept tab: the kept manifest at the cursor, and its table."""

@@ -1,0 +1,1 @@
+"""The Problems tab: every loader error and warning with its place, and its table."""

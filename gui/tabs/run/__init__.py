@@ -1,0 +1,1 @@
+"""The Run tab: edit and run a body, replay all; its tables and its Replay page."""

@@ -1,0 +1,153 @@
+"""The Run tab's Reads page: what a body read (SPEC 7 "Reads"), each read at its line in the body.
+
+It shows the reads of the last run in the editor, or, when the cursor moves, of the recorded body at
+the cursor: from the Run tab's replay when there was one, else learned by replaying that body on a
+worker thread (`wsi_inspector.core.edits.body_reads`, cached per session file and body). Double-clicking a read asks for
+its line in the editor (`line_chosen`).
+"""
+from __future__ import annotations
+
+import html
+import json
+from typing import Any, Callable
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QTableView, QVBoxLayout, QWidget
+
+from wsi_inspector.core.edits.body_reads import body_reads
+from wsi_inspector.gui.background.jobs import Jobs
+from wsi_inspector.gui.window.look import DISPLAY, TOOLTIP, Index, fit_column, monospace, row_table
+from wsi_inspector.gui.widgets.rows_model import RowsModel
+
+PATHS_SHOWN = 8  # paths written out in a cell; the tooltip has them all
+
+
+def read_cells(read: dict[str, Any]) -> tuple[str, str, str, str]:
+    """One read as the table shows it: `4:21`, `inputs.last("pack.corridorRuns")`, `e1`, `/spine /bandDepth`."""
+    if read["what"] == "kept":
+        what = f"kept.{read.get('name')}"
+    else:
+        what = f"{read['what']}({'' if read['arg'] is None else json.dumps(read['arg'], ensure_ascii=False)})"
+    paths = [p or '"" (whole)' for p in read.get("paths", [])]
+    cut = read.get("pathsCut", 0) + max(0, len(paths) - PATHS_SHOWN)
+    shown = " ".join(paths[:PATHS_SHOWN]) + (f" … (+{cut})" if cut else "")
+    entry = "" if read.get("entry") is None else str(read["entry"])
+    return f"{read['line']}:{read['column']}", what, entry, shown or "(nothing inside)"
+
+
+class ReadsModel(RowsModel):
+    """One row per read: where, the call or kept name, the entry handed back, the paths read inside it."""
+
+    HEADERS = ("line", "read", "entry", "paths")
+
+    def set_reads(self, reads: list[dict[str, Any]]) -> None:
+        self.replace_rows([(read, read_cells(read)) for read in reads])
+
+    def read_at(self, row: int) -> dict[str, Any] | None:
+        return self.rows[row][0] if 0 <= row < len(self.rows) else None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        read, cells = self.rows[index.row()]
+        if role == DISPLAY:
+            return cells[index.column()]
+        if role == TOOLTIP:
+            if index.column() == 3:
+                return "\n".join(p or '"" (the whole value)' for p in read.get("paths", [])) or None
+            return cells[index.column()]
+        return None
+
+
+class ReadsPanel(QWidget):
+    """The reads of one body or run, with a line saying whose they are."""
+
+    line_chosen = Signal(int, int)  # the body's line and column of a read the person double-clicked
+
+    def __init__(self, known: Callable[[str], list[dict[str, Any]] | None], runner_of: Callable[[], Any],
+                 on_learned: Callable[[], None] = lambda: None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.on_learned = on_learned  # told when a replay here learned a body's reads (the other views mark them)
+        self.known = known  # the reads the window already has for a body key (the Run tab's replay)
+        self.runner_of = runner_of  # the view's warm runner (made on the GUI thread)
+        self._pending: tuple[Any, Any] | None = None  # a body to learn once the page is shown
+        self.jobs = Jobs(self)
+        self.model = ReadsModel(self)
+        self.table: QTableView = row_table(self.model, "readsTable", alternating=False)
+        self.table.setFont(monospace())
+        self.table.doubleClicked.connect(self._activated)
+        for column, sample in enumerate(("9999:99", 'inputs.last("pack.rooms")', "c9999")):
+            fit_column(self.table, column, [sample])
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.title = QLabel(self)
+        self.title.setObjectName("readsTitle")
+        self.title.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.table, 1)
+        self.body_key: str | None = None
+        self.show_reads(None, "No run yet: run a body, or move the cursor to a recorded body to see what it read.")
+
+    def show_reads(self, reads: list[dict[str, Any]] | None, title: str) -> None:
+        """Show these reads (None: none known) under `title`."""
+        self.model.set_reads(reads or [])
+        self.title.setText(title)
+
+    def show_run(self, result: dict[str, Any]) -> None:
+        """The reads of a run just made in the editor."""
+        self.jobs.cancel("reads")
+        self.body_key = None
+        self._pending = None
+        reads = result.get("reads")
+        cut = f"; {result['readsCut']:,} more not recorded" if result.get("readsCut") else ""
+        self.show_reads(reads, f"What this run read: {len(reads or []):,} read{'s' if len(reads or []) != 1 else ''}{cut}."
+                        if reads is not None else "This run stopped before it reported its reads.")
+
+    def show_body(self, session: Any, body: Any) -> None:
+        """The reads of recorded body `body` (None: the end of the session), learned off the GUI thread if need be."""
+        self.jobs.cancel("reads")
+        self._pending = None
+        self.body_key = None if body is None else body.key
+        if body is None or session is None:
+            self.show_reads(None, "The cursor is at the end of the session: run a body to see what it reads.")
+            return
+        reads = self.known(body.key)
+        if reads is not None:
+            self._learned(body.key, reads)
+            return
+        self.show_reads(None, f"Replaying body {html.escape(body.key)} to learn what it read …")
+        if not self.isVisible():  # no replay until someone looks
+            self._pending = (session, body)
+            return
+        self._learn(session, body)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 — Qt's hook
+        super().showEvent(event)
+        if self._pending is not None:
+            session, body = self._pending
+            self._pending = None
+            if body.key == self.body_key:
+                self._learn(session, body)
+
+    def _learn(self, session: Any, body: Any) -> None:
+        runner = self.runner_of()
+        self.jobs.start("reads", lambda job: body_reads(session, body.id, runner),
+                        on_done=lambda found: (self._learned(body.key, found), self.on_learned()),
+                        on_failed=lambda exc: self._learned(body.key, None))
+
+    def _learned(self, key: str, reads: list[dict[str, Any]] | None) -> None:
+        if key != self.body_key:
+            return
+        if reads is None:
+            self.show_reads(None, f"Body {html.escape(key)} could not be replayed: what it read is not known.")
+            return
+        entries = sorted({str(r["entry"]) for r in reads if r.get("entry") is not None})
+        self.show_reads(reads, f"What body <b>{html.escape(key)}</b> read (its replay): {len(reads):,} read"
+                        f"{'s' if len(reads) != 1 else ''}" + (f", entries {html.escape(', '.join(entries))}" if entries else "")
+                        + ". Double-click a read to see its line.")
+
+    def _activated(self, index: Any) -> None:
+        read = self.model.read_at(index.row())
+        if read is not None and read.get("line"):
+            self.line_chosen.emit(int(read["line"]), int(read.get("column") or 1))

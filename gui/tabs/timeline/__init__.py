@@ -1,0 +1,1 @@
+"""The timeline dock: bodies with their calls nested, and its tree model."""

@@ -1,0 +1,1 @@
+"""The Trim tab: what the editor's store cap drops, live."""

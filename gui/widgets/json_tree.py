@@ -1,0 +1,458 @@
+"""A lazy JSON tree: expand and collapse, copy value / JSON Pointer / JSON, and annotation hooks.
+
+Children are made only when a node is expanded, in batches (`fetchMore`), so a 50,000-point
+polyline opens at once. Other views annotate nodes through `JsonTreeModel.set_annotations`: an
+extra column, a tooltip and a background colour computed from each node's JSON Pointer and value
+(the Edits view shows provenance that way).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QResizeEvent
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
+
+from wsi_inspector.core.edits.diff import parse_pointer, pointer
+from wsi_inspector.core.jsrules.jsonsize import compact_json, js_keys, json_bytes
+from wsi_inspector.core.jsrules.run_inputs import js_type
+from wsi_inspector.gui.window.look import DISPLAY, delegate_asks, monospace, still_header
+from wsi_inspector.gui.window.theme import colour
+
+BATCH = 500
+KEY_LEAST, KEY_SHARE = 150, 0.45  # the key column: its first width, and the most of a tree's width it takes
+TYPE_WIDTH, TYPE_SHARE = 90, 0.18  # the type column ("array · 4"), and its most share of a narrow tree
+ANNOTATION_SHARE = 0.18  # an annotation column (a compact mark: its words are the cell's tooltip)
+REVEAL_ROWS = 5000  # a node deeper into an array than this is shown by selecting the array rather than opening it that far
+PREVIEW_CHARS = 120
+Annotation = Callable[[str, Any], Any]
+Index = QModelIndex | QPersistentModelIndex
+
+
+def kind_of(value: Any) -> str:
+    """The JSON type name of a value (a Python object no JSON holds shows its class)."""
+    kind = js_type(value)
+    return kind if kind != "object" or isinstance(value, dict) else type(value).__name__
+
+
+def pretty_json(value: Any) -> str:
+    """The value as indented JSON for the clipboard."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8")
+    except TypeError:  # big integers, lone surrogates: the standard library can write them
+        return json.dumps(value, indent=2, ensure_ascii=False, default=lambda _: None)
+
+
+def preview(value: Any) -> str:
+    """What the value column shows: scalars as JSON, short containers inline, long ones by size."""
+    if isinstance(value, (dict, list)):
+        size = f"{len(value):,} key{'s' if len(value) != 1 else ''}" if isinstance(value, dict) else f"{len(value):,} item{'s' if len(value) != 1 else ''}"
+        if len(value) <= 12:
+            text = compact_json(value, PREVIEW_CHARS)
+            if len(text) <= PREVIEW_CHARS:
+                return text
+        return ("{…} " if isinstance(value, dict) else "[…] ") + size
+    return compact_json(value, PREVIEW_CHARS * 4)
+
+
+class JsonNode:
+    """One value in the tree; its children are made when first asked for."""
+
+    __slots__ = ("parent", "row", "key", "value", "children", "_child_keys", "_pointer")
+
+    def __init__(self, parent: JsonNode | None, row: int, key: str | int, value: Any):
+        self.parent, self.row, self.key, self.value = parent, row, key, value
+        self.children: list[JsonNode] = []
+        self._child_keys: list[str | int] | None = None
+        self._pointer: str | None = None
+
+    @property
+    def child_keys(self) -> list[str | int]:
+        if self._child_keys is None:
+            if isinstance(self.value, dict):
+                self._child_keys = list(js_keys(self.value))
+            elif isinstance(self.value, list):
+                self._child_keys = list(range(len(self.value)))
+            else:
+                self._child_keys = []
+        return self._child_keys
+
+    @property
+    def total(self) -> int:
+        return len(self.value) if isinstance(self.value, (dict, list)) else 0
+
+    @property
+    def pointer(self) -> str:
+        """This node's JSON Pointer from the tree's root value (`""` for the root), made once.
+
+        Up the tree to the nearest node whose pointer is made (a loop: a value may be a thousand deep);
+        an annotation asks for it on every paint of the node's row."""
+        if self._pointer is None:
+            tokens: list[str | int] = []
+            node = self
+            while node.parent is not None and node._pointer is None:
+                tokens.append(node.key)
+                node = node.parent
+            self._pointer = (node._pointer or "") + pointer(tokens[::-1])
+        return self._pointer
+
+    def fetch(self, count: int) -> list[JsonNode]:
+        """Make up to `count` more children and return them."""
+        keys = self.child_keys
+        start = len(self.children)
+        made = [JsonNode(self, start + i, key, self.value[key]) for i, key in enumerate(keys[start : start + count])]
+        self.children.extend(made)
+        return made
+
+
+class JsonTreeModel(QAbstractItemModel):
+    """A JSON value as a tree model: key, value, type, and an optional annotation column."""
+
+    HEADERS = ("key", "value", "type")
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self._root: JsonNode | None = None  # holds the one visible top row
+        self._holder = JsonNode(None, 0, "", None)
+        self._extra_title: str | None = None
+        self._extra: Annotation | None = None
+        self._tooltip: Annotation | None = None
+        self._colour: Annotation | None = None
+
+    # --- what other views use -------------------------------------------------------------------
+    def set_value(self, value: Any, label: str = "value", present: bool = True) -> None:
+        """Show `value` under one top row named `label`; `present=False` shows nothing.
+
+        The top row is taken out and another put in, not the model reset: a reset resets the view's
+        header too, which repaints it (on every cursor move that shows another entry)."""
+        self._signalling = True  # as in _end_reset: no fetching inside these signals
+        try:
+            if self._holder.children:
+                self.beginRemoveRows(QModelIndex(), 0, len(self._holder.children) - 1)
+                self._root, self._holder.children = None, []
+                self.endRemoveRows()
+            if present:
+                self.beginInsertRows(QModelIndex(), 0, 0)
+                self._root = JsonNode(None, 0, label, value)
+                self._holder.children = [self._root]
+                self.endInsertRows()
+        finally:
+            self._signalling = False
+
+    def set_annotations(self, title: str | None = None, column: Annotation | None = None,
+                        tooltip: Annotation | None = None, colour: Annotation | None = None) -> None:
+        """Hooks called with (JSON Pointer, value): an extra column titled `title`, a tooltip, a QColor."""
+        self.beginResetModel()
+        self._extra_title, self._extra, self._tooltip, self._colour = title, column, tooltip, colour
+        self._end_reset()
+
+    def node(self, index: Index) -> JsonNode | None:
+        """The node behind an index (None for the invisible root)."""
+        if not index.isValid():
+            return None
+        return index.internalPointer()
+
+    def root_index(self) -> QModelIndex:
+        """The index of the top row (invalid when nothing is shown)."""
+        return self.index(0, 0) if self._root is not None else QModelIndex()
+
+    # --- QAbstractItemModel ---------------------------------------------------------------------
+    _signalling = False  # inside this model's own reset or insert signals
+
+    def _end_reset(self) -> None:
+        # A slot on modelReset or rowsAboutToBeInserted (Qt's model tester, a proxy) that fetches would
+        # insert rows before the listeners connected after it have seen the change: no fetching inside.
+        self._signalling = True
+        try:
+            self.endResetModel()
+        finally:
+            self._signalling = False
+
+    def _node_or_holder(self, index: Index) -> JsonNode:
+        return index.internalPointer() if index.isValid() else self._holder
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return len(self.HEADERS) + (1 if self._extra is not None else 0)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._node_or_holder(parent).children)
+
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        return self.createIndex(row, column, self._node_or_holder(parent).children[row])
+
+    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid():
+            return QModelIndex()
+        node: JsonNode = index.internalPointer()
+        if node.parent is None:
+            return QModelIndex()
+        return self.createIndex(node.parent.row, 0, node.parent)
+
+    def hasChildren(self, parent: Index = QModelIndex()) -> bool:
+        if not parent.isValid():
+            return bool(self._holder.children)
+        if parent.column() != 0:
+            return False
+        return self._node_or_holder(parent).total > 0
+
+    def canFetchMore(self, parent: Index) -> bool:
+        if self._signalling or not parent.isValid() or parent.column() != 0:
+            return False
+        node = self._node_or_holder(parent)
+        return len(node.children) < node.total
+
+    def fetchMore(self, parent: Index) -> None:
+        if self._signalling or not parent.isValid():
+            return
+        node = self._node_or_holder(parent)
+        start = len(node.children)
+        count = min(BATCH, node.total - start)
+        if count <= 0:
+            return
+        self._signalling = True
+        try:
+            self.beginInsertRows(parent, start, start + count - 1)
+            node.fetch(count)
+            self.endInsertRows()
+        finally:
+            self._signalling = False
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return self._extra_title or ""
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        return _ROW_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
+
+    def multiData(self, index: QModelIndex, span: QModelRoleDataSpan) -> None:  # noqa: N802 — Qt's name
+        # The delegate asks a cell's seven roles in one call (wsi_inspector.gui.window.look.DELEGATE_ROLES): one call into
+        # Python per cell. Every role is set, None too: the request is handed from cell to cell.
+        if not index.isValid() or not delegate_asks(span):
+            super().multiData(index, span)  # each role through data()
+            return
+        node: JsonNode = index.internalPointer()
+        column = index.column()
+        foreground = _VALUE_COLOURS.get(kind_of(node.value)) if column == 1 else None
+        background = self._colour(node.pointer, node.value) if self._colour is not None else None
+        for slot, value in enumerate((monospace(), None, foreground, None, None, self._text(node, column), background)):
+            span[slot].setData(value)
+
+    def _text(self, node: JsonNode, column: int) -> str | None:
+        """What a cell shows: the key, the value's preview, its type, or the annotation column's text."""
+        if column == 0:
+            return str(node.key)
+        if column == 1:
+            return preview(node.value)
+        if column == 2:
+            kind = kind_of(node.value)
+            return f"{kind} · {len(node.value):,}" if kind in ("array", "object") else kind
+        if self._extra is not None:
+            text = self._extra(node.pointer, node.value)
+            return None if text is None else str(text)
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        node: JsonNode = index.internalPointer()
+        column = index.column()
+        if role == DISPLAY:
+            return self._text(node, column)
+        elif role == Qt.ItemDataRole.ToolTipRole:
+            parts = [node.pointer or "(root)"]
+            if column == 1 and isinstance(node.value, str) and len(node.value) > 60:
+                parts.append(node.value[:2000])
+            if isinstance(node.value, (dict, list)):
+                parts.append(f"{json_bytes(node.value):,} bytes as JSON")
+            if self._tooltip is not None:
+                extra = self._tooltip(node.pointer, node.value)
+                if extra:
+                    parts.append(str(extra))
+            return "\n".join(parts)
+        elif role == Qt.ItemDataRole.FontRole:
+            return monospace()
+        elif role == Qt.ItemDataRole.ForegroundRole and column == 1:
+            return _VALUE_COLOURS.get(kind_of(node.value))
+        elif role == Qt.ItemDataRole.BackgroundRole and self._colour is not None:
+            colour = self._colour(node.pointer, node.value)
+            return colour
+        return None
+
+
+_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable  # made once: Python's enum flags are slow to combine
+_VALUE_COLOURS = {  # the theme's shared colours (wsi_inspector.gui.window.theme): light or dark after the palette
+    "string": colour("json_string"),
+    "number": colour("json_number"),
+    "boolean": colour("json_boolean"),
+    "null": colour("json_null"),
+    "array": colour("json_container"),
+    "object": colour("json_container"),
+}
+
+
+class JsonTreeView(QTreeView):
+    """A tree view over a `JsonTreeModel` with Copy value / Copy JSON Pointer / Copy as JSON."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.json_model = JsonTreeModel(self)
+        self.setModel(self.json_model)
+        self.setUniformRowHeights(True)
+        self.setAlternatingRowColors(True)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._menu)
+        header = still_header(self)
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the value takes the room; type stays in view
+        self.setColumnWidth(0, KEY_LEAST)
+        self.setColumnWidth(2, TYPE_WIDTH)
+        # Deep keys are not lost behind their indentation: the key column is measured once per turn of
+        # the event loop after expands, not on each (expandAll of a value 988 deep is 988 expands, and
+        # each measure walks up to a thousand rows: minutes on the GUI thread).
+        self._key_wanted = KEY_LEAST  # what the keys on show last asked for (fit_keys)
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self.fit_keys)
+        self.expanded.connect(lambda _index: self._fit_timer.start())
+        self.copy_value_action = self._action("Copy value", self.copy_value, QKeySequence.StandardKey.Copy)
+        self.copy_pointer_action = self._action("Copy JSON Pointer", self.copy_pointer, "Ctrl+Shift+C")
+        self.copy_json_action = self._action("Copy as JSON", self.copy_json, "Ctrl+Alt+C")
+        self.expand_action = self._action("Expand children", self.expand_current, None)
+        self.collapse_action = self._action("Collapse all", self.collapseAll, None)
+
+    def _action(self, text: str, slot: Callable[[], Any], shortcut: Any) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def set_value(self, value: Any, label: str = "value", present: bool = True) -> None:
+        """Show `value` with its top row expanded."""
+        self.json_model.set_value(value, label, present)
+        root = self.json_model.root_index()
+        if root.isValid():
+            self.expand(root)
+            self.setCurrentIndex(root)
+        self.share_columns()
+
+    def fit_keys(self) -> None:
+        """Widen the key column to the keys on show and their indentation, up to KEY_SHARE of the tree (the pointer is in each tooltip)."""
+        self._fit_timer.stop()
+        wanted = self._key_wanted = self.sizeHintForColumn(0)
+        room = self._key_room()
+        if wanted > self.columnWidth(0):
+            self.setColumnWidth(0, min(wanted, room))
+        self.share_columns()
+
+    def share_columns(self) -> None:
+        """The value takes the room: key, type and an annotation column are held to their shares of a narrow tree."""
+        width = self.viewport().width()
+        if width <= 0:
+            return
+        wanted = {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}
+        if self.json_model.columnCount() > 3:  # an annotation (e.g. Edits' "set by"): a compact mark, its words in the tooltip
+            wanted[3] = max(40, min(self.sizeHintForColumn(3), int(width * ANNOTATION_SHARE)))
+        key = self.columnWidth(0)
+        if key > self._key_room() or key < min(self._key_wanted, self._key_room()):  # held to its share; grown back with the tree
+            wanted[0] = min(max(self._key_wanted, KEY_LEAST // 2), self._key_room())
+        for column, size in wanted.items():
+            if self.columnWidth(column) != size:  # an unchanged width is not set again: the header would repaint
+                self.setColumnWidth(column, size)
+
+    def _key_room(self) -> int:
+        """The most the key column takes: KEY_SHARE of the tree, never under half its first width."""
+        return max(KEY_LEAST // 2, int(self.viewport().width() * KEY_SHARE))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook
+        super().resizeEvent(event)
+        self.share_columns()
+
+    def reveal(self, pointer: str) -> bool:
+        """Expand the tree down to the node at JSON Pointer `pointer` (fetching rows as needed), make it current.
+
+        A node past REVEAL_ROWS of its array is not opened: its array is made current instead."""
+        model = self.json_model
+        index = model.root_index()
+        if not index.isValid():
+            return False
+        for token in parse_pointer(pointer):
+            node = model.node(index)
+            keys = [str(k) for k in node.child_keys]
+            if token not in keys:
+                break
+            row = keys.index(token)
+            if row >= REVEAL_ROWS:
+                break  # the view lays out every row it shows: past this many, the container is selected instead
+            while model.rowCount(index) <= row and model.canFetchMore(index):
+                model.fetchMore(index)
+            self.expand(index)
+            index = model.index(row, 0, index)
+        self.setCurrentIndex(index)
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self.fit_keys()  # now, not on the next turn: the revealed key shows whole at once
+        return True
+
+    def current_node(self) -> JsonNode | None:
+        """The node of the current row."""
+        return self.json_model.node(self.currentIndex())
+
+    def copy_value(self) -> str | None:
+        """Put the current value on the clipboard: a string as its text, anything else as JSON."""
+        node = self.current_node()
+        if node is None:
+            return None
+        text = node.value if isinstance(node.value, str) else compact_json(node.value)
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def copy_pointer(self) -> str | None:
+        """Put the current node's JSON Pointer on the clipboard."""
+        node = self.current_node()
+        if node is None:
+            return None
+        QGuiApplication.clipboard().setText(node.pointer)
+        return node.pointer
+
+    def copy_json(self) -> str | None:
+        """Put the current value on the clipboard as indented JSON."""
+        node = self.current_node()
+        if node is None:
+            return None
+        text = pretty_json(node.value)
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def expand_current(self) -> None:
+        """Expand the current node and its children one level down (bounded, for big arrays)."""
+        index = self.currentIndex().siblingAtColumn(0)
+        if not index.isValid():
+            return
+        self.expand(index)
+        model = self.json_model
+        for row in range(min(model.rowCount(index), BATCH)):
+            self.expand(model.index(row, 0, index))
+
+    def _menu(self, position: Any) -> None:
+        menu = QMenu(self)
+        for action in (self.copy_value_action, self.copy_pointer_action, self.copy_json_action, None,
+                       self.expand_action, self.collapse_action):
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+        menu.exec(self.viewport().mapToGlobal(position))

@@ -1,0 +1,1 @@
+"""Data and builders several test modules share (imported, never collected)."""
