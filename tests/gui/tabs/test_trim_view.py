@@ -247,8 +247,9 @@ def test_the_cached_plot_paints_what_an_uncached_one_paints_after_the_cap_and_cu
     qtbot.wait(1)
     cached = view.plot.grab().toImage()
     item = view.plot.getPlotItem()
+    cached_here = float(view.devicePixelRatioF()).is_integer()  # a fractional scale paints, never blits (the view says why)
     for still in (item.getAxis("left"), item.getAxis("bottom"), view.curve.curve, view.edit_points.scatter):
-        assert still.cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache
+        assert still.cacheMode() == (QGraphicsItem.CacheMode.DeviceCoordinateCache if cached_here else QGraphicsItem.CacheMode.NoCache)
         still.setCacheMode(QGraphicsItem.CacheMode.NoCache)
     assert view.plot.grab().toImage() == cached
 
