@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -68,7 +68,10 @@ class Envelope:
     max_keep_bytes: int = 65_536
     refusal: dict[str, Any] | None = None  # an error found before shipping (TypeScript that cannot be erased)
     types_pending: bool = False  # TypeScript whose types are erased by `prepare`, on the runner's thread
-    manifest_json: str = "[]"  # the store's manifest (run_inputs.manifest_entry each), for `inputs.list`
+    # The handed store, for `inputs.list`'s manifest lines: made when the frame is (`manifest_json`), on
+    # the runner's thread and once, not by the caller for every run whether the body lists or not.
+    listed: list[Entry] = field(default_factory=list, repr=False)
+    _manifest: str | None = field(default=None, repr=False)
 
     def prepare(self) -> None:
         """Erase a TypeScript body's types, once, bounded by the run's timeout.
@@ -84,11 +87,19 @@ class Envelope:
         except TypeScriptError as exc:
             self.refusal = exc.as_error()
 
+    def manifest_json(self) -> str:
+        """The handed store's manifest (run_inputs.manifest_entry each), made once: sizes as the editor
+        measures them (UTF-8 of JSON.stringify), which the guest could not compute safely once a body
+        may define toJSON."""
+        if self._manifest is None:
+            self._manifest = dumps([manifest_entry(e) for e in self.listed])
+        return self._manifest
+
     def frame(self) -> dict[str, Any]:
         """The `run` frame for the guest."""
         return {
             "t": "run", "code": self.code, "env": self.env_json, "store": self.store_json, "scene": self.scene_json,
-            "manifest": self.manifest_json, "timeout": self.options.timeout_s, "memory": self.options.memory_bytes,
+            "manifest": self.manifest_json(), "timeout": self.options.timeout_s, "memory": self.options.memory_bytes,
         }
 
 
@@ -209,9 +220,7 @@ def build_envelope(
         code=code, lang=lang, options=run_options, mock=mock,  # type: ignore[arg-type]
         env_json=env_json, store_json=store_json(store).decode("utf-8", "surrogatepass"),
         scene_json=dumps(scene_payload(session.scene, state.kept)),
-        # `inputs.list` hands the body manifest lines: sizes as the editor measures them (UTF-8 of
-        # JSON.stringify), which the guest could not compute safely once a body may define toJSON.
-        manifest_json=dumps([manifest_entry(e) for e in store]),
+        listed=list(store),  # `inputs.list`'s manifest lines are made from it with the frame (manifest_json)
         body_key=None if body_id is None else str(body_id), max_keep_bytes=session.caps.max_keep_bytes,
     )
     envelope.types_pending = lang == "ts"  # erased by the runner (Envelope.prepare), off the caller's thread
