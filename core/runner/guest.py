@@ -47,7 +47,7 @@ from typing import Any
 
 import orjson
 
-from wsi_inspector.core.runner.protocol import ChannelClosed, read_frame, write_frame
+from wsi_inspector.core.runner.protocol import STATE_TEXTS, ChannelClosed, read_frame, write_frame
 
 # Package data beside this module (always a real folder: the host puts the project on the guest's path);
 # read with open, as importlib.resources' import alone was a few milliseconds of every guest's start.
@@ -101,7 +101,8 @@ class Realm:
     invoked on that array directly.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, texts: dict[str, str] | None = None) -> None:
+        """`texts`: the state texts (STATE_TEXTS) to put in now, while the realm waits for its run."""
         from py_mini_racer import JSUndefined
 
         self.mr = _bare_racer()
@@ -111,6 +112,9 @@ class Realm:
         # reads.js: the tracer is evaluated first, handed to the prelude alone (a parameter, never a global).
         hooks = self.mr.eval(f"const {self.name} = ((__wsiReads) => {PRELUDE})({READS});\n{self.name}")
         self.start, self.poll, self.answer, self.fire = (hooks[name] for name in ("start", "poll", "answer", "fire"))
+        self.texts = texts or {}
+        if texts:
+            self.mr.eval(f"{self.name}.preload(" + ", ".join(js_string(texts[key]) for key in STATE_TEXTS) + ")")
         self.no_args = self.mr.eval("[]")
         self._ctx = self.mr._ctx
         self._undefined = self._ctx._python_to_value_handle(JSUndefined)
@@ -268,6 +272,7 @@ class Guest:
         self.over_memory = False
         self.timed_out = False
         self.memory_ceiling = 0
+        self.texts: dict[str, str] = {}  # the last run's state texts, which the next realm is made holding
 
     def send(self, message: dict[str, Any]) -> None:
         write_frame(self.out_fd, message)
@@ -288,7 +293,7 @@ class Guest:
             realm.close()
             if not keep_serving:
                 return
-            self.realm = Realm()  # the next run's, made now so that run does not wait for it
+            self.realm = Realm(self.texts)  # the next run's, made now so that run does not wait for it
             self.send({"t": "ready", "pid": os.getpid()})
 
     async def run(self, realm: Realm, message: dict[str, Any]) -> bool:
@@ -358,14 +363,19 @@ class Guest:
         from py_mini_racer import JSEvalException
 
         code: str = message["code"]
+        for key in STATE_TEXTS:  # the host leaves out a text it sent the run before (KeyError: the host's bug)
+            if key not in message:
+                message[key] = self.texts[key]
+        self.texts = {key: message[key] for key in STATE_TEXTS}
+        # A text the realm already holds goes in as `undefined` (prelude.js `start`).
+        state = {key: "undefined" if message[key] is realm.texts.get(key) else js_string(message[key]) for key in STATE_TEXTS}
         # One script starts the run: it calls the start hook (by the realm's secret name) with the
         # body's text, which V8 compiles there as a function body of its own (see prelude.js), the
         # state it is handed (three JSON texts: the store and the scene are parsed only when the
         # body reads them) and a secret for its handles. A body cannot reach the name: it is not
         # in the body's text, and no text of the body is ever joined to the runner's.
         source = (f"{realm.name}.start(" + js_string(code) + ", " + js_string(message["env"]) + ", " +
-                  js_string(message["store"]) + ", " + js_string(message["scene"]) + ", " +
-                  js_string(os.urandom(12).hex()) + ", " + js_string(message.get("manifest", "[]")) + ")")
+                  state["store"] + ", " + state["scene"] + ", " + js_string(os.urandom(12).hex()) + ", " + state["manifest"] + ")")
         # The first poll is posted right behind the script: V8 runs one task at a time, in order, and
         # settles the promises of one (the body's first steps) before the next, so the poll sees what
         # the start left and the guest waits for V8 once, not twice (a thread hop each way is the

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wsi_inspector.core.runner.envelope import Envelope
-from wsi_inspector.core.runner.protocol import ChannelClosed, ChannelTimeout, read_frame, write_frame
+from wsi_inspector.core.runner.protocol import STATE_TEXTS, ChannelClosed, ChannelTimeout, read_frame, write_frame
 from wsi_inspector.core.runner.result import CallTrace, HostTimeout, RunResult, assemble, failure, read_done
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,6 +144,7 @@ class GuestProcess:
         threading.Thread(target=self._drain_stderr, daemon=True, name="wsi-guest-stderr").start()
         self.ready = False
         self.healthy = True
+        self.held: dict[str, str] = {}  # the state texts this guest was sent last (its next realm holds them)
         _live_guests.add(self)
 
     def _drain_stderr(self) -> None:
@@ -347,7 +348,13 @@ class Runner:
         trace.started = started
         deadline = started + envelope.options.timeout_s + WATCHDOG_GRACE_S
         try:
-            guest.send(envelope.frame())
+            frame = envelope.frame()
+            for key in STATE_TEXTS:  # most runs share their store and scene: a text crosses once per guest
+                if guest.held.get(key) == frame[key]:
+                    del frame[key]
+                else:
+                    guest.held[key] = frame[key]
+            guest.send(frame)
             while True:
                 frame = read_frame(guest.out_fd, deadline)
                 if frame.get("t") == "calls":

@@ -1,7 +1,8 @@
 // The guest's JavaScript runtime, evaluated once in every fresh V8 realm; a realm serves one run.
 // The script evaluates to the runner's hooks, which only the guest (Python) holds: the global
 // object gets nothing of the runner, only what SPEC 5 hands a body (`console` and the timers).
-// `start(code, envText, storeText, sceneText, secret, manifestText)` compiles and runs the body, `poll()` says
+// `start(code, envText, storeText, sceneText, secret, manifestText)` compiles and runs the body (`preload`
+// puts the state texts in while the realm waits), `poll()` says
 // what the body waits on, `answer(text)` settles queued module calls, `fire()` runs due timers.
 //
 // Trust (issue 26). The body runs in this realm and may replace any built-in, define setters and
@@ -1007,10 +1008,20 @@
     current.done = { __proto__: null, out, json, keepJson, keepFns: returned.fns };
   }
 
+  let preloaded = { __proto__: null, storeText: "[]", sceneText: "{}", manifestText: "[]" };
   const hooks = {
     __proto__: null,
     logBuffer,
+    // The state texts the guest put in this realm while it waited (the last run's): a run whose
+    // texts are the same is handed `undefined` for them, so they neither cross the pipe nor are
+    // scanned as string literals again (most runs of a session share their store and scene).
+    preload(storeText, sceneText, manifestText) {
+      preloaded = { __proto__: null, storeText, sceneText, manifestText };
+    },
     start(code, envText, storeText, sceneText, secret, manifestText) {
+      if (storeText === undefined) storeText = preloaded.storeText;
+      if (sceneText === undefined) sceneText = preloaded.sceneText;
+      if (manifestText === undefined) manifestText = preloaded.manifestText;
       __wsiReads.reset();  // reads.js
       run = {
         __proto__: null,
@@ -1044,7 +1055,7 @@
       // The body's promise is settled through the captured `then`: a body that replaces
       // Promise.prototype.then cannot see or change its own outcome on the way out.
       // Where the body is handed its state: inputs, kept and scene go through the read tracer (reads.js).
-      const promise = apply(fn, undefined, [makeInputs(parsedOnUse(storeText), parsedOnUse(manifestText === undefined ? "[]" : manifestText, frozenManifest)), __wsiReads.kept(env.kept), makeModules(),
+      const promise = apply(fn, undefined, [makeInputs(parsedOnUse(storeText), parsedOnUse(manifestText, frozenManifest)), __wsiReads.kept(env.kept), makeModules(),
         makeScene(parsedOnUse(sceneText)), bodyConsole, bodyConsole.log]);
       apply(promiseThen, promise, [(value) => {
         try {

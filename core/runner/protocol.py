@@ -18,6 +18,9 @@ _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder().decode
 
 HEADER = struct.Struct(">I")
+# The state texts of a `run` frame that a guest keeps: its next realm holds the last run's (prelude.js
+# `preload`), so the host sends one only when it differs from what that guest was sent last.
+STATE_TEXTS = ("store", "scene", "manifest")
 MAX_FRAME = 1 << 30
 
 

@@ -1,0 +1,76 @@
+"""The store, scene and manifest cross to a guest once: a run that shares them with the guest's last run
+leaves them out (its realm was made holding them), and every run still sees its own state."""
+from __future__ import annotations
+
+import json
+
+from wsi_inspector.core.runner import host
+from wsi_inspector.core.runner.envelope import build_envelope
+from wsi_inspector.core.runner.host import Runner
+from wsi_inspector.core.runner.protocol import STATE_TEXTS
+
+SEES = "const list = inputs.list(); return [list.length, list.length ? list[list.length - 1].id : null, scene.entities().length, scene.info().kept.map((k) => k.name)];"
+
+
+def sent_frames(monkeypatch) -> list[dict]:
+    frames: list[dict] = []
+    send = host.GuestProcess.send
+
+    def spy(self, message):
+        if message.get("t") == "run":
+            frames.append(dict(message))
+        send(self, message)
+
+    monkeypatch.setattr(host.GuestProcess, "send", spy)
+    return frames
+
+
+def seen(session, at) -> list:
+    """What SEES returns, computed from the session on the host (no runner)."""
+    envelope = build_envelope(session, SEES, at=at)
+    scene = json.loads(envelope.scene_json)
+    last = envelope.listed[-1].id if envelope.listed else None
+    return [len(envelope.listed), last, len(scene["entities"]), [kept["name"] for kept in scene["keptManifest"]]]
+
+
+def test_a_second_run_on_the_same_state_sends_no_state_text_and_sees_the_same(demo, monkeypatch):
+    frames = sent_frames(monkeypatch)
+    with Runner(size=1) as runner:
+        first = runner.run(build_envelope(demo, SEES))
+        second = runner.run(build_envelope(demo, SEES))
+    assert first["ok"] and second["ok"], (first.get("error"), second.get("error"))
+    assert first["returned"] == second["returned"] == seen(demo, None)
+    assert all(key in frames[0] for key in STATE_TEXTS)
+    assert not any(key in frames[1] for key in STATE_TEXTS)
+
+
+def test_runs_at_different_points_each_see_their_own_store(demo, monkeypatch):
+    frames = sent_frames(monkeypatch)
+    points = [demo.bodies[1].key, None, demo.bodies[1].key, demo.bodies[1].key, demo.bodies[3].key]
+    with Runner(size=1) as runner:
+        results = [runner.run(build_envelope(demo, SEES, at=at)) for at in points]
+    assert [r["returned"] for r in results] == [seen(demo, at) for at in points]
+    assert seen(demo, points[0]) != seen(demo, None)  # the points really differ
+    # The store crossed whenever it changed, and not for the repeated point.
+    assert ["store" in frame for frame in frames] == [True, True, True, False, True]
+
+
+def test_a_replacement_guest_is_sent_every_text_again(demo, monkeypatch):
+    frames = sent_frames(monkeypatch)
+    with Runner(size=1) as runner:
+        assert runner.run(build_envelope(demo, SEES))["ok"]
+        stopped = runner.run(build_envelope(demo, "while (true) {}", options={"timeout_s": 0.3}))
+        assert stopped["error"]["name"] == "TimeoutError"  # that guest is killed; a fresh one takes its place
+        after = runner.run(build_envelope(demo, SEES))
+    assert after["ok"], after.get("error")
+    assert after["returned"] == seen(demo, None)
+    assert all(key in frames[-1] for key in STATE_TEXTS)
+
+
+def test_the_held_texts_are_not_in_the_bodys_reach(runner, demo):
+    runner.run(build_envelope(demo, SEES))
+    probe = ("const names = Object.getOwnPropertyNames(globalThis).filter((n) => /preload|texts/i.test(n));\n"
+             "return [names, typeof preloaded, typeof storeText];")
+    result = runner.run(build_envelope(demo, probe))
+    assert result["ok"], result.get("error")
+    assert result["returned"] == [[], "undefined", "undefined"]
