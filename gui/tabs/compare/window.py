@@ -33,7 +33,7 @@ from wsi_inspector.core.edits.compare import compare_sessions, load_pair
 from wsi_inspector.core.edits.diff import Change
 from wsi_inspector.core.edits.edits import change_text
 from wsi_inspector.core.edits.geometry import Shape, VertexMark, shapes, vertex_marks
-from wsi_inspector.core.session.load import Session
+from wsi_inspector.core.session.load import Session, load
 from wsi_inspector.core.edits.units import Conversion
 from wsi_inspector.gui.tabs.compare.models import CompareCallsModel, StepsModel, step_verdict
 from wsi_inspector.gui.widgets.geometry_plot import GeometryPlot
@@ -66,10 +66,18 @@ class CallDetail:
     units: tuple[str | None, str | None]  # each side's own
 
 
-def compare_files(job: Job, a: Path, b: Path) -> Compared:
-    """The compare job: load both (either form), then align and compare them."""
-    job.progress(0, f"reading {a.name} and {b.name}")
-    first, second = load_pair(a, b)
+def compare_files(job: Job, a: Path, b: Path, open_a: Session | None = None) -> Compared:
+    """The compare job: load both (either form), then align and compare them.
+
+    `open_a`: A as the main window already holds it (File ▸ Compare with… on the open session): only
+    B is read. A is then what the window shows, as it was loaded, not its file read again.
+    """
+    if open_a is not None:
+        job.progress(0, f"reading {b.name}")
+        first, second = open_a, load(b)
+    else:
+        job.progress(0, f"reading {a.name} and {b.name}")
+        first, second = load_pair(a, b)
     job.check()
     for session in (first, second):
         if session.unreadable is not None:
@@ -97,7 +105,8 @@ def call_detail(compared: Compared, item: dict[str, Any], changes: list[Change])
 class CompareWindow(QWidget):
     """Two sessions aligned row by row, the chosen step's differences, the first divergence one key away."""
 
-    def __init__(self, a: Path, b: Path, parent: QWidget | None = None):
+    def __init__(self, a: Path, b: Path, parent: QWidget | None = None, open_a: Session | None = None):
+        """`open_a`: session A already loaded (the main window's), so that only B is read."""
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("compareWindow")
         self.setWindowTitle(f"Compare {a.name} with {b.name}")
@@ -172,7 +181,7 @@ class CompareWindow(QWidget):
                           (QKeySequence("Shift+F7"), lambda: self.go_to_difference(-1))):
             QShortcut(key, self, slot, context=Qt.ShortcutContext.WindowShortcut)
         self.resize(1200, 760)
-        self.jobs.start("compare", lambda job: compare_files(job, a, b), on_done=self._compared,
+        self.jobs.start("compare", lambda job: compare_files(job, a, b, open_a), on_done=self._compared,
                         on_failed=self._failed, on_progress=lambda _p, text: self.summary.setText(text + " …"),
                         expected=(ValueError, OSError))
 
@@ -282,9 +291,9 @@ def _html(text: str) -> str:
     return html.escape(text)
 
 
-def open_compare(window: Any, a: Path, b: Path) -> CompareWindow:
-    """Show A and B compared in a window of their own, kept by `window`."""
-    view = CompareWindow(a, b, parent=window)
+def open_compare(window: Any, a: Path, b: Path, open_a: Session | None = None) -> CompareWindow:
+    """Show A and B compared in a window of their own, kept by `window`; `open_a`: A as already loaded."""
+    view = CompareWindow(a, b, parent=window, open_a=open_a)
     window.compare_views = [v for v in getattr(window, "compare_views", []) if v.isVisible()] + [view]
     view.show()
     return view
@@ -302,4 +311,6 @@ def choose_compare(window: Any) -> CompareWindow | None:
             return None
         a = Path(chosen)
     b, _ = QFileDialog.getOpenFileName(window, f"Compare {Path(a).name} with…", str(Path(a).parent), kinds)
-    return open_compare(window, Path(a), Path(b)) if b else None
+    # The open session is A as loaded: reading its file again would double the wait for the compare.
+    open_a = session if session is not None and getattr(session, "path", None) == a and session.unreadable is None else None
+    return open_compare(window, Path(a), Path(b), open_a) if b else None

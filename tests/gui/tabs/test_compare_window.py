@@ -103,6 +103,22 @@ def test_file_compare_with_compares_the_open_session_with_a_chosen_file(qtbot, w
     qtbot.addWidget(view)
     qtbot.waitUntil(lambda: view.compared is not None, timeout=20_000)
     assert view.paths == (DEMO, b) and view.steps.index(5, 2).data() == "—"
+    assert view.compared.a is window.context.session  # A was not read again: only B was
+
+
+def test_compare_with_takes_the_open_session_as_the_window_shows_it_not_its_file_read_again(
+        qtbot, window, open_file, tmp_path, monkeypatch):
+    a = tmp_path / "a.json"
+    a.write_bytes(DEMO.read_bytes())
+    open_file(window, a)
+    write(variant("inserted"), a)  # the file changes on disk after it was opened
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kwargs: (str(DEMO), ""))
+    next(x for x in window.menuBar().actions()[0].menu().actions() if x.text() == "&Compare with…").trigger()
+    view = window.compare_views[-1]
+    qtbot.addWidget(view)
+    qtbot.waitUntil(lambda: view.compared is not None, timeout=20_000)
+    assert view.compared.document["same"] is True  # the open A is the demo, as B is
+    assert "<b>the same</b>" in view.summary.text()
 
 
 @pytest.mark.parametrize("size", [(1024, 700), (1920, 1080)])
