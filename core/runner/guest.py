@@ -172,6 +172,19 @@ class Realm:
         # JavaScript strings are UTF-16 with lone surrogates allowed; a log line is text: U+FFFD for those.
         return data.decode("utf-16-le", "replace")
 
+    def evaluate_quietly(self, source: str) -> Quiet:
+        """Start a script whose answer does not wake the event loop: it waits in mini-racer's queue.
+
+        A warm run posts its one script and its first poll back to back, and V8 runs them in order:
+        once the poll has answered, the script's answer is there. Waiting on the poll alone wakes
+        the guest once instead of twice (each wake a thread hop, the bulk of a trivial run).
+        """
+        from py_mini_racer._context import _UNCANCELABLE_TASK_CALLBACK_ID
+
+        ctx = self._ctx
+        handle = ctx._python_to_value_handle(source)
+        return Quiet(self, handle, ctx._dll.mr_eval(ctx._ctx, handle.raw, _UNCANCELABLE_TASK_CALLBACK_ID))
+
     async def call(self, awaitable: Any, deadline: float) -> Any:
         """Await one call into V8; RunAborted when V8 is lost.
 
@@ -193,6 +206,25 @@ class Realm:
         if self.mr.was_hard_memory_limit_reached():
             raise RunAborted(memory_error())
         return value
+
+
+class Quiet:
+    """A script started by `Realm.evaluate_quietly`: read its answer after a later task's, or stop it."""
+
+    def __init__(self, realm: Realm, handle: Any, task_id: Any):
+        self.realm, self.handle, self.task_id = realm, handle, task_id  # the handle lives until the script has run
+        self.read = False
+
+    async def answer(self) -> Any:
+        """The script's value (or its exception), already in the queue: V8 answered a task posted after it."""
+        ctx = self.realm._ctx
+        self.read = True
+        return ctx._value_handle_to_python(ctx._non_cancelable_mr_task_results_queue.get_nowait())
+
+    def stop(self) -> None:
+        """Terminate the script if it is still running (its answer is never read: the realm goes with the run)."""
+        if not self.read:
+            self.realm._ctx._dll.mr_cancel_task(self.realm._ctx._ctx, self.task_id)
 
 
 _limits = {"timeout": 10.0, "memory": 256 * 1024 * 1024}
@@ -378,18 +410,16 @@ class Guest:
                   state["store"] + ", " + state["scene"] + ", " + js_string(os.urandom(12).hex()) + ", " + state["manifest"] + ")")
         # The first poll is posted right behind the script: V8 runs one task at a time, in order, and
         # settles the promises of one (the body's first steps) before the next, so the poll sees what
-        # the start left and the guest waits for V8 once, not twice (a thread hop each way is the
-        # bulk of a trivial run on a loaded machine).
-        starting = asyncio.ensure_future(realm.mr.eval_cancelable(source))
-        first_poll: asyncio.Future[Any] | None = asyncio.ensure_future(realm.invoke(realm.poll, realm.no_args))
+        # the start left. Only the poll's answer wakes the guest (`evaluate_quietly`): it waits for V8
+        # once, not twice (a thread hop each way is the bulk of a trivial run on a loaded machine).
+        starting = realm.evaluate_quietly(source)
+        polled: str | None = None
         try:
-            await realm.call(starting, deadline)
+            polled = await realm.call(realm.invoke(realm.poll, realm.no_args), deadline)
+            await realm.call(starting.answer(), deadline)  # the script threw: JSEvalException, below
             while True:
-                if first_poll is not None:
-                    polled, first_poll = first_poll, None
-                    text: str = await realm.call(polled, deadline)
-                else:
-                    text = await realm.call(realm.invoke(realm.poll, realm.no_args), deadline)
+                text: str = polled if polled is not None else await realm.call(realm.invoke(realm.poll, realm.no_args), deadline)
+                polled = None
                 if text.startswith('{"done"'):
                     head, returned, keep, keep_fns, *compile_failed = text.split("\x00")
                     if compile_failed:
@@ -426,10 +456,7 @@ class Guest:
             }}, started)
             return True
         finally:
-            if first_poll is not None and not first_poll.done():  # the script failed: nobody reads the poll behind it
-                first_poll.cancel()
-            elif first_poll is not None and not first_poll.cancelled():
-                first_poll.exception()  # read, so that asyncio does not report it as never retrieved
+            starting.stop()  # stopped (timeout, memory) before its answer was read: end the script
 
     async def _syntax_place(self, realm: Realm, code: str, deadline: float) -> dict[str, Any]:
         """The error of a body V8 would not compile as a function body, at its line and column.
