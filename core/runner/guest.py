@@ -43,11 +43,15 @@ import resource
 import struct
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from wsi_inspector.core.runner.protocol import STATE_TEXTS, ChannelClosed, read_frame, write_frame
+
+if TYPE_CHECKING:  # mini-racer is imported where V8 is first needed (a guest's start is timed)
+    from py_mini_racer._types import PythonJSConvertedTypes
+    from py_mini_racer._value_handle import ValueHandle
 
 # Package data beside this module (always a real folder: the host puts the project on the guest's path);
 # read with open, as importlib.resources' import alone was a few milliseconds of every guest's start.
@@ -211,11 +215,11 @@ class Realm:
 class Quiet:
     """A script started by `Realm.evaluate_quietly`: read its answer after a later task's, or stop it."""
 
-    def __init__(self, realm: Realm, handle: Any, task_id: Any):
+    def __init__(self, realm: Realm, handle: ValueHandle, task_id: int):
         self.realm, self.handle, self.task_id = realm, handle, task_id  # the handle lives until the script has run
         self.read = False
 
-    async def answer(self) -> Any:
+    async def answer(self) -> PythonJSConvertedTypes:
         """The script's value (or its exception), already in the queue: V8 answered a task posted after it."""
         ctx = self.realm._ctx
         self.read = True
