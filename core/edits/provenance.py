@@ -94,7 +94,7 @@ class LeafOrigin:
         if not self.by_person:
             document["body"] = self.setter.body
         if self.carried:
-            carrier = {"entry": self.carrier.id, "by": "person" if self.carrier.applied else "body"}
+            carrier: dict[str, str | int | None] = {"entry": self.carrier.id, "by": "person" if self.carrier.applied else "body"}
             if not self.carrier.applied:
                 carrier["body"] = self.carrier.body
             document["carriedBy"] = carrier
