@@ -32,7 +32,7 @@ import os
 import re
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -126,7 +126,7 @@ def read_raw(path: Path, max_bytes: int) -> bytes | bytearray:
         raise TooLarge(f"the file is over {max_bytes:,} bytes") from None
 
 
-def unpack(data: bytes, max_bytes: int) -> bytes:
+def unpack(data: bytes | bytearray, max_bytes: int) -> bytes | bytearray:
     """`data` gunzipped (when it is gzip) as a stream that stops past `max_bytes` (TooLarge)."""
     if not data.startswith(GZIP_MAGIC):
         return data
@@ -251,7 +251,7 @@ def read_or_report(path: Path, max_bytes: int) -> bytes | bytearray | SessionRep
         return failed_report(str(path), "unreadable", f"cannot be read: {exc.strerror or exc}")
 
 
-def check_raw(raw: bytes, path: str, runner: Any, options: CheckOptions = CheckOptions(),
+def check_raw(raw: bytes | bytearray, path: str, runner: Any, options: CheckOptions = CheckOptions(),
               where: Any = None, should_stop: Callable[[], bool] | None = None) -> SessionReport:
     """Check one session given the file's bytes as on disk (gzip unpacked here, within the bound)."""
     try:
@@ -266,7 +266,7 @@ def check_raw(raw: bytes, path: str, runner: Any, options: CheckOptions = CheckO
     return check_bytes(data, path, runner, options, where, should_stop)
 
 
-def check_bytes(data: bytes, path: str, runner: Any, options: CheckOptions = CheckOptions(),
+def check_bytes(data: bytes | bytearray, path: str, runner: Any, options: CheckOptions = CheckOptions(),
                 where: Any = None, should_stop: Callable[[], bool] | None = None) -> SessionReport:
     """Check one session given its (decompressed) bytes; `path` names it in the report.
 
@@ -351,7 +351,7 @@ def _trim_findings(report: SessionReport, session: Session) -> None:
             "edit-falls", "warning", "/store" if session.form == "json" else "store",
             f"{summary.edits_fallen - len(listed):,} older canvas edits fall as well at the cap {cap:,} B"))
     changes = summary.last_changes
-    tail = words[len(words) - len(changes):] if len(words) >= len(changes) else []
+    tail: Sequence[str | None] = words[len(words) - len(changes):] if len(words) >= len(changes) else []
     for change, text in zip(changes, tail or [None] * len(changes)):
         report["findings"].append(finding(
             "last-falls", "warning", change.entry.where, text or change.words(),

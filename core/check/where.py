@@ -83,7 +83,7 @@ class Where:
 
 def parse_where(texts: list[str]) -> Where:
     """Read one or more --where EXPRs (all must hold); WhereError says what is wrong."""
-    terms = []
+    terms: list[Term] = []
     for text in texts:
         words = [w for w in re.split(r"[,\s]+", text.strip()) if w]
         if not words:
