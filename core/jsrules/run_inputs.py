@@ -6,6 +6,7 @@ JavaScript function (the runner's guest hands functions back that way).
 """
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -169,7 +170,7 @@ class Inputs:
             return list(self._store)
         return [e for e in self._store if call_matches(e.call, wanted)]
 
-    def manifest(self) -> list[dict[str, Any]]:
+    def manifest(self) -> builtins.list[dict[str, Any]]:  # `list` here is the method above
         """The manifest of every entry, oldest first."""
         return [manifest_entry(e) for e in self._store]
 
