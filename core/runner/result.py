@@ -118,6 +118,8 @@ class CallTrace:
             trace_input = raw_input
             if functions:
                 raw_input = place_functions(loads(dumps(raw_input)), functions)
+            source: dict[str, Any] | None
+            error: dict[str, str] | None  # {"name", "message"} when the call failed (not ok), else None
             if mock is None:
                 ran_on, ok, value, source, unit, error = raw_input, False, None, {"kind": "none"}, None, {
                     "name": "MockError", "message": f"modules.{name}: this run has no session to answer module calls"}
@@ -134,6 +136,7 @@ class CallTrace:
             if ok:
                 entry["output"] = value
             else:
+                assert error is not None  # a failed call carries its error
                 entry["error"] = error["message"]
             entry["source"] = source
             if line:
@@ -143,6 +146,7 @@ class CallTrace:
             operation: dict[str, Any] = {"call": name, "startMs": round(start_ms, 3),
                                          "durationMs": round(max(0.0, now_ms - start_ms), 3), "ok": ok}
             if not ok:
+                assert error is not None
                 operation["message"] = error["message"]
             self.operations.append(operation)
             answers.append([call_id, ok, value if ok else error])
