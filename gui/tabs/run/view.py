@@ -37,7 +37,7 @@ from wsi_inspector.core.runner.envelope import EnvelopeError, build_envelope
 from wsi_inspector.core.runner.host import Runner
 from wsi_inspector.core.runner.replay import replay_session
 from wsi_inspector.core.runner.result import failure
-from wsi_inspector.core.session.recorded_failure import recorded_failure
+from wsi_inspector.core.session.recorded_failure import RecordedFailure, recorded_failure
 from wsi_inspector.core.runner.report import source_text
 from wsi_inspector.core.session.timeline import first_code_line
 from wsi_inspector.core.text.words import plural
@@ -492,7 +492,7 @@ class RunView(QWidget):
         else:
             self.result_tabs.setCurrentWidget(self.returned_tree if ok else (self.calls_table if calls else self.logs_text))
 
-    def _show_error(self, error: dict[str, Any] | None, which: str = "") -> None:
+    def _show_error(self, error: RecordedFailure | None, which: str = "") -> None:
         """The error (a run's, or `which`="recorded" for the record's) under the status, and at its line in the editor."""
         if not error:
             self.error_label.hide()
