@@ -15,6 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "core"
+TESTS = ROOT / "tests"
 BIN = Path(sys.executable).parent
 
 # `Any` in the signatures of core's public functions and methods, per module, as of 2026-12-02. A count
@@ -152,3 +153,38 @@ def test_no_new_any_in_cores_public_signatures():
     assert grown == {}, "new `Any` in core's public signatures: write the type (see ANY_ALLOWANCE in this file)"
     shrunk = {m: f"{counts.get(m, 0)} (allowed {n})" for m, n in ANY_ALLOWANCE.items() if counts.get(m, 0) < n}
     assert shrunk == {}, "fewer `Any` than allowed: lower ANY_ALLOWANCE in this file to the new counts, so they stay down"
+
+
+def imported_test_modules(source: str, module: str) -> list[tuple[int, str]]:
+    """(line, name) of each test module (`tests…test_*`) that the code of module `module` imports, however spelled."""
+    package = module.split(".")[:-1]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = ".".join([*package[:len(package) - node.level + 1], *([node.module] if node.module else [])]) if node.level else node.module or ""
+            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        found.extend((node.lineno, name) for name in names
+                     if name.split(".")[0] == "tests" and name.rsplit(".", 1)[-1].startswith("test_"))
+    return found
+
+
+def test_test_import_finder_reads_every_spelling():
+    source = ("import tests.core.test_a\nfrom tests.core.test_b import x\nfrom tests.core import test_c, helpers\n"
+              "from .test_d import y\nfrom . import test_e\nfrom tests.helpers.cli import wsi\nfrom tests.conftest import DEMO\n"
+              "def f():\n    from tests.gui.test_f import z\n")
+    assert imported_test_modules(source, "tests.core.test_here") == [
+        (1, "tests.core.test_a"), (2, "tests.core.test_b"), (3, "tests.core.test_c"), (4, "tests.core.test_d"), (5, "tests.core.test_e"),
+        (9, "tests.gui.test_f")]
+
+
+def test_no_test_module_imports_another():
+    """Shared fixtures live in tests/helpers/ or a conftest.py: a test module imported by another runs its
+    module-level code twice and hands its fixtures on by name (ruff sees an unused import)."""
+    found = [f"{path.relative_to(ROOT)}:{line}: imports {name}"
+             for path in sorted(TESTS.rglob("*.py"))
+             for line, name in imported_test_modules(path.read_text(encoding="utf-8"), ".".join(path.relative_to(ROOT).with_suffix("").parts))]
+    assert found == [], "move what they share to tests/helpers/ (data, builders) or the nearest conftest.py (fixtures):\n" + "\n".join(found)
