@@ -23,7 +23,7 @@ BIN = Path(sys.executable).parent
 # TypedDict or a Protocol; a JSON value is `wsi_inspector.core.jsrules.js_value`'s business.
 ANY_ALLOWANCE = {
     "wsi_inspector.core.edits.align": 9,
-    "wsi_inspector.core.trim.changes": 4,
+    "wsi_inspector.core.trim.changes": 2,
     "wsi_inspector.core.check.check": 9,
     "wsi_inspector.core.check.cluster": 3,
     "wsi_inspector.core.check.report": 3,
@@ -32,8 +32,8 @@ ANY_ALLOWANCE = {
     "wsi_inspector.core.cli.output": 2,
     "wsi_inspector.core.cli.commands.resolve": 2,
     "wsi_inspector.core.edits.diff": 7,
-    "wsi_inspector.core.cli.documents": 4,
-    "wsi_inspector.core.edits.edits": 3,
+    "wsi_inspector.core.cli.documents": 2,
+    "wsi_inspector.core.edits.edits": 1,
     "wsi_inspector.core.search.filtering": 2,
     "wsi_inspector.core.session.formats.worker_session_1.header": 1,  # read_header(document: dict[str, Any]): a JSON header object
     "wsi_inspector.core.edits.geometry": 2,
@@ -42,7 +42,7 @@ ANY_ALLOWANCE = {
     "wsi_inspector.core.jsrules.jsonsize": 2,
     "wsi_inspector.core.search.manifest": 2,
     "wsi_inspector.core.session.model": 8,
-    "wsi_inspector.core.edits.provenance": 7,
+    "wsi_inspector.core.edits.provenance": 5,
     "wsi_inspector.core.session.reading": 1,
     "wsi_inspector.core.session.records": 2,
     "wsi_inspector.core.reduce.reduce": 1,

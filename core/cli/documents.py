@@ -16,10 +16,12 @@ from typing import Any, NotRequired, TypedDict
 
 import orjson
 
+from wsi_inspector.core.edits.edits import DiffDocument
 from wsi_inspector.core.runner.replay import Verdict
 from wsi_inspector.core.search.manifest import InputsManifest, KeptDocument, shape_text
 from wsi_inspector.core.session.load import Session
 from wsi_inspector.core.session.model import Id, ProblemLine
+from wsi_inspector.core.trim.changes import ChangesDocument
 from wsi_inspector.core.trim.preview import TrimPreview
 
 Table = tuple[list[str], list[list[Any]]]
@@ -111,7 +113,7 @@ def kept_table(document: KeptDocument) -> Table:
     return ["name", "shape", "bytes"], [[k["name"], shape_text(k, limit=10_000), k["bytes"]] for k in document["kept"]]
 
 
-def diff_table(document: dict[str, Any]) -> Table:
+def diff_table(document: DiffDocument) -> Table:
     """One row per change of a diff document: edit, base, call, op, path, from, to, delta."""
     rows = [[edit["edit"], edit["base"] if edit["base"] is not None else "", edit["call"], change["op"], change["path"],
              json_cell(change["from"]) if "from" in change else "", json_cell(change["to"]) if "to" in change else "",
@@ -150,16 +152,17 @@ def replay_table(document: ReplayDocument) -> Table:
     return ["body", "same", "differenceKind", "firstDifference", "recordedCalls"], rows
 
 
-def changes_table(document: dict[str, Any]) -> Table:
+def changes_table(document: ChangesDocument) -> Table:
     """One row per entry added or removed and per kept name added, removed or changed."""
     rows: list[list[Any]] = []
     for what, entries in (("added", document["added"]), ("removed", document["removed"])):
         rows.extend(["entry", what, e["id"], e["call"], shape_text(e, limit=10_000), e["bytes"], ""] for e in entries)
-    for what in ("added", "removed", "changed"):
-        for line in document["kept"][what]:
-            now = line["to"] if what == "changed" else line  # a changed value: as it is at the second point
-            rows.append(["kept", what, line["name"], "", shape_text(now, limit=10_000), now["bytes"],
-                         len(line["changes"]) if what == "changed" else ""])
+    kept = document["kept"]
+    for what, named in (("added", kept["added"]), ("removed", kept["removed"])):
+        rows.extend(["kept", what, line["name"], "", shape_text(line, limit=10_000), line["bytes"], ""] for line in named)
+    # A changed value: as it is at the second point.
+    rows.extend(["kept", "changed", line["name"], "", shape_text(line["to"], limit=10_000), line["to"]["bytes"], len(line["changes"])]
+                for line in kept["changed"])
     return ["kind", "change", "idOrName", "call", "shape", "bytes", "changes"], rows
 
 
