@@ -24,10 +24,8 @@ BIN = Path(sys.executable).parent
 ANY_ALLOWANCE = {
     "wsi_inspector.core.edits.align": 9,
     "wsi_inspector.core.trim.changes": 2,
-    "wsi_inspector.core.check.check": 9,
+    "wsi_inspector.core.check.check": 8,
     "wsi_inspector.core.check.cluster": 3,
-    "wsi_inspector.core.check.report": 3,
-    "wsi_inspector.core.check.where": 3,
     "wsi_inspector.core.cli.dispatch": 2,
     "wsi_inspector.core.cli.output": 2,
     "wsi_inspector.core.cli.commands.resolve": 2,

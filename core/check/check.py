@@ -35,9 +35,9 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
-from wsi_inspector.core.session.model import Problem
+from wsi_inspector.core.session.model import Id, Problem
 from wsi_inspector.core.session.place import Place
 from wsi_inspector.core.files.input_file import TooBig, read_input
 from wsi_inspector.core.text.plain_text import shown
@@ -48,7 +48,68 @@ from wsi_inspector.core.trim.preview import StoreIndex
 SESSION_SUFFIXES = (".json", ".jsonl", ".ndjson")
 DEFAULT_MAX_BYTES = 1024**3  # a 1,000,000-entry session is ~150 MB; a bomb stops here
 
-SessionReport = dict[str, Any]
+if TYPE_CHECKING:
+    from wsi_inspector.core.check.baseline import Baseline
+
+
+class Finding(TypedDict):
+    """One finding of a session's report: its code, severity, place and words, and the entry, call, body or
+    module it is about (as its code has them)."""
+
+    code: str
+    severity: str  # "error" | "warning"
+    where: str
+    message: str
+    entry: NotRequired[Id]
+    call: NotRequired[str]
+    body: NotRequired[Id]
+    module: NotRequired[str]
+    keptFrom: NotRequired[int]
+
+
+class ReplayedBody(TypedDict):
+    """One body of a session report's `replay`: the same or not, ok, how long; `same` None when not replayed."""
+
+    body: Id
+    same: bool | None
+    ok: NotRequired[bool]
+    ms: NotRequired[float]
+    kind: NotRequired[str]
+    message: NotRequired[str]
+    error: NotRequired[dict[str, Any]]
+
+
+class SessionReport(TypedDict):
+    """One session of `wsi check --json`'s `sessions`: what it holds, what its replay gave, its findings.
+    Plain JSON: it crosses process and cluster boundaries as it is."""
+
+    path: str
+    id: Any  # the session's id as its header gives it (a string in a valid session), None before it is read
+    title: Any
+    form: str | None
+    entries: int
+    bodies: int
+    edits: int
+    replayed: int
+    same: int
+    differs: int
+    fails: int
+    errors: int
+    warnings: int
+    cap: int | None
+    fell: int
+    lostEdits: int
+    calls: list[str]
+    editedCalls: list[str]
+    lostEditCalls: list[str]
+    replay: list[ReplayedBody]
+    findings: list[Finding]
+    clean: bool
+    seconds: float
+    notes: NotRequired[list[dict[str, object]]]
+    matched: NotRequired[bool]
+    interrupted: NotRequired[bool]
+    baseline: NotRequired[Baseline]
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +252,9 @@ SEVERITY = {
 FAILING_WARNINGS = frozenset({"edit-falls", "last-falls"})
 
 
-def finding(code: str, severity: str, where: str | Place, message: str, **extra: Any) -> dict[str, Any]:
+def finding(code: str, severity: str, where: str | Place, message: str, **extra: Any) -> Finding:
     """One finding of a session's report (its place printed); a code of SEVERITY always has that severity."""
-    return {"code": code, "severity": SEVERITY.get(code, severity), "where": str(where), "message": message, **extra}
+    return cast(Finding, {"code": code, "severity": SEVERITY.get(code, severity), "where": str(where), "message": message, **extra})
 
 
 def fails_session(found: Mapping[str, object]) -> bool:
@@ -311,11 +372,11 @@ def _notes(report: SessionReport, path: str, session: Session) -> None:
 
 
 def _describe(report: SessionReport, session: Session) -> None:
-    report.update(
-        id=session.info.get("id"), title=session.info.get("title"), form=session.form,
-        entries=len(session.entries), bodies=len(session.bodies),
-        errors=len(session.errors), warnings=len(session.warnings),
-    )
+    report.update({
+        "id": session.info.get("id"), "title": session.info.get("title"), "form": session.form,
+        "entries": len(session.entries), "bodies": len(session.bodies),
+        "errors": len(session.errors), "warnings": len(session.warnings),
+    })
     calls: dict[str, None] = {}
     edited: dict[str, None] = {}
     edits = 0
@@ -324,7 +385,7 @@ def _describe(report: SessionReport, session: Session) -> None:
         if entry.applied:
             edits += 1
             edited[entry.call] = None
-    report.update(edits=edits, calls=list(calls), editedCalls=list(edited))
+    report.update({"edits": edits, "calls": list(calls), "editedCalls": list(edited)})
     for problem in session.problems:
         report["findings"].append(finding(problem_code(problem), problem.severity, problem.where, problem.message))
 
@@ -337,8 +398,8 @@ def _trim_findings(report: SessionReport, session: Session) -> None:
     preview = StoreIndex(session.entries).preview()
     summary = preview.summary(cap)
     lost = preview.fallen_edits(cap)
-    report.update(cap=cap, fell=summary.fell, lostEdits=summary.edits_fallen,
-                  lostEditCalls=list(dict.fromkeys(f.entry.call for f in lost)))
+    report.update({"cap": cap, "fell": summary.fell, "lostEdits": summary.edits_fallen,
+                   "lostEditCalls": list(dict.fromkeys(f.entry.call for f in lost))})
     # The Trim view's own sentences, in its order: one per listed edit, a count of the rest, one per module.
     words = summary.warnings()
     listed = summary.fallen_edits
@@ -378,7 +439,7 @@ def _replay(report: SessionReport, session: Session, runner: Any, options: Check
                     f"session's time budget of {options.budget_s:g} s was used up; raise --session-budget"))
             break
         verdict, result = replay_body(session, body, runner, run_options)
-        record: dict[str, Any] = {"body": body.id, "same": verdict["same"], "ok": bool(result["ok"]),
+        record: ReplayedBody = {"body": body.id, "same": verdict["same"], "ok": bool(result["ok"]),
                                   "ms": round(float(result.get("durationMs", 0.0)), 2)}
         report["replayed"] += 1
         if verdict["same"]:

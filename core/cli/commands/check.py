@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from wsi_inspector.core.check.check import DEFAULT_MAX_BYTES, CheckOptions, SessionReport, find_sessions
-from wsi_inspector.core.check.report import json_document, progress_line, session_lines, summary, write_junit
+from wsi_inspector.core.check.report import CheckCounts, json_document, progress_line, session_lines, summary, write_junit
 from wsi_inspector.core.check.where import WhereError, parse_where
 from wsi_inspector.core.cli.errors import CliError
 from wsi_inspector.core.cli.options import gzip_limit_argument, seconds_argument
@@ -171,7 +171,7 @@ def _run(args: argparse.Namespace, paths: list[Path], options: CheckOptions, on_
     return checker.run(paths, on_report, should_stop)
 
 
-def _print(args: argparse.Namespace, reports: list[SessionReport], counts: dict[str, Any], inputs: list[Path]) -> None:
+def _print(args: argparse.Namespace, reports: list[SessionReport], counts: CheckCounts, inputs: list[Path]) -> None:
     if args.json:
         print_json(json_document(reports, counts))
         return
