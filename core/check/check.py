@@ -50,6 +50,7 @@ DEFAULT_MAX_BYTES = 1024**3  # a 1,000,000-entry session is ~150 MB; a bomb stop
 
 if TYPE_CHECKING:
     from wsi_inspector.core.check.baseline import Baseline
+    from wsi_inspector.core.handoff.notes import NoteLine
 
 
 class Finding(TypedDict):
@@ -106,7 +107,7 @@ class SessionReport(TypedDict):
     findings: list[Finding]
     clean: bool
     seconds: float
-    notes: NotRequired[list[dict[str, object]]]
+    notes: NotRequired[list[NoteLine]]
     matched: NotRequired[bool]
     interrupted: NotRequired[bool]
     baseline: NotRequired[Baseline]
