@@ -3,14 +3,33 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import orjson
 
 from wsi_inspector.core.session.model import Problem
 from wsi_inspector.core.text.plain_text import shown
 
+class ErrorLine(TypedDict):
+    """What went wrong: where (when a place is known) and what to do."""
+
+    where: NotRequired[str]
+    message: str
+
+
+class ErrorDocument(TypedDict):
+    """`{"error": {"where"?, "message"}}`: the one document a command that failed prints under --json (SPEC 6)."""
+
+    error: ErrorLine
+
+
 printed_json = False  # set once a command's document is out, so a later failure adds no second one
+
+
+def error_document(message: str, where: str | None = None) -> ErrorDocument:
+    """The error document of a failed command; `where` only when a place is known."""
+    error: ErrorLine = {"where": where, "message": message} if where else {"message": message}
+    return {"error": error}
 
 
 def format_problem(name: str, problem: Problem) -> str:

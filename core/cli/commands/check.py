@@ -22,7 +22,7 @@ from wsi_inspector.core.check.report import CheckCounts, json_document, progress
 from wsi_inspector.core.check.where import WhereError, parse_where
 from wsi_inspector.core.cli.errors import CliError
 from wsi_inspector.core.cli.options import gzip_limit_argument, seconds_argument
-from wsi_inspector.core.cli.output import print_json
+from wsi_inspector.core.cli.output import error_document, print_json
 from wsi_inspector.core.files.output_file import OutputRefused, check_output
 from wsi_inspector.core.jsrules.sizes import size_argument
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         return _check(args)
     except CliError as exc:
         if args.json:  # scripts always get one JSON document (SPEC 6)
-            print_json({"error": {"message": str(exc).removeprefix("wsi check: ")}})
+            print_json(error_document(str(exc).removeprefix("wsi check: ")))
         raise
 
 
