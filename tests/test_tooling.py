@@ -27,7 +27,7 @@ ANY_ALLOWANCE = {
     "wsi_inspector.core.check.check": 8,
     "wsi_inspector.core.check.cluster": 3,
     "wsi_inspector.core.cli.dispatch": 2,
-    "wsi_inspector.core.cli.output": 2,
+    "wsi_inspector.core.cli.output": 1,
     "wsi_inspector.core.edits.diff": 7,
     "wsi_inspector.core.cli.documents": 2,
     "wsi_inspector.core.edits.edits": 1,
