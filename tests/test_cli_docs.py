@@ -8,36 +8,17 @@ The README's command table may be shorter, but may show no option that does not 
 """
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli import help_text, options_in_help
+
 ROOT = Path(__file__).resolve().parent.parent
-WSI = Path(sys.executable).with_name("wsi")
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
 ROW = re.compile(r"^\| `(wsi(?: [^`]*)?)`", re.MULTILINE)
 READS_A_FILE = re.compile(r"\bFILE\b|\bPATH\b")
-
-
-def help_text(*args: str) -> str:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([str(WSI), *args, "--help"], capture_output=True, text=True, env=env, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def options_in_help(text: str) -> set[str]:
-    """The options a --help lists (its option lines, not its prose), without --help itself."""
-    found = set()
-    for line in text.splitlines():
-        match = re.match(r"\s{1,4}(?:-\w, )?(--[a-z][a-z-]*)", line)
-        if match:
-            found.add(match.group(1))
-    return found - {"--help"}
 
 
 def commands() -> list[str]:

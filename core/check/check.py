@@ -32,12 +32,12 @@ import os
 import re
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
-from wsi_inspector.core.session.model import Problem
+from wsi_inspector.core.session.model import Id, Problem
 from wsi_inspector.core.session.place import Place
 from wsi_inspector.core.files.input_file import TooBig, read_input
 from wsi_inspector.core.text.plain_text import shown
@@ -48,7 +48,69 @@ from wsi_inspector.core.trim.preview import StoreIndex
 SESSION_SUFFIXES = (".json", ".jsonl", ".ndjson")
 DEFAULT_MAX_BYTES = 1024**3  # a 1,000,000-entry session is ~150 MB; a bomb stops here
 
-SessionReport = dict[str, Any]
+if TYPE_CHECKING:
+    from wsi_inspector.core.check.baseline import Baseline
+    from wsi_inspector.core.handoff.notes import NoteLine
+
+
+class Finding(TypedDict):
+    """One finding of a session's report: its code, severity, place and words, and the entry, call, body or
+    module it is about (as its code has them)."""
+
+    code: str
+    severity: str  # "error" | "warning"
+    where: str
+    message: str
+    entry: NotRequired[Id]
+    call: NotRequired[str]
+    body: NotRequired[Id]
+    module: NotRequired[str]
+    keptFrom: NotRequired[int]
+
+
+class ReplayedBody(TypedDict):
+    """One body of a session report's `replay`: the same or not, ok, how long; `same` None when not replayed."""
+
+    body: Id
+    same: bool | None
+    ok: NotRequired[bool]
+    ms: NotRequired[float]
+    kind: NotRequired[str]
+    message: NotRequired[str]
+    error: NotRequired[dict[str, Any]]
+
+
+class SessionReport(TypedDict):
+    """One session of `wsi check --json`'s `sessions`: what it holds, what its replay gave, its findings.
+    Plain JSON: it crosses process and cluster boundaries as it is."""
+
+    path: str
+    id: Any  # the session's id as its header gives it (a string in a valid session), None before it is read
+    title: Any
+    form: str | None
+    entries: int
+    bodies: int
+    edits: int
+    replayed: int
+    same: int
+    differs: int
+    fails: int
+    errors: int
+    warnings: int
+    cap: int | None
+    fell: int
+    lostEdits: int
+    calls: list[str]
+    editedCalls: list[str]
+    lostEditCalls: list[str]
+    replay: list[ReplayedBody]
+    findings: list[Finding]
+    clean: bool
+    seconds: float
+    notes: NotRequired[list[NoteLine]]
+    matched: NotRequired[bool]
+    interrupted: NotRequired[bool]
+    baseline: NotRequired[Baseline]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +188,7 @@ def read_raw(path: Path, max_bytes: int) -> bytes | bytearray:
         raise TooLarge(f"the file is over {max_bytes:,} bytes") from None
 
 
-def unpack(data: bytes, max_bytes: int) -> bytes:
+def unpack(data: bytes | bytearray, max_bytes: int) -> bytes | bytearray:
     """`data` gunzipped (when it is gzip) as a stream that stops past `max_bytes` (TooLarge)."""
     if not data.startswith(GZIP_MAGIC):
         return data
@@ -191,9 +253,9 @@ SEVERITY = {
 FAILING_WARNINGS = frozenset({"edit-falls", "last-falls"})
 
 
-def finding(code: str, severity: str, where: str | Place, message: str, **extra: Any) -> dict[str, Any]:
+def finding(code: str, severity: str, where: str | Place, message: str, **extra: Any) -> Finding:
     """One finding of a session's report (its place printed); a code of SEVERITY always has that severity."""
-    return {"code": code, "severity": SEVERITY.get(code, severity), "where": str(where), "message": message, **extra}
+    return cast(Finding, {"code": code, "severity": SEVERITY.get(code, severity), "where": str(where), "message": message, **extra})
 
 
 def fails_session(found: Mapping[str, object]) -> bool:
@@ -251,7 +313,7 @@ def read_or_report(path: Path, max_bytes: int) -> bytes | bytearray | SessionRep
         return failed_report(str(path), "unreadable", f"cannot be read: {exc.strerror or exc}")
 
 
-def check_raw(raw: bytes, path: str, runner: Any, options: CheckOptions = CheckOptions(),
+def check_raw(raw: bytes | bytearray, path: str, runner: Any, options: CheckOptions = CheckOptions(),
               where: Any = None, should_stop: Callable[[], bool] | None = None) -> SessionReport:
     """Check one session given the file's bytes as on disk (gzip unpacked here, within the bound)."""
     try:
@@ -266,7 +328,7 @@ def check_raw(raw: bytes, path: str, runner: Any, options: CheckOptions = CheckO
     return check_bytes(data, path, runner, options, where, should_stop)
 
 
-def check_bytes(data: bytes, path: str, runner: Any, options: CheckOptions = CheckOptions(),
+def check_bytes(data: bytes | bytearray, path: str, runner: Any, options: CheckOptions = CheckOptions(),
                 where: Any = None, should_stop: Callable[[], bool] | None = None) -> SessionReport:
     """Check one session given its (decompressed) bytes; `path` names it in the report.
 
@@ -311,11 +373,11 @@ def _notes(report: SessionReport, path: str, session: Session) -> None:
 
 
 def _describe(report: SessionReport, session: Session) -> None:
-    report.update(
-        id=session.info.get("id"), title=session.info.get("title"), form=session.form,
-        entries=len(session.entries), bodies=len(session.bodies),
-        errors=len(session.errors), warnings=len(session.warnings),
-    )
+    report.update({
+        "id": session.info.get("id"), "title": session.info.get("title"), "form": session.form,
+        "entries": len(session.entries), "bodies": len(session.bodies),
+        "errors": len(session.errors), "warnings": len(session.warnings),
+    })
     calls: dict[str, None] = {}
     edited: dict[str, None] = {}
     edits = 0
@@ -324,7 +386,7 @@ def _describe(report: SessionReport, session: Session) -> None:
         if entry.applied:
             edits += 1
             edited[entry.call] = None
-    report.update(edits=edits, calls=list(calls), editedCalls=list(edited))
+    report.update({"edits": edits, "calls": list(calls), "editedCalls": list(edited)})
     for problem in session.problems:
         report["findings"].append(finding(problem_code(problem), problem.severity, problem.where, problem.message))
 
@@ -337,8 +399,8 @@ def _trim_findings(report: SessionReport, session: Session) -> None:
     preview = StoreIndex(session.entries).preview()
     summary = preview.summary(cap)
     lost = preview.fallen_edits(cap)
-    report.update(cap=cap, fell=summary.fell, lostEdits=summary.edits_fallen,
-                  lostEditCalls=list(dict.fromkeys(f.entry.call for f in lost)))
+    report.update({"cap": cap, "fell": summary.fell, "lostEdits": summary.edits_fallen,
+                   "lostEditCalls": list(dict.fromkeys(f.entry.call for f in lost))})
     # The Trim view's own sentences, in its order: one per listed edit, a count of the rest, one per module.
     words = summary.warnings()
     listed = summary.fallen_edits
@@ -351,7 +413,7 @@ def _trim_findings(report: SessionReport, session: Session) -> None:
             "edit-falls", "warning", "/store" if session.form == "json" else "store",
             f"{summary.edits_fallen - len(listed):,} older canvas edits fall as well at the cap {cap:,} B"))
     changes = summary.last_changes
-    tail = words[len(words) - len(changes):] if len(words) >= len(changes) else []
+    tail: Sequence[str | None] = words[len(words) - len(changes):] if len(words) >= len(changes) else []
     for change, text in zip(changes, tail or [None] * len(changes)):
         report["findings"].append(finding(
             "last-falls", "warning", change.entry.where, text or change.words(),
@@ -378,7 +440,7 @@ def _replay(report: SessionReport, session: Session, runner: Any, options: Check
                     f"session's time budget of {options.budget_s:g} s was used up; raise --session-budget"))
             break
         verdict, result = replay_body(session, body, runner, run_options)
-        record: dict[str, Any] = {"body": body.id, "same": verdict["same"], "ok": bool(result["ok"]),
+        record: ReplayedBody = {"body": body.id, "same": verdict["same"], "ok": bool(result["ok"]),
                                   "ms": round(float(result.get("durationMs", 0.0)), 2)}
         report["replayed"] += 1
         if verdict["same"]:

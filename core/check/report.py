@@ -12,20 +12,42 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from wsi_inspector.core.check.check import FAILING_WARNINGS, SessionReport, fails_session
+from wsi_inspector.core.check.check import FAILING_WARNINGS, Finding, SessionReport, fails_session
 from wsi_inspector.core.files.output_file import write_output
 
 LISTED_FINDINGS = 10  # per session in the plain output; --json and --junit have them all
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
+class CheckCounts(TypedDict):
+    """The counts of `wsi check`: sessions found, checked, reported (matched --where), clean or not, and over them."""
+
+    total: int
+    checked: int
+    reported: int
+    clean: int
+    notClean: int
+    bodies: int
+    differs: int
+    lostEdits: int
+    seconds: float
+    interrupted: bool
+    where: NotRequired[str]
+
+
+class CheckDocument(CheckCounts):
+    """`wsi check --json`: the counts, then each reported session."""
+
+    sessions: list[SessionReport]
+
+
 def summary(reports: list[SessionReport], total: int, seconds: float, interrupted: bool,
-            where: str | None = None, examined: int | None = None) -> dict[str, Any]:
+            where: str | None = None, examined: int | None = None) -> CheckCounts:
     """The counts over the reported sessions."""
     clean = sum(1 for r in reports if r["clean"])
-    document: dict[str, Any] = {
+    document: CheckCounts = {
         "total": total, "checked": examined if examined is not None else len(reports),
         "reported": len(reports), "clean": clean, "notClean": len(reports) - clean,
         "bodies": sum(r["bodies"] for r in reports), "differs": sum(r["differs"] for r in reports),
@@ -37,7 +59,7 @@ def summary(reports: list[SessionReport], total: int, seconds: float, interrupte
     return document
 
 
-def json_document(reports: list[SessionReport], counts: dict[str, Any]) -> dict[str, Any]:
+def json_document(reports: list[SessionReport], counts: CheckCounts) -> CheckDocument:
     """`wsi check --json`: the counts, then each reported session with its counts and findings."""
     return {**counts, "sessions": reports}
 
@@ -110,7 +132,7 @@ def write_junit(reports: list[SessionReport], out: Path, inputs: Iterable[str | 
     write_output(out, lambda file: tree.write(file, encoding="utf-8", xml_declaration=True), inputs)
 
 
-def _line(found: dict[str, Any]) -> str:
+def _line(found: Finding) -> str:
     place = f"{found['where']}: " if found.get("where") else ""
     return f"{place}{found['severity']} [{found['code']}]: {found['message']}"
 

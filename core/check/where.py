@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from wsi_inspector.core.jsrules.run_inputs import call_matches
+
+if TYPE_CHECKING:
+    from wsi_inspector.core.check.check import SessionReport
 
 _NAME = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*){1,2}$")
 _CODE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -44,7 +47,7 @@ class Term:
     values: tuple[str, ...]
     negated: bool
 
-    def holds(self, report: dict[str, Any]) -> bool:
+    def holds(self, report: SessionReport) -> bool:
         return _TESTS[self.kind](report, self.values) != self.negated
 
 
@@ -52,7 +55,7 @@ def _any_call(calls: list[str], wanted: tuple[str, ...]) -> bool:
     return any(call_matches(call, name) for call in calls for name in wanted)
 
 
-_TESTS: dict[str, Callable[[dict[str, Any], tuple[str, ...]], bool]] = {
+_TESTS: dict[str, Callable[[SessionReport, tuple[str, ...]], bool]] = {
     "call": lambda r, v: _any_call(r["calls"], v),
     "edited": lambda r, v: _any_call(r["editedCalls"], v),
     "edit-falls": lambda r, v: _any_call(r["lostEditCalls"], v) if v else r["lostEdits"] > 0,
@@ -72,18 +75,18 @@ class Where:
         self.terms = terms
         self.text = text
 
-    def may_match(self, report: dict[str, Any]) -> bool:
+    def may_match(self, report: SessionReport) -> bool:
         """False when the load alone rules the session out (a load-only term fails), so it need not replay."""
         return all(t.holds(report) for t in self.terms if t.kind in LOAD_ONLY)
 
-    def matches(self, report: dict[str, Any]) -> bool:
+    def matches(self, report: SessionReport) -> bool:
         """True when every term holds for the finished report."""
         return all(t.holds(report) for t in self.terms)
 
 
 def parse_where(texts: list[str]) -> Where:
     """Read one or more --where EXPRs (all must hold); WhereError says what is wrong."""
-    terms = []
+    terms: list[Term] = []
     for text in texts:
         words = [w for w in re.split(r"[,\s]+", text.strip()) if w]
         if not words:

@@ -176,10 +176,8 @@ def _fail(message: str, status: int, as_json: bool, where: str | None = None) ->
     """One plain line on stderr (control characters escaped) and, under --json, the one JSON document `{"error": …}` (SPEC 6)."""
     print(shown(message), file=sys.stderr)
     if as_json and not output.printed_json:
-        error: dict[str, str] = {"where": where} if where else {}
-        error["message"] = message
         try:
-            output.print_json({"error": error})
+            output.print_json(output.error_document(message, where))
         except BrokenPipeError:
             pass
     return status

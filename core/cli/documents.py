@@ -11,22 +11,59 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NotRequired, TypedDict
 
 import orjson
 
-from wsi_inspector.core.search.manifest import shape_text
+from wsi_inspector.core.edits.edits import DiffDocument
+from wsi_inspector.core.runner.replay import Verdict
+from wsi_inspector.core.search.manifest import InputsManifest, KeptDocument, shape_text
 from wsi_inspector.core.session.load import Session
+from wsi_inspector.core.session.model import Id, ProblemLine
+from wsi_inspector.core.trim.changes import ChangesDocument
 from wsi_inspector.core.trim.preview import TrimPreview
 
 Table = tuple[list[str], list[list[Any]]]
+Document = Mapping[str, Any]  # any one `wsi … --json` document (each has its own TypedDict beside its builder)
 
 
-def trim_document(preview: TrimPreview, cap: int, compare: int | None = None) -> dict[str, Any]:
+class TrimCompared(TypedDict):
+    """`wsi trim --compare`: the entries that fall between two caps, and the canvas edits among them."""
+
+    low: int
+    high: int
+    fell: list[Id]
+    edits: int  # how many of them are canvas edits
+
+
+class TrimDocument(TypedDict):
+    """`wsi trim --json` (SPEC 6): where the cap cuts the store, what it keeps, and a second cap compared."""
+
+    cap: int
+    fell: int
+    bytes: int
+    kept: list[Id]
+    compare: NotRequired[TrimCompared]
+
+
+class ProblemsDocument(TypedDict):
+    """`wsi validate --json`: the session's errors and warnings."""
+
+    errors: list[ProblemLine]
+    warnings: list[ProblemLine]
+
+
+class ReplayDocument(TypedDict):
+    """`wsi replay --json` (SPEC 6): a verdict per recorded body, in timeline order."""
+
+    bodies: list[Verdict]
+
+
+def trim_document(preview: TrimPreview, cap: int, compare: int | None = None) -> TrimDocument:
     """`{"cap", "fell", "bytes", "kept"}` of SPEC 6 (`wsi trim --json`), with `"compare"` for a second cap."""
     fell = preview.fell_at(cap)
-    document: dict[str, Any] = {
+    document: TrimDocument = {
         "cap": cap,
         "fell": fell,
         "bytes": preview.kept_from_cap(fell),
@@ -42,12 +79,12 @@ def trim_document(preview: TrimPreview, cap: int, compare: int | None = None) ->
     return document
 
 
-def problems_document(session: Session) -> dict[str, Any]:
+def problems_document(session: Session) -> ProblemsDocument:
     """`{"errors": [{"where", "message"}], "warnings": [...]}` (`wsi validate --json`)."""
     return {"errors": [p.as_json() for p in session.errors], "warnings": [p.as_json() for p in session.warnings]}
 
 
-def replay_document(verdicts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def replay_document(verdicts: Sequence[Verdict]) -> ReplayDocument:
     """`{"bodies": [verdict…]}` (`wsi replay --json`)."""
     return {"bodies": list(verdicts)}
 
@@ -64,19 +101,19 @@ def json_cell(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def manifest_table(document: dict[str, Any]) -> Table:
+def manifest_table(document: InputsManifest) -> Table:
     """One row per store entry of a manifest document: id, call, unit, applied, shape, bytes."""
     rows = [[e["id"], e["call"], e.get("unit", ""), bool(e.get("applied")), shape_text(e, limit=10_000), e["bytes"]]
             for e in document["entries"]]
     return ["id", "call", "unit", "applied", "shape", "bytes"], rows
 
 
-def kept_table(document: dict[str, Any]) -> Table:
+def kept_table(document: KeptDocument) -> Table:
     """One row per kept name of a kept document: name, shape, bytes."""
     return ["name", "shape", "bytes"], [[k["name"], shape_text(k, limit=10_000), k["bytes"]] for k in document["kept"]]
 
 
-def diff_table(document: dict[str, Any]) -> Table:
+def diff_table(document: DiffDocument) -> Table:
     """One row per change of a diff document: edit, base, call, op, path, from, to, delta."""
     rows = [[edit["edit"], edit["base"] if edit["base"] is not None else "", edit["call"], change["op"], change["path"],
              json_cell(change["from"]) if "from" in change else "", json_cell(change["to"]) if "to" in change else "",
@@ -105,32 +142,35 @@ def run_table(result: dict[str, Any]) -> Table:
     return ["id", "call", "line", "ok", "outputOrError", "startMs", "durationMs"], rows
 
 
-def replay_table(document: dict[str, Any]) -> Table:
+def replay_table(document: ReplayDocument) -> Table:
     """One row per replayed body: body, same, the kind and words of its first difference, its recorded calls."""
-    rows = [[v["body"], v["same"], (v.get("firstDifference") or {}).get("kind", ""),
-             (v.get("firstDifference") or {}).get("message", ""), " ".join(map(str, v.get("recordedCalls", [])))]
-            for v in document["bodies"]]
+    rows = []
+    for v in document["bodies"]:
+        first = v.get("firstDifference")
+        rows.append([v["body"], v["same"], first["kind"] if first else "", first["message"] if first else "",
+                     " ".join(map(str, v.get("recordedCalls", [])))])
     return ["body", "same", "differenceKind", "firstDifference", "recordedCalls"], rows
 
 
-def changes_table(document: dict[str, Any]) -> Table:
+def changes_table(document: ChangesDocument) -> Table:
     """One row per entry added or removed and per kept name added, removed or changed."""
     rows: list[list[Any]] = []
     for what, entries in (("added", document["added"]), ("removed", document["removed"])):
         rows.extend(["entry", what, e["id"], e["call"], shape_text(e, limit=10_000), e["bytes"], ""] for e in entries)
-    for what in ("added", "removed", "changed"):
-        for line in document["kept"][what]:
-            now = line["to"] if what == "changed" else line  # a changed value: as it is at the second point
-            rows.append(["kept", what, line["name"], "", shape_text(now, limit=10_000), now["bytes"],
-                         len(line["changes"]) if what == "changed" else ""])
+    kept = document["kept"]
+    for what, named in (("added", kept["added"]), ("removed", kept["removed"])):
+        rows.extend(["kept", what, line["name"], "", shape_text(line, limit=10_000), line["bytes"], ""] for line in named)
+    # A changed value: as it is at the second point.
+    rows.extend(["kept", "changed", line["name"], "", shape_text(line["to"], limit=10_000), line["to"]["bytes"], len(line["changes"])]
+                for line in kept["changed"])
     return ["kind", "change", "idOrName", "call", "shape", "bytes", "changes"], rows
 
 
-def problems_table(document: dict[str, Any]) -> Table:
+def problems_table(document: ProblemsDocument) -> Table:
     """One row per problem: severity, where, message."""
     return ["severity", "where", "message"], [
         [severity, p["where"] or "", p["message"]]
-        for severity, key in (("error", "errors"), ("warning", "warnings")) for p in document[key]]
+        for severity, problems in (("error", document["errors"]), ("warning", document["warnings"])) for p in problems]
 
 
 def csv_text(table: Table) -> str:

@@ -3,14 +3,61 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 import orjson
 
 from wsi_inspector.core.session.model import Problem
 from wsi_inspector.core.text.plain_text import shown
 
+if TYPE_CHECKING:  # the documents' types, for print_json's signature only (the commands import this module)
+    from typing import TypeAlias
+
+    from wsi_inspector.core.check.report import CheckDocument
+    from wsi_inspector.core.cli.commands.demo import DemoCopied, DemoDocument
+    from wsi_inspector.core.cli.commands.notes import NoteAdded, NotesListed
+    from wsi_inspector.core.cli.commands.reduce import ReduceDocument, ReproDocument
+    from wsi_inspector.core.cli.commands.resolve import ResolveDocument
+    from wsi_inspector.core.cli.commands.show import ShownBody
+    from wsi_inspector.core.cli.documents import ProblemsDocument, ReplayDocument, TrimDocument
+    from wsi_inspector.core.edits.compare import CompareDocument
+    from wsi_inspector.core.edits.edits import DiffDocument
+    from wsi_inspector.core.edits.provenance import BlameDocument
+    from wsi_inspector.core.edits.retyped import RetypedDocument
+    from wsi_inspector.core.handoff.redact_file import RedactDocument
+    from wsi_inspector.core.runner.result import RunDocument
+    from wsi_inspector.core.search.manifest import InputsManifest, KeptDocument
+    from wsi_inspector.core.trim.changes import ChangesDocument
+
+
+class ErrorLine(TypedDict):
+    """What went wrong: where (when a place is known) and what to do."""
+
+    where: NotRequired[str]
+    message: str
+
+
+class ErrorDocument(TypedDict):
+    """`{"error": {"where"?, "message"}}`: the one document a command that failed prints under --json (SPEC 6)."""
+
+    error: ErrorLine
+
+
+if TYPE_CHECKING:
+    # Every document a command prints: a new one is declared (a TypedDict beside its builder) and named here.
+    PrintedDocument: TypeAlias = (
+        InputsManifest | KeptDocument | DiffDocument | BlameDocument | TrimDocument | ProblemsDocument | ReplayDocument
+        | RunDocument | ChangesDocument | CheckDocument | CompareDocument | ReduceDocument | ReproDocument | RetypedDocument
+        | NoteAdded | NotesListed | RedactDocument | ResolveDocument | ShownBody | DemoDocument | DemoCopied | ErrorDocument)
+
+
 printed_json = False  # set once a command's document is out, so a later failure adds no second one
+
+
+def error_document(message: str, where: str | None = None) -> ErrorDocument:
+    """The error document of a failed command; `where` only when a place is known."""
+    error: ErrorLine = {"where": where, "message": message} if where else {"message": message}
+    return {"error": error}
 
 
 def format_problem(name: str, problem: Problem) -> str:
@@ -28,7 +75,7 @@ def dumps(obj: Any) -> bytes:
         return json.dumps(obj, separators=(",", ":")).encode()
 
 
-def print_json(obj: Any) -> None:
+def print_json(obj: PrintedDocument) -> None:
     """Exactly one JSON document on stdout."""
     global printed_json
     text = dumps(obj) + b"\n"  # made whole first: a failure here leaves stdout empty for the error document

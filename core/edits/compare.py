@@ -22,20 +22,19 @@ import difflib
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from wsi_inspector.core.edits.align import array_opcodes
 from wsi_inspector.core.edits.diff import Change, diff
 from wsi_inspector.core.edits.edits import value_text
 from wsi_inspector.core.jsrules.json_values import canonical, json_equal
-from wsi_inspector.core.session.model import Body, Entry
+from wsi_inspector.core.session.model import Body, Entry, Id
 from wsi_inspector.core.session.reading import parse_json
 from wsi_inspector.core.session.load import Session, load
 
 # The document's parts (SPEC 7), as `wsi_inspector.core.edits.diff.Change` and `wsi_inspector.core.check.check.SessionReport` are: JSON objects.
 CallItem = dict[str, Any]  # {"a", "b", "call", "same", "changes"?, "outputChanges"?, …}
 StepItem = dict[str, Any]  # {"a", "b", "same", "code", "calls", "outcome", "codeDiff"?, "handed"?, "errors"?, …}
-Document = dict[str, Any]  # {"a", "b", "same", "steps", "firstDivergence"}
 
 MAX_CODE_LINES = 400  # lines of a code difference kept in the document (a marker says how many more)
 MAX_REASON_CHANGES = 1
@@ -296,20 +295,41 @@ def compare_step(a: Step | None, b: Step | None) -> StepItem:
     return step
 
 
-def compare_sessions(a: Session, b: Session) -> Document:
+class Divergence(TypedDict):
+    """Where two sessions first part (`firstDivergence`): the step (1-based), its body on each side, why in words."""
+
+    step: int
+    a: Id | None
+    b: Id | None
+    why: str
+
+
+class CompareDocument(TypedDict):
+    """`wsi compare A B --json` (SPEC 7): the files, whether they are the same, each aligned step, the first divergence,
+    and the entries after the last body when they differ."""
+
+    a: str
+    b: str
+    same: bool
+    steps: list[StepItem]
+    firstDivergence: Divergence | None
+    after: NotRequired[list[CallItem]]
+
+
+def compare_sessions(a: Session, b: Session) -> CompareDocument:
     """The compare document (SPEC 7): `{"same", "steps", "firstDivergence"}`, with `a`/`b` naming the files."""
     (steps_a, after_a), (steps_b, after_b) = steps_of(a), steps_of(b)
     steps = [compare_step(steps_a[i] if i is not None else None, steps_b[j] if j is not None else None)
              for i, j in align_steps(steps_a, steps_b)]
     after = compare_calls(after_a, after_b)
     first = next((n for n, s in enumerate(steps) if not s["same"]), None)
-    divergence = None
+    divergence: Divergence | None = None
     if first is not None:
         step = steps[first]
         divergence = {"step": first + 1, "a": step["a"], "b": step["b"], "why": reason(first + 1, step)}
     elif any(not item["same"] for item in after):
         divergence = {"step": len(steps) + 1, "a": None, "b": None, "why": end_reason(len(steps) + 1, after)}
-    document: Document = {"a": a.name, "b": b.name, "same": divergence is None, "steps": steps,
+    document: CompareDocument = {"a": a.name, "b": b.name, "same": divergence is None, "steps": steps,
                           "firstDivergence": divergence}
     if any(not item["same"] for item in after):
         document["after"] = after  # entries after the last body (a person's last edits), when they differ

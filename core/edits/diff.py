@@ -246,7 +246,7 @@ def apply_changes(document: Any, changes: list[Change], raw: bool = False) -> An
 
 def _apply_one(root: list[Any], owned: set[int], change: Change, raw: bool) -> None:
     tokens: list[Token] = [0, *parse_pointer(change["path"])]
-    parent = root
+    parent: Any = root  # then an array or an object of the document: _index checks the token against it
     for token in tokens[:-1]:
         key = _index(parent, token, change["op"], last=False)
         child = parent[key]
@@ -262,7 +262,7 @@ def _apply_one(root: list[Any], owned: set[int], change: Change, raw: bool) -> N
         parent[key] = _value(change, raw)
     elif op == "add":
         if isinstance(parent, list) and parent is not root:
-            parent.insert(key, _value(change, raw))
+            parent.insert(int(key), _value(change, raw))  # _index gives an array an int
         else:
             parent[key] = _value(change, raw)
     elif op == "remove":

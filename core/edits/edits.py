@@ -23,7 +23,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import orjson
 
@@ -232,7 +232,29 @@ def chain_steps(pairing: Pairing) -> list[Step]:
     return [Step(x, y, compare(x, y, inputs)) for x, y in zip(chain, chain[1:])]
 
 
-def edit_document(edit_diff: EditDiff) -> dict[str, Any]:
+class EditLine(TypedDict):
+    """One canvas edit of `wsi diff --json`'s `edits` (SPEC 6, then its chain, units and notes: see edit_document)."""
+
+    edit: Id
+    base: Id | None
+    call: str
+    changes: list[Change]
+    previous: Id | None
+    steps: int
+    stepChanges: NotRequired[list[Change]]
+    unit: NotRequired[str]
+    baseUnit: NotRequired[str | None]
+    unitNote: NotRequired[str]
+    notes: NotRequired[list[str]]
+
+
+class DiffDocument(TypedDict):
+    """`wsi diff --json` (SPEC 6): every canvas edit against the model call it was made from."""
+
+    edits: list[EditLine]
+
+
+def edit_document(edit_diff: EditDiff) -> EditLine:
     """One edit as SPEC 6 has it (`edit`, `base`, `call`, `changes`), then its place in the chain, units, notes.
 
     `previous` is the entry the edit was made from and `steps` how many of the person's edits lead
@@ -240,7 +262,7 @@ def edit_document(edit_diff: EditDiff) -> dict[str, Any]:
     The chain is not repeated: follow `previous` through the other edits.
     """
     pairing = edit_diff.pairing
-    document: dict[str, Any] = {
+    document: EditLine = {
         "edit": pairing.edit.id,
         "base": pairing.base.id if pairing.base else None,
         "call": pairing.edit.call,
@@ -261,7 +283,7 @@ def edit_document(edit_diff: EditDiff) -> dict[str, Any]:
     return document
 
 
-def diff_document(edit_diffs: list[EditDiff]) -> dict[str, Any]:
+def diff_document(edit_diffs: list[EditDiff]) -> DiffDocument:
     """`{"edits": [...]}` of SPEC 6."""
     return {"edits": [edit_document(d) for d in edit_diffs]}
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, NotRequired, TypedDict, cast
 
 from wsi_inspector.core.edits.align import all_points, array_opcodes
 from wsi_inspector.core.edits.diff import Token, pointer
@@ -28,6 +28,38 @@ from wsi_inspector.core.session.load import Session
 from wsi_inspector.core.edits.units import Conversion
 
 Path = tuple[Token, ...]
+
+
+class Carrier(TypedDict):
+    """The entry that carried a leaf's value from its setter: made by the person, or by a body (named)."""
+
+    entry: Id
+    by: str  # "person" | "body"
+    body: NotRequired[Id | None]
+
+
+class BlamedLeaf(TypedDict):
+    """One leaf of `wsi diff --blame ID --json`'s `leaves`: who set its value, who carried it, how it is known."""
+
+    path: str
+    value: Any
+    setBy: str  # "person" | "body"
+    entry: Id
+    body: NotRequired[Id | None]
+    carriedBy: NotRequired[Carrier]
+    evidence: NotRequired[str]
+    read: NotRequired[dict[str, Any]]
+    equalTo: NotRequired[Id]
+    text: str
+
+
+class BlameDocument(TypedDict):
+    """`wsi diff --blame ID --json`: the entry, how its carried leaves were judged (SPEC 7), and each leaf."""
+
+    entry: Id
+    call: str
+    basis: NotRequired[str]  # "reads" | "value"
+    leaves: list[BlamedLeaf]
 
 
 @dataclass(slots=True)
@@ -83,7 +115,7 @@ class LeafOrigin:
             return f" · read {self.read['body']}:{self.read['line']}"
         return " · typed again" if self.evidence == "equal" else ""
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> BlamedLeaf:
         """`{"path", "value", "setBy": "person"|"body", "entry", "body"?, "carriedBy"?, "text"}`."""
         document: dict[str, Any] = {
             "path": self.path,
@@ -94,7 +126,7 @@ class LeafOrigin:
         if not self.by_person:
             document["body"] = self.setter.body
         if self.carried:
-            carrier = {"entry": self.carrier.id, "by": "person" if self.carrier.applied else "body"}
+            carrier: Carrier = {"entry": self.carrier.id, "by": "person" if self.carrier.applied else "body"}
             if not self.carrier.applied:
                 carrier["body"] = self.carrier.body
             document["carriedBy"] = carrier
@@ -105,7 +137,7 @@ class LeafOrigin:
             if self.equal_to is not None:
                 document["equalTo"] = self.equal_to.id
         document["text"] = self.text()
-        return document
+        return cast(BlamedLeaf, document)  # built in the printed key order, `text` last
 
 
 def _who(entry: Entry) -> str:
@@ -254,7 +286,7 @@ def blame(session: Session, entry_id: Id) -> list[LeafOrigin]:
 
 
 def blame_document(session: Session, entry_id: Id, origins: list[LeafOrigin] | None = None,
-                   basis: str | None = None) -> dict[str, Any]:
+                   basis: str | None = None) -> BlameDocument:
     """`{"entry", "call", "basis"?, "leaves": [...]}` for `wsi diff --blame ID --json`.
 
     `basis` (SPEC 7, docs/cli.md): "reads" when the body's reads judged every carried leaf, "value"
@@ -267,4 +299,4 @@ def blame_document(session: Session, entry_id: Id, origins: list[LeafOrigin] | N
     if basis is not None:
         document["basis"] = basis
     document["leaves"] = [o.as_json() for o in origins]
-    return document
+    return cast(BlameDocument, document)  # built in the printed key order, `leaves` last

@@ -18,7 +18,7 @@ import getpass
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, TypedDict
 
 import orjson
 
@@ -37,6 +37,23 @@ NOTES_LIMIT = 64 * 1024 * 1024  # bytes: a sidecar past this is not read (a FIFO
 ON_KEYS = ("body", "entry", "path")
 
 
+class NoteLine(TypedDict):
+    """A note as the sidecar holds it and `wsi notes --json` prints it: what it is on (body, entry, path), its words."""
+
+    id: str
+    on: dict[str, str]
+    text: str
+    author: str
+    at: str
+
+
+class NotesSidecar(TypedDict):
+    """The sidecar file `FILE.notes.json`."""
+
+    format: str
+    notes: list[NoteLine]
+
+
 @dataclass(frozen=True)
 class Note:
     """One note: what it is on (`body`, `entry`, `path`, each may be None), its text, author and time."""
@@ -49,7 +66,7 @@ class Note:
     entry: str | None = None
     path: str | None = None
 
-    def as_json(self) -> dict[str, object]:
+    def as_json(self) -> NoteLine:
         """The note as the sidecar holds it."""
         on = {key: getattr(self, key) for key in ON_KEYS if getattr(self, key) is not None}
         return {"id": self.id, "on": on, "text": self.text, "author": self.author, "at": self.at}
@@ -89,7 +106,7 @@ class Notes:
             cached = self._index[key] = (len(self.notes), index)
         return cached[1]
 
-    def document(self) -> dict[str, object]:
+    def document(self) -> NotesSidecar:
         """The sidecar document."""
         return {"format": FORMAT, "notes": [n.as_json() for n in self.notes]}
 
@@ -190,7 +207,7 @@ def session_notes(file: str | Path | None, session: Session | None = None) -> No
     return Notes(carried.notes + beside.notes, carried.problems + beside.problems)
 
 
-def notes_for_cut(source: Session, bodies: Iterable[Id], entries: Iterable[Id]) -> dict[str, object] | None:
+def notes_for_cut(source: Session, bodies: Iterable[Id], entries: Iterable[Id]) -> NotesSidecar | None:
     """The notes document a cut of `source` carries: its notes on the bodies and entries the cut keeps (None: none)."""
     every = session_notes(source.path, source)
     kept = kept_notes(every, bodies, entries)

@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import orjson
 
@@ -27,7 +27,7 @@ from wsi_inspector.core.reduce.reduce import Failure, NoFailure, Reducer, failur
 from wsi_inspector.core.reduce.repro import Cut, cut_after, write_cut
 from wsi_inspector.core.runner.envelope import EnvelopeError
 from wsi_inspector.core.runner.host import Runner
-from wsi_inspector.core.handoff.notes import redact_notes, session_notes
+from wsi_inspector.core.handoff.notes import NotesSidecar, redact_notes, session_notes
 from wsi_inspector.core.files.input_file import read_input
 from wsi_inspector.core.files.output_file import check_output, write_output
 from wsi_inspector.core.session.reading import LoadError, decode, looks_like_json_lines, parse_json
@@ -69,6 +69,18 @@ class Source:
         return records, records
 
 
+class RedactDocument(TypedDict):
+    """`wsi redact --json` (SPEC 7): the copy written, texts replaced, points moved and by what offset, what was kept
+    as it is, and whether the failure still reproduces in the copy (None: not tried)."""
+
+    out: str
+    texts: int
+    coordinates: int
+    offset: dict[str, list[float]]
+    keptAsIs: list[dict[str, str]]
+    reproduced: bool | None
+
+
 @dataclass
 class Outcome:
     """What `wsi redact` did: the --json document's fields and the report's."""
@@ -82,7 +94,7 @@ class Outcome:
     notes: int = 0
     adjusted: list[dict[str, Any]] = field(default_factory=list)
 
-    def document(self) -> dict[str, object]:
+    def document(self) -> RedactDocument:
         """`{"out", "texts", "coordinates", "offset", "keptAsIs", "reproduced"}` (SPEC 7)."""
         r = self.redaction
         return {"out": str(self.out), "texts": sum(1 for t in r.numbers if t not in r.undone),
@@ -158,7 +170,7 @@ class Copy:
             caps["storeBytes"] = cap
             self.cap = cap
 
-    def set_notes(self, notes: dict[str, object]) -> None:
+    def set_notes(self, notes: NotesSidecar) -> None:
         """The notes document the copy carries (replacing FILE's own)."""
         if self._header is not None:
             self._header["notes"] = notes

@@ -6,15 +6,46 @@ JavaScript function (the runner's guest hands functions back that way).
 """
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from wsi_inspector.core.jsrules.jsonsize import js_keys, json_bytes, json_text_and_bytes
-from wsi_inspector.core.session.model import Entry, id_key
+from wsi_inspector.core.session.model import Entry, Id, id_key
 
 MAX_KEEP_BYTES = 65_536
 KEEP_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # used with fullmatch: `$` alone would let "name\n" through
+
+
+class Described(TypedDict):
+    """What the manifest says of a value (`describeValue`): its keys or its array length (neither for a
+    scalar), then its size."""
+
+    keys: NotRequired[list[str]]
+    array: NotRequired[int]
+    bytes: int
+
+
+class ManifestEntry(TypedDict):
+    """One store entry's manifest line (SPEC 3 `manifestEntry`; a line of `wsi manifest --json`'s `entries`)."""
+
+    id: Id
+    call: str
+    unit: NotRequired[str]
+    applied: NotRequired[bool]
+    keys: NotRequired[list[str]]
+    array: NotRequired[int]
+    bytes: int
+
+
+class KeptLine(TypedDict):
+    """One kept value's line (SPEC 3 `keptManifest`; a line of `wsi kept --json`'s `kept`)."""
+
+    name: str
+    keys: NotRequired[list[str]]
+    array: NotRequired[int]
+    bytes: int
 
 
 class InvalidKeepError(ValueError):
@@ -25,12 +56,12 @@ class InvalidKeepError(ValueError):
         self.name = name
 
 
-def describe_value(value: Any) -> dict[str, Any]:
+def describe_value(value: Any) -> Described:
     """`{"keys": [...]}` or `{"array": n}`, then `"bytes"`: what the manifest says of a value."""
     described = value_shape(value)
     described.pop("type", None)
     described["bytes"] = json_bytes(value)
-    return described
+    return cast(Described, described)
 
 
 def value_shape(value: Any) -> dict[str, Any]:
@@ -42,7 +73,7 @@ def value_shape(value: Any) -> dict[str, Any]:
     return {"type": js_type(value)}
 
 
-def manifest_entry(entry: Entry) -> dict[str, Any]:
+def manifest_entry(entry: Entry) -> ManifestEntry:
     """The manifest line of one store entry: id, call, unit?, applied?, then the input's shape."""
     line: dict[str, Any] = {"id": entry.id, "call": entry.call}
     if entry.unit is not None:
@@ -53,7 +84,7 @@ def manifest_entry(entry: Entry) -> dict[str, Any]:
     if "type" not in shape:
         line.update(shape)
     line["bytes"] = input_bytes(entry)
-    return line
+    return cast(ManifestEntry, line)  # built in the editor's key order, which a literal of the type cannot keep
 
 
 def input_bytes(entry: Entry) -> int:
@@ -169,7 +200,7 @@ class Inputs:
             return list(self._store)
         return [e for e in self._store if call_matches(e.call, wanted)]
 
-    def manifest(self) -> list[dict[str, Any]]:
+    def manifest(self) -> builtins.list[ManifestEntry]:  # `list` here is the method above
         """The manifest of every entry, oldest first."""
         return [manifest_entry(e) for e in self._store]
 
@@ -296,7 +327,7 @@ def sorted_names(kept: dict[str, Any]) -> list[str]:
     return sorted(kept, key=_utf16_key)
 
 
-def kept_manifest(kept: dict[str, Any]) -> list[dict[str, Any]]:
+def kept_manifest(kept: dict[str, Any]) -> list[KeptLine]:
     """One line per kept value, sorted by name in UTF-16 code unit order (JavaScript's sort)."""
     return [{"name": name, **describe_value(kept[name])} for name in sorted_names(kept)]
 

@@ -163,7 +163,9 @@ class Reducer:
         """Stop soon: runs in flight are killed and `reduce()` returns the best cut so far."""
         self._stop = True
         runner = self._runner  # no runner yet: nothing runs, and none is started just to stop it
-        for future in list(self._pending) if runner is not None else []:
+        if runner is None:
+            return
+        for future in list(self._pending):
             runner.stop(future)
 
     def close(self) -> None:
@@ -262,7 +264,8 @@ class Reducer:
             for index in chosen:
                 name, value = items[index]
                 parts[name].append(value)
-            return dataclasses.replace(cut, **{name: tuple(values) for name, values in parts.items()})
+            cut_fields: dict[str, Any] = {name: tuple(values) for name, values in parts.items()}  # Cut's tuple fields, by name
+            return dataclasses.replace(cut, **cut_fields)
 
         def first_passing(candidates: list[list[int]]) -> int | None:
             for start in range(0, len(candidates), self.jobs):

@@ -137,7 +137,7 @@ class Realm:
     def close(self) -> None:
         """Dispose of the isolate (terminating anything the body left running in it)."""
         # The log views point into the isolate's memory: drop them first.
-        self.header = self.ring = None  # type: ignore[assignment]
+        self.header = self.ring = None
         self.start = self.poll = self.answer = self.fire = self.no_args = None
         self.mr.close()
 

@@ -18,16 +18,40 @@ compared as JavaScript sees numbers), when that is some of them and not all.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Callable
+from typing import Any, Callable, NotRequired, TypedDict
 
-from wsi_inspector.core.edits.diff import diff
+from wsi_inspector.core.edits.diff import Change, diff
 from wsi_inspector.core.jsrules.json_values import json_equal
 from wsi_inspector.core.jsrules.js_value import as_js
-from wsi_inspector.core.session.model import Body, Entry
+from wsi_inspector.core.session.model import Body, Entry, Id
 from wsi_inspector.core.runner.envelope import EnvelopeError, RunOptions, build_envelope
 from wsi_inspector.core.runner.host import Runner
 from wsi_inspector.core.runner.mock_modules import describe_change
 from wsi_inspector.core.runner.result import RunResult, failure
+
+
+class Difference(TypedDict):
+    """Where a replay first differs from the record (`firstDifference` of a verdict): its kind and words, and
+    what each kind names (the call's index and entry, the recorded and the replayed call or ok, the changes)."""
+
+    kind: str  # "call" | "input" | "missing-call" | "extra-call" | "ok" | "returned"
+    index: NotRequired[int]
+    entry: NotRequired[Id]
+    recorded: NotRequired[str | bool]
+    ran: NotRequired[str | bool]
+    call: NotRequired[str]
+    changes: NotRequired[list[Change]]
+    message: str
+    fedBy: NotRequired[list[Id]]
+
+
+class Verdict(TypedDict):
+    """One body of `wsi replay --json`'s `bodies` (SPEC 6): the same as recorded, or where it first differs."""
+
+    body: Id
+    same: bool
+    firstDifference: NotRequired[Difference]
+    recordedCalls: NotRequired[list[Id]]
 
 
 def recorded_calls(session: Any, body: Body) -> list[Entry]:
@@ -40,7 +64,7 @@ def _changes_text(changes: list[dict[str, Any]]) -> str:
     return shown + (f" and {len(changes) - 3} more" if len(changes) > 3 else "")
 
 
-def first_difference(session: Any, body: Body, result: RunResult) -> dict[str, Any] | None:
+def first_difference(session: Any, body: Body, result: RunResult) -> Difference | None:
     """Where the replay first differs from the record, or None when it is the same."""
     recorded = recorded_calls(session, body)
     ran = result["calls"]
@@ -89,7 +113,7 @@ def _failure_note(result: RunResult) -> str:
     return f" ({error['name']}{place}: {error['message']})"
 
 
-def replay_body(session: Any, body: Body, runner: Runner, options: RunOptions | dict[str, Any] | None = None) -> tuple[dict[str, Any], RunResult]:
+def replay_body(session: Any, body: Body, runner: Runner, options: RunOptions | dict[str, Any] | None = None) -> tuple[Verdict, RunResult]:
     """The verdict for one body and the result of its re-run."""
     try:
         envelope = build_envelope(session, body.code, body.lang, at=body.id, options=options, body_id=body.id)
@@ -98,7 +122,7 @@ def replay_body(session: Any, body: Body, runner: Runner, options: RunOptions | 
     else:
         result = runner.run(envelope)
     difference = first_difference(session, body, result)
-    verdict: dict[str, Any] = {"body": body.id, "same": difference is None}
+    verdict: Verdict = {"body": body.id, "same": difference is None}
     if difference is not None:
         verdict["firstDifference"] = difference
     if difference is not None:
@@ -163,9 +187,9 @@ def replay_session(
     session: Any,
     runner: Runner,
     options: RunOptions | dict[str, Any] | None = None,
-    on_body: Callable[[dict[str, Any], RunResult], None] | None = None,
+    on_body: Callable[[Verdict, RunResult], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Verdict]:
     """Every recorded body replayed in timeline order; `on_body` hears each verdict as it comes."""
     verdicts = []
     for body in session.bodies:

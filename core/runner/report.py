@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Required, TypedDict
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 from wsi_inspector.core.runner.result import readable
+
+if TYPE_CHECKING:
+    from wsi_inspector.core.runner.replay import Verdict
 
 
 # C0 controls, DEL, C1 controls and the two Unicode line separators.
@@ -115,7 +118,7 @@ def result_text(result: dict[str, Any], where: str = "body", max_returned: int =
 LISTED_CALLS = 12  # recorded calls named one by one under a divergence; the rest are counted
 
 
-def verdict_text(verdict: dict[str, Any]) -> str:
+def verdict_text(verdict: Verdict) -> str:
     """`b3  same`, or `b5  DIFFERS: …` and a second line naming the recorded calls that answered b5."""
     if verdict["same"]:
         return f"{verdict['body']}  same"

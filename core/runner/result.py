@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 import orjson
 
@@ -33,6 +33,22 @@ _LINE_BREAKS = re.compile(r"\r\n|[\n\r\u2028\u2029\x85]")
 _MISSING = object()
 
 
+class RunDocument(TypedDict):
+    """`wsi run --json` (SPEC 5): ok, the returned value, the keep verdict or the error, logs, the traced calls and
+    their timing, what the body read (SPEC 7), and how long it ran."""
+
+    ok: bool
+    returned: NotRequired[Any]
+    keep: NotRequired[list[dict[str, Any]]]
+    error: NotRequired[dict[str, Any]]
+    logs: list[str]
+    calls: list[dict[str, Any]]
+    operations: list[dict[str, Any]]
+    reads: NotRequired[list[dict[str, Any]]]
+    readsCut: NotRequired[Any]
+    durationMs: float
+
+
 class RunResult(dict):
     """The SPEC 5 result document; `full_returned` is the returned value before the 24,000-character cap."""
 
@@ -41,6 +57,10 @@ class RunResult(dict):
     @property
     def has_returned(self) -> bool:
         return self.full_returned is not _MISSING
+
+    def document(self) -> RunDocument:
+        """The document alone, as `wsi run --json` prints it (a dict subclass cannot be a TypedDict itself)."""
+        return cast(RunDocument, dict(self))
 
 
 def readable(text: str) -> str:
@@ -118,6 +138,8 @@ class CallTrace:
             trace_input = raw_input
             if functions:
                 raw_input = place_functions(loads(dumps(raw_input)), functions)
+            source: dict[str, Any] | None
+            error: dict[str, str] | None  # {"name", "message"} when the call failed (not ok), else None
             if mock is None:
                 ran_on, ok, value, source, unit, error = raw_input, False, None, {"kind": "none"}, None, {
                     "name": "MockError", "message": f"modules.{name}: this run has no session to answer module calls"}
@@ -134,6 +156,7 @@ class CallTrace:
             if ok:
                 entry["output"] = value
             else:
+                assert error is not None  # a failed call carries its error
                 entry["error"] = error["message"]
             entry["source"] = source
             if line:
@@ -143,6 +166,7 @@ class CallTrace:
             operation: dict[str, Any] = {"call": name, "startMs": round(start_ms, 3),
                                          "durationMs": round(max(0.0, now_ms - start_ms), 3), "ok": ok}
             if not ok:
+                assert error is not None
                 operation["message"] = error["message"]
             self.operations.append(operation)
             answers.append([call_id, ok, value if ok else error])

@@ -55,7 +55,10 @@ import threading
 import unicodedata
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
+
+if TYPE_CHECKING:
+    from py_mini_racer import JSFunction
 
 WRAP_HEAD = "(async function () {\n"  # a body is an async function's body: `return` and `await` parse
 WRAP_TAIL = "\n})"
@@ -129,13 +132,13 @@ class _Stripper:
 
         self.racer = MiniRacer()
         wasm = (VENDOR / "wasm_bg.wasm").read_bytes()
-        view = self.racer.eval(f"globalThis.wsiWasm = new ArrayBuffer({len(wasm)})")
+        view = cast(memoryview, self.racer.eval(f"globalThis.wsiWasm = new ArrayBuffer({len(wasm)})"))  # an ArrayBuffer comes back as a view of V8's memory
         view[:] = wasm  # straight into V8's buffer: no 3.7 MB of base64 for V8 to parse
         view.release()
         self.racer.eval(LOADER.read_text("utf-8"))
-        load = self.racer.eval("(glue) => { wsiStripper.load(glue, globalThis.wsiWasm); delete globalThis.wsiWasm; }")
+        load = cast("JSFunction", self.racer.eval("(glue) => { wsiStripper.load(glue, globalThis.wsiWasm); delete globalThis.wsiWasm; }"))
         load((VENDOR / "wasm.js").read_text("utf-8"), timeout_sec=LOAD_TIMEOUT_S)
-        self.strip = self.racer.eval("wsiStripper.strip")
+        self.strip = cast("Callable[..., str]", self.racer.eval("wsiStripper.strip"))  # (source, timeout_sec=) -> swc's answer as JSON text
 
     def parse_error(self, script: str, timeout_s: float) -> tuple[int, int] | None:
         """Where V8 fails to parse `script` (1-based line, 0-based UTF-16 column), or None; runs none of it."""

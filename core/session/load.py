@@ -170,8 +170,8 @@ def refused_session(path: Path, exc: JsonSyntaxError) -> Session:
     return session
 
 
-def load_bytes(data: bytes | memoryview, name: str = "<memory>", path: Path | None = None, gzip_limit: int | None = None) -> Session:
-    """Load a session from the file's bytes (or a view of a file mapping, see `load`); `name` decides JSON vs JSON Lines by its suffix.
+def load_bytes(data: bytes | bytearray, name: str = "<memory>", path: Path | None = None, gzip_limit: int | None = None) -> Session:
+    """Load a session from the file's bytes; `name` decides JSON vs JSON Lines by its suffix.
 
     A gzip file may unpack to `gzip_limit` bytes (None: `wsi_inspector.core.session.reading.gzip_limit()`).
     """

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Literal, overload
+from typing import Any, Literal, NotRequired, TypedDict, overload
 
 from wsi_inspector.core.session.place import NOWHERE, Place
 from wsi_inspector.core.session.reading import parse_json
@@ -202,6 +202,15 @@ class KeptSnapshot:
 TimelineItem = Entry | Body | KeptSnapshot
 
 
+class ProblemLine(TypedDict):
+    """A problem in `wsi validate --json`'s `errors` and `warnings`; `--show` adds its place's parts and what it points at."""
+
+    where: str
+    message: str
+    place: NotRequired[dict[str, int | str]]
+    shown: NotRequired[dict[str, object]]
+
+
 @dataclass(slots=True, frozen=True, init=False)
 class Problem:
     """One thing wrong with the file, and where: `place` is the data, `where` its printed text."""
@@ -222,7 +231,7 @@ class Problem:
         """The place as it is printed: `5:36`, `/store/3/call`, `line 4 /call`."""
         return str(self.place)
 
-    def as_json(self) -> dict[str, str]:
+    def as_json(self) -> ProblemLine:
         return {"where": self.where, "message": self.message}
 
 

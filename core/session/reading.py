@@ -101,7 +101,7 @@ def decode(data: bytes | bytearray, limit: int | None = None) -> bytes | bytearr
     return data
 
 
-def gunzip(data: bytes, limit: int) -> bytearray:
+def gunzip(data: bytes | bytearray, limit: int) -> bytearray:
     """Inflate every gzip member of `data` as a stream, refusing past `limit` bytes (JsonSyntaxError).
 
     The output grows in place (a bytearray's large reallocations move pages, not bytes), so a whole
@@ -230,8 +230,8 @@ def locate_failure(text: bytes | bytearray) -> JsonSyntaxError | None:
         line, column = _position(text, offset)
         return JsonSyntaxError(message, line, column, offset, ends_early)
     except RecursionError:
-        offset = deeper_than(text, MAX_DEPTH)
-        return too_deep(text, offset if offset is not None else 0)
+        deep_at = deeper_than(text, MAX_DEPTH)
+        return too_deep(text, deep_at if deep_at is not None else 0)
     return None
 
 
@@ -256,7 +256,7 @@ def starts_with(text: bytes | bytearray, wanted: bytes) -> bool:
 _NOT_SPACE = re.compile(rb"[^ \t\r\n]")
 
 
-def too_deep(text: bytes, offset: int) -> JsonSyntaxError:
+def too_deep(text: bytes | bytearray, offset: int) -> JsonSyntaxError:
     """The error for a value nested deeper than MAX_DEPTH, placed where the limit is crossed."""
     line, column = _position(text, offset)
     return JsonSyntaxError(f"nested deeper than {MAX_DEPTH:,} levels; the inspector reads at most that", line, column, offset)
@@ -265,7 +265,7 @@ def too_deep(text: bytes, offset: int) -> JsonSyntaxError:
 _STRUCTURE = re.compile(rb'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
 
 
-def deeper_than(text: bytes, limit: int) -> int | None:
+def deeper_than(text: bytes | bytearray, limit: int) -> int | None:
     """The offset of the first bracket that opens level `limit + 1`, or None (strings are skipped).
 
     Only texts orjson refused come here, so a Python loop over their brackets costs nothing the
@@ -285,7 +285,7 @@ def deeper_than(text: bytes, limit: int) -> int | None:
     return None
 
 
-def _offset(text: bytes, character: int) -> int:
+def _offset(text: bytes | bytearray, character: int) -> int:
     """The byte offset of a character offset into `text` decoded."""
     return len(text.decode("utf-8", "surrogatepass")[:character].encode("utf-8", "surrogatepass"))
 
@@ -312,7 +312,7 @@ def _reword(message: str) -> str:
     return message[0].lower() + message[1:]
 
 
-def looks_like_json_lines(name: str, text: bytes) -> bool:
+def looks_like_json_lines(name: str, text: bytes | bytearray) -> bool:
     """JSON Lines by its name (.jsonl, .ndjson, with or without .gz), else by a first line that is a whole object."""
     lowered = name.lower().removesuffix(".gz")
     if lowered.endswith((".jsonl", ".ndjson")):

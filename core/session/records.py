@@ -51,9 +51,11 @@ class RecordChecker:
         try:
             entry_id, call, value = raw["id"], raw["call"], raw["input"]
         except (KeyError, TypeError):
-            return self._entry_missing(raw, where)
+            self._entry_missing(raw, where)
+            return None
         if (type(entry_id) is not str and type(entry_id) is not int) or not isinstance(call, str) or not CALL.match(call):
-            return self._entry_bad_id_or_call(entry_id, call, where)
+            self._entry_bad_id_or_call(entry_id, call, where)
+            return None
         get = raw.get
         unit = get("unit")
         if unit is not None and unit not in UNITS:

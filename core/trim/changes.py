@@ -8,13 +8,13 @@ the ones whose work lies between: from A's own body up to, not including, B's.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
-from wsi_inspector.core.edits.diff import diff
+from wsi_inspector.core.edits.diff import Change, diff
 from wsi_inspector.core.jsrules.json_values import json_equal
 from wsi_inspector.core.session.model import Body, Id, id_key
 from wsi_inspector.core.jsrules.jsonsize import json_bytes
-from wsi_inspector.core.jsrules.run_inputs import manifest_entry, sorted_names, store_bytes, value_shape
+from wsi_inspector.core.jsrules.run_inputs import ManifestEntry, manifest_entry, sorted_names, store_bytes, value_shape
 from wsi_inspector.core.session.load import Session
 
 END = "end"  # the point after the last record, for `--to end`
@@ -39,7 +39,41 @@ def point_key(session: Session, name: Id | None) -> str | None:
     raise UnknownPoint(key)
 
 
-def changes_between(session: Session, start: Id | None, stop: Id | None) -> dict[str, Any]:
+class ValueSize(TypedDict):
+    """A kept value as the changes describe it: its keys, array length or kind, and its size."""
+
+    keys: NotRequired[list[str]]
+    array: NotRequired[int]
+    type: NotRequired[str]
+    bytes: int
+
+
+class KeptNamed(ValueSize):
+    """A kept name added or removed, and its value."""
+
+    name: str
+
+
+# A kept name whose value changed: the value at each point and the changes between (`from` is a keyword, hence this form).
+KeptChanged = TypedDict("KeptChanged", {"name": str, "from": ValueSize, "to": ValueSize, "changes": list[Change]})
+
+
+class KeptChanges(TypedDict):
+    """The kept names added, removed and changed between two points."""
+
+    added: list[KeptNamed]
+    removed: list[KeptNamed]
+    changed: list[KeptChanged]
+
+
+StoreBytes = TypedDict("StoreBytes", {"from": int, "to": int, "delta": int})  # the store's size at each point
+# `wsi changes --json`: what the bodies between two points (bodies `from` and `to`, None the end) changed.
+ChangesDocument = TypedDict("ChangesDocument", {
+    "from": Id | None, "to": Id | None, "bodies": list[Id], "added": list[ManifestEntry], "removed": list[ManifestEntry],
+    "kept": KeptChanges, "bytes": StoreBytes})
+
+
+def changes_between(session: Session, start: Id | None, stop: Id | None) -> ChangesDocument:
     """`{"from", "to", "bodies", "added", "removed", "kept", "bytes"}` between two points."""
     from_key, to_key = point_key(session, start), point_key(session, stop)
     before, after = session.state_at(from_key), session.state_at(to_key)
@@ -58,15 +92,15 @@ def changes_between(session: Session, start: Id | None, stop: Id | None) -> dict
     }
 
 
-def kept_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def kept_changes(before: dict[str, Any], after: dict[str, Any]) -> KeptChanges:
     """Names added, removed and changed between two kept sets, in the kept manifest's order.
 
     Each value is described by its shape (keys, array length, or kind) and bytes; a changed value
     carries the changes that turn the old into the new.
     """
-    added = [{"name": n, **_described(after[n])} for n in sorted_names(after) if n not in before]
-    removed = [{"name": n, **_described(before[n])} for n in sorted_names(before) if n not in after]
-    changed = [
+    added: list[KeptNamed] = [{"name": n, **_described(after[n])} for n in sorted_names(after) if n not in before]
+    removed: list[KeptNamed] = [{"name": n, **_described(before[n])} for n in sorted_names(before) if n not in after]
+    changed: list[KeptChanged] = [
         {"name": n, "from": _described(before[n]), "to": _described(after[n]), "changes": diff(before[n], after[n])}
         for n in sorted_names(before)
         if n in after and not json_equal(before[n], after[n])
@@ -74,8 +108,8 @@ def kept_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, lis
     return {"added": added, "removed": removed, "changed": changed}
 
 
-def _described(value: Any) -> dict[str, Any]:
-    return {**value_shape(value), "bytes": json_bytes(value)}
+def _described(value: Any) -> ValueSize:
+    return cast(ValueSize, {**value_shape(value), "bytes": json_bytes(value)})
 
 
 def _bodies_between(session: Session, from_key: str | None, to_key: str | None) -> list[Id]:

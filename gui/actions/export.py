@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from wsi_inspector.core.cli.output import dumps
 from wsi_inspector.core.cli.documents import (
+    Document,
     Table,
     changes_table,
     csv_text,
@@ -58,7 +59,7 @@ class Export:
 
     stem: str
     command: str
-    build: Callable[[], tuple[dict[str, Any], Table | None]]  # runs off the GUI thread
+    build: Callable[[], tuple[Document, Table | None]]  # runs off the GUI thread
 
 
 def export_for(context: InspectorContext, services: WindowServices) -> Export | str:
@@ -73,17 +74,17 @@ def export_for(context: InspectorContext, services: WindowServices) -> Export | 
     point = "end" if at is None else str(at)
     file = session.path.name if session.path is not None else "FILE"
     if name == "inputs":
-        def manifest() -> tuple[dict[str, Any], Table | None]:
+        def manifest() -> tuple[Document, Table | None]:
             document = inputs_manifest(state)
             return document, manifest_table(document)
         return Export(f"manifest-{point}", f"wsi manifest {file}{at_text} --json", manifest)
     if name == "kept":
-        def kept() -> tuple[dict[str, Any], Table | None]:
+        def kept() -> tuple[Document, Table | None]:
             document = kept_document(state)
             return document, kept_table(document)
         return Export(f"kept-{point}", f"wsi kept {file}{at_text} --json", kept)
     if name == "edits":
-        def edits() -> tuple[dict[str, Any], Table | None]:
+        def edits() -> tuple[Document, Table | None]:
             document = diff_document(diff_edits(session))
             return document, diff_table(document)
         return Export("diff", f"wsi diff {file} --json", edits)
@@ -93,7 +94,7 @@ def export_for(context: InspectorContext, services: WindowServices) -> Export | 
             return "choose a cap in the Trim tab first"
         compare = getattr(view, "compare_cap", None)
         preview = getattr(view, "preview", None)
-        def trim() -> tuple[dict[str, Any], Table | None]:
+        def trim() -> tuple[Document, Table | None]:
             shown = preview if preview is not None else StoreIndex(session.entries).preview_of(state.store)
             return trim_document(shown, cap, compare), trim_table(shown, cap)
         extra = f" --compare {compare}" if compare is not None else ""
@@ -101,7 +102,7 @@ def export_for(context: InspectorContext, services: WindowServices) -> Export | 
     if name == "run":
         if view.result_tabs.currentWidget() is view.replay_page and view.verdicts:
             verdicts = list(view.verdicts)
-            def replay() -> tuple[dict[str, Any], Table | None]:
+            def replay() -> tuple[Document, Table | None]:
                 document = replay_document(verdicts)
                 return document, replay_table(document)
             return Export("replay", f"wsi replay {file} --json", replay)
@@ -118,7 +119,7 @@ def export_for(context: InspectorContext, services: WindowServices) -> Export | 
                       f"wsi changes {file} --from {start or 'end'} --to {stop or 'end'} --json",
                       lambda: (document, changes_table(document)))
     if name == "problems":
-        def problems() -> tuple[dict[str, Any], Table | None]:
+        def problems() -> tuple[Document, Table | None]:
             document = problems_document(session)
             return document, problems_table(document)
         return Export("problems", f"wsi validate {file} --json", problems)

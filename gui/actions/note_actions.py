@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 from typing import Any, Callable
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, QRect, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QColor, QHelpEvent, QPainter
 from PySide6.QtWidgets import (QAbstractItemView, QInputDialog, QMenu, QStyledItemDelegate, QStyleOptionViewItem,
                                QToolTip, QWidget)
@@ -22,6 +22,7 @@ from wsi_inspector.core.handoff.notes import Note, Notes, add_note, embedded_not
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.tabs.run.choice import RunChoice
 from wsi_inspector.gui.window.services import WindowServices
+from wsi_inspector.gui.window.look import Index
 from wsi_inspector.gui.tabs.timeline.view import TimelineView
 
 MARK_COLOUR = QColor("#e0a100")  # amber: seen on light and dark rows alike
@@ -94,22 +95,22 @@ def tooltip_for(notes: list[Note]) -> str:
 class NoteMark(QStyledItemDelegate):
     """Paints a cell as usual, then a small mark at its right edge when its row has notes; their text is the tooltip."""
 
-    def __init__(self, keeper: NotesKeeper, target_of: Callable[[QModelIndex], Target | None], view: QAbstractItemView):
+    def __init__(self, keeper: NotesKeeper, target_of: Callable[[Index], Target | None], view: QAbstractItemView):
         super().__init__(view)
         self.keeper = keeper
         self.target_of = target_of
         keeper.changed.connect(view.viewport().update)
 
-    def notes_at(self, index: QModelIndex) -> list[Note]:
+    def notes_at(self, index: Index) -> list[Note]:
         """The notes on the row of `index` (none when it is about nothing a note can be on)."""
         if not self.keeper.notes.notes or not index.isValid():
             return []
         return self.keeper.on(self.target_of(index))
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         super().paint(painter, option, index)
         if self.notes_at(index):
-            rect: QRect = option.rect  # type: ignore[attr-defined]
+            rect: QRect = option.rect
             painter.save()
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setPen(Qt.PenStyle.NoPen)
@@ -117,7 +118,7 @@ class NoteMark(QStyledItemDelegate):
             painter.drawEllipse(QRect(rect.right() - MARK_SIZE - 3, rect.center().y() - MARK_SIZE // 2, MARK_SIZE, MARK_SIZE))
             painter.restore()
 
-    def helpEvent(self, event: QHelpEvent, view: QAbstractItemView, option: QStyleOptionViewItem, index: QModelIndex) -> bool:  # noqa: N802 — Qt's hook
+    def helpEvent(self, event: QHelpEvent, view: QAbstractItemView, option: QStyleOptionViewItem, index: Index) -> bool:  # noqa: N802 — Qt's hook
         notes = self.notes_at(index) if event.type() == QEvent.Type.ToolTip else []
         if notes:
             QToolTip.showText(event.globalPos(), tooltip_for(notes), view)
@@ -125,7 +126,7 @@ class NoteMark(QStyledItemDelegate):
         return super().helpEvent(event, view, option, index)
 
 
-def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[QModelIndex], Target | None],
+def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[Index], Target | None],
            column: int = 0) -> NoteMark:
     """Give `view` an "Add note…" context menu and marks in `column`, both through `target_of`."""
     mark = NoteMark(keeper, target_of, view)
@@ -161,11 +162,11 @@ def note_menu(keeper: NotesKeeper, target: Target, parent: QWidget, menu: QMenu 
 
 # --- what each place's rows are about ---------------------------------------------------------------
 
-def timeline_target(timeline: TimelineView) -> Callable[[QModelIndex], Target | None]:
+def timeline_target(timeline: TimelineView) -> Callable[[Index], Target | None]:
     """A timeline row: its body, or its entry (a call nested under a body, a lone entry or canvas edit)."""
     model = timeline.model
 
-    def target(index: QModelIndex) -> Target | None:
+    def target(index: Index) -> Target | None:
         if not index.isValid():
             return None
         row, call = model.item(index)
@@ -179,17 +180,17 @@ def timeline_target(timeline: TimelineView) -> Callable[[QModelIndex], Target | 
     return target
 
 
-def inputs_target(view: Any) -> Callable[[QModelIndex], Target | None]:
+def inputs_target(view: Any) -> Callable[[Index], Target | None]:
     """A row of the Inputs table: its entry."""
-    def target(index: QModelIndex) -> Target | None:
+    def target(index: Index) -> Target | None:
         entry = view.model.entry_at_row(index.row()) if index.isValid() else None
         return None if entry is None else ("entry", str(entry.id), None)
     return target
 
 
-def edits_target(view: Any) -> Callable[[QModelIndex], Target | None]:
+def edits_target(view: Any) -> Callable[[Index], Target | None]:
     """A row of the Edits tab's list of canvas edits: its edit entry."""
-    def target(index: QModelIndex) -> Target | None:
+    def target(index: Index) -> Target | None:
         pairings = view.edits_model.pairings
         if not index.isValid() or not 0 <= index.row() < len(pairings):
             return None
@@ -197,9 +198,9 @@ def edits_target(view: Any) -> Callable[[QModelIndex], Target | None]:
     return target
 
 
-def changes_target(view: Any) -> Callable[[QModelIndex], Target | None]:
+def changes_target(view: Any) -> Callable[[Index], Target | None]:
     """A row of the Edits change list: the edit shown, at that change's path."""
-    def target(index: QModelIndex) -> Target | None:
+    def target(index: Index) -> Target | None:
         if not index.isValid():
             return None
         row = view.current_row()

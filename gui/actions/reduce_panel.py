@@ -37,7 +37,7 @@ MAX_LISTED = 30
 class ReducePanel(QDialog):
     """One reduction: what is kept, progress and Cancel; emits `done` with the new window (None if none)."""
 
-    done = Signal(object)
+    done = Signal(object)  # type: ignore[assignment]  # shadows QDialog.done(int): tests and callers wait on this name
 
     def __init__(self, session: Session, body: Body, code: str, lang: str, timeout_s: float = 10.0,
                  parent: QWidget | None = None, services: WindowServices | None = None):
@@ -48,7 +48,7 @@ class ReducePanel(QDialog):
         self.session, self.body, self.services = session, body, services
         self._job = (code, lang, timeout_s)
         self.jobs = Jobs(self)  # wsi_inspector.gui.background.jobs: cancelled by Cancel, by the window closing, or by the panel's deletion
-        self.window: QWidget | None = None  # the window on the reduced session
+        self.reduced_window: QWidget | None = None  # the window on the reduced session (not `window`: QWidget.window() is Qt's)
         self.cancelled = False
         self.running = False
         self.headline = QLabel(f"Reducing body <b>{html.escape(body.key)}</b>: finding how it fails …", self)
@@ -149,9 +149,9 @@ class ReducePanel(QDialog):
         if self.cancelled:
             return
         if self.services is not None:
-            self.window = self.services.open_window(out, str(reduction.cut.body.id), "run", summary_html(reduction, out, reproduced),
-                                                    "info" if reproduced else "warning")
-        self._end(self.window)
+            self.reduced_window = self.services.open_window(out, str(reduction.cut.body.id), "run", summary_html(reduction, out, reproduced),
+                                                            "info" if reproduced else "warning")
+        self._end(self.reduced_window)
 
     def _end(self, window: QWidget | None) -> None:
         self.running = False

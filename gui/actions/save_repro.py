@@ -66,7 +66,8 @@ class ReproSaver(QObject):
         session, cursor = self.context.session, self.context.cursor
         if session is None or cursor is None or session.body(cursor) is None:
             return False
-        if self.services.current_path() is not None and path.resolve() == self.services.current_path().resolve():
+        open_path = self.services.current_path()
+        if open_path is not None and path.resolve() == open_path.resolve():
             self.failed.emit(f"{path} is the open session file, which is never written; choose another name")
             return False
         code, lang = self.edited_code()

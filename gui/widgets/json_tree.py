@@ -234,7 +234,7 @@ class JsonTreeModel(QAbstractItemModel):
     def flags(self, index: Index) -> Qt.ItemFlag:
         return _ROW_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
-    def multiData(self, index: QModelIndex, span: QModelRoleDataSpan) -> None:  # noqa: N802 — Qt's name
+    def multiData(self, index: Index, span: QModelRoleDataSpan) -> None:  # type: ignore[override]  # noqa: N802 — Qt's name; Qt hands a span (the stub's QModelRoleData is a C++ conversion)
         # The delegate asks a cell's seven roles in one call (wsi_inspector.gui.window.look.DELEGATE_ROLES): one call into
         # Python per cell. Every role is set, None too: the request is handed from cell to cell.
         if not index.isValid() or not delegate_asks(span):
@@ -245,7 +245,7 @@ class JsonTreeModel(QAbstractItemModel):
         foreground = _VALUE_COLOURS.get(kind_of(node.value)) if column == 1 else None
         background = self._colour(node.pointer, node.value) if self._colour is not None else None
         for slot, value in enumerate((monospace(), None, foreground, None, None, self._text(node, column), background)):
-            span[slot].setData(value)
+            span[slot].setData(value)  # type: ignore[index]  # the span is a sequence at run time; its stub says not
 
     def _text(self, node: JsonNode, column: int) -> str | None:
         """What a cell shows: the key, the value's preview, its type, or the annotation column's text."""
@@ -392,6 +392,7 @@ class JsonTreeView(QTreeView):
             return False
         for token in parse_pointer(pointer):
             node = model.node(index)
+            assert node is not None  # the index is valid: the root's, then a row fetched above
             keys = [str(k) for k in node.child_keys]
             if token not in keys:
                 break

@@ -29,7 +29,7 @@ class RowsModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def multiData(self, index: QModelIndex, span: QModelRoleDataSpan) -> None:  # noqa: N802 — Qt's name
+    def multiData(self, index: Index, span: QModelRoleDataSpan) -> None:  # type: ignore[override]  # noqa: N802 — Qt's name; Qt hands a span (the stub's QModelRoleData is a C++ conversion)
         # The delegate asks a cell's seven roles in one call (wsi_inspector.gui.window.look.DELEGATE_ROLES): they are answered
         # by data() here, one call from Qt into Python per cell rather than seven. Every role is set,
         # None too: the request is handed from cell to cell.
@@ -37,7 +37,7 @@ class RowsModel(QAbstractTableModel):
             super().multiData(index, span)  # each role through data()
             return
         for slot, role in enumerate(DELEGATE_ROLES):
-            span[slot].setData(self.data(index, role))
+            span[slot].setData(self.data(index, role))  # type: ignore[index]  # the span is a sequence at run time; its stub says not
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):

@@ -34,8 +34,8 @@ def _ensure_handler() -> None:
     path = log_path()
     if any(getattr(h, "baseFilename", None) == str(path) for h in _logger.handlers):
         return
-    for handler in list(_logger.handlers):
-        _logger.removeHandler(handler)
+    for old in list(_logger.handlers):
+        _logger.removeHandler(old)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")

@@ -16,9 +16,9 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QDialog, QLineEdit, QTableView, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QDialog, QLineEdit, QMenu, QTableView, QTextBrowser, QVBoxLayout, QWidget
 
-from wsi_inspector.core.session.model import Body, Entry, TimelineItem
+from wsi_inspector.core.session.model import Body, Entry, KeptSnapshot, TimelineItem
 from wsi_inspector.core.session.navigation import KINDS, cursor_position, step
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.window.services import WindowServices
@@ -139,6 +139,7 @@ class Keyboard(QObject):
                 context.choose_body(item)
         finally:
             self._moving = False
+        assert not isinstance(item, KeptSnapshot)  # every `wanted` picks a body or an entry
         self.services.status(f"{'body' if isinstance(item, Body) else 'entry'} {item.id}{wrapped}", 4000)
 
     def _cursor_moved(self) -> None:
@@ -154,7 +155,7 @@ class Keyboard(QObject):
         sections = []
         for top in self.window.menuBar().actions():
             menu = top.menu()
-            if menu is None:
+            if not isinstance(menu, QMenu):  # none; PySide6 types QAction.menu() as a QObject
                 continue
             rows = []
             for action in menu.actions():

@@ -49,7 +49,7 @@ FALLS_TAG = "⤓ falls"  # an entry the cap trims before a body runs
 
 def delegate_asks(span: QModelRoleDataSpan) -> bool:
     """True when a multiData request is the delegate's (DELEGATE_ROLES, in their order): two roles are looked at."""
-    return len(span) == len(DELEGATE_ROLES) and span[5].role() == DELEGATE_ROLES[5] and span[0].role() == DELEGATE_ROLES[0]
+    return len(span) == len(DELEGATE_ROLES) and span[5].role() == DELEGATE_ROLES[5] and span[0].role() == DELEGATE_ROLES[0]  # type: ignore[arg-type, index]  # a sequence at run time; PySide6's stub has no __len__, __getitem__
 
 
 SHIPPED_FONTS = ("DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf")  # resources/fonts, with LICENSE-DejaVu.txt

@@ -8,6 +8,7 @@ kept in QSettings.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,7 @@ from wsi_inspector.gui.tabs.trim.view import TrimView
 # A new view: a module gui/<what>_view.py with a QWidget taking the InspectorContext, and its line here.
 # Imported directly, not by name: a view module that cannot be imported is a bug the tests catch at
 # once; a view that fails to build still gets its error in its tab (build_view).
-TABS: list[tuple[str, str, type[QWidget]]] = [  # (name for --tab, title, view class)
+TABS: list[tuple[str, str, Callable[[InspectorContext], QWidget]]] = [  # (name for --tab, title, view class)
     ("inputs", "Inputs", InputsView),
     ("kept", "Kept", KeptView),
     ("edits", "Edits", EditsView),
@@ -76,10 +77,10 @@ DOCK_WIDTH = 430  # the timeline dock's width until the person drags it
 DOCK_MIN_WIDTH = 220  # narrower, its rows are only "…": a small window takes the room from the tabs first
 
 
-def build_view(title: str, view_class: type[QWidget], context: InspectorContext) -> QWidget:
+def build_view(title: str, view_class: Callable[[InspectorContext], QWidget], context: InspectorContext) -> QWidget:
     """The view of a TABS line; in its place, its error when it fails to build (the rest of the window works)."""
     try:
-        return view_class(context)  # type: ignore[call-arg]
+        return view_class(context)
     except Exception as exc:
         return _failed_view(title, exc)
 
@@ -383,7 +384,7 @@ class MainWindow(QMainWindow):
     # --- recent files and settings ----------------------------------------------------------------
     def recent_files(self) -> list[str]:
         """Recently opened files, newest first."""
-        value = self.settings.value("recentFiles", [])
+        value: Any = self.settings.value("recentFiles", [])  # as the settings file holds it: a list of paths, or one path
         if isinstance(value, str):
             value = [value]
         return [str(v) for v in (value or [])]
@@ -417,7 +418,7 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray):
             self.restoreState(state)
         try:
-            self.dock_width = max(DOCK_MIN_WIDTH, int(self.settings.value("dockWidth", DOCK_WIDTH)))  # type: ignore[arg-type]
+            self.dock_width = max(DOCK_MIN_WIDTH, int(self.settings.value("dockWidth", DOCK_WIDTH)))  # type: ignore[call-overload]
             self.dock_share = min(0.8, max(0.05, float(self.settings.value("dockShare", self.dock_share))))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             pass  # a hand-edited settings file: the defaults stay
@@ -445,12 +446,15 @@ class MainWindow(QMainWindow):
     # --- the timeline dock on small screens --------------------------------------------------------
     def _tabs_squeezed(self) -> bool:
         central = self.centralWidget()
+        assert central is not None  # set once, in __init__
         return central.width() <= central.minimumSizeHint().width() + 2
 
     def dock_target(self) -> int:
         """The dock's width for this window: the person's width and share of it, as far as the tabs leave room."""
         dock = self.timeline_dock
-        room = dock.width() + self.centralWidget().width() - self.centralWidget().minimumSizeHint().width()
+        central = self.centralWidget()
+        assert central is not None  # set once, in __init__
+        room = dock.width() + central.width() - central.minimumSizeHint().width()
         wanted = min(self.dock_width, max(DOCK_MIN_WIDTH, round(self.dock_share * self.width())))
         return max(DOCK_MIN_WIDTH, min(wanted, room))
 

@@ -18,7 +18,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from wsi_inspector.core.jsrules.jsonsize import js_stringify, json_bytes  # noqa: E402
-from tests.core.jsrules.test_jsonsize import dense_corrections  # noqa: E402
+from tests.helpers.json_values import dense_corrections  # noqa: E402
 
 
 def best(runs: int, measure: Callable[[], object]) -> float:

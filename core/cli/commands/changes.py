@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from wsi_inspector.core.trim.changes import UnknownPoint, changes_between
+from wsi_inspector.core.trim.changes import ChangesDocument, UnknownPoint, changes_between
 from wsi_inspector.core.cli.errors import CliError
 from wsi_inspector.core.cli.options import add_file_argument
 from wsi_inspector.core.cli.output import print_json
@@ -42,7 +42,7 @@ def _point(name: Any) -> str:
     return "the end" if name is None else f"body {name}"
 
 
-def _print_readable(document: dict[str, Any]) -> None:
+def _print_readable(document: ChangesDocument) -> None:
     size = document["bytes"]
     sign = "+" if size["delta"] >= 0 else "−"
     print(f"from {_point(document['from'])} to {_point(document['to'])}: "
@@ -58,8 +58,8 @@ def _print_readable(document: dict[str, Any]) -> None:
         print(f"  kept + {line['name']}  {shape_text(line)}")
     for line in kept["removed"]:
         print(f"  kept − {line['name']}")
-    for line in kept["changed"]:
-        count = len(line["changes"])
-        print(f"  kept ~ {line['name']}: {count} change{'s' if count != 1 else ''}"
-              + "".join(f"\n      {c['op']} {c['path'] or '/'}" for c in line["changes"][:8])
+    for changed in kept["changed"]:
+        count = len(changed["changes"])
+        print(f"  kept ~ {changed['name']}: {count} change{'s' if count != 1 else ''}"
+              + "".join(f"\n      {c['op']} {c['path'] or '/'}" for c in changed["changes"][:8])
               + (f"\n      … {count - 8} more" if count > 8 else ""))

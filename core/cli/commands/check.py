@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from wsi_inspector.core.check.check import DEFAULT_MAX_BYTES, CheckOptions, SessionReport, find_sessions
-from wsi_inspector.core.check.report import json_document, progress_line, session_lines, summary, write_junit
+from wsi_inspector.core.check.report import CheckCounts, json_document, progress_line, session_lines, summary, write_junit
 from wsi_inspector.core.check.where import WhereError, parse_where
 from wsi_inspector.core.cli.errors import CliError
 from wsi_inspector.core.cli.options import gzip_limit_argument, seconds_argument
-from wsi_inspector.core.cli.output import print_json
+from wsi_inspector.core.cli.output import error_document, print_json
 from wsi_inspector.core.files.output_file import OutputRefused, check_output
 from wsi_inspector.core.jsrules.sizes import size_argument
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         return _check(args)
     except CliError as exc:
         if args.json:  # scripts always get one JSON document (SPEC 6)
-            print_json({"error": {"message": str(exc).removeprefix("wsi check: ")}})
+            print_json(error_document(str(exc).removeprefix("wsi check: ")))
         raise
 
 
@@ -171,7 +171,7 @@ def _run(args: argparse.Namespace, paths: list[Path], options: CheckOptions, on_
     return checker.run(paths, on_report, should_stop)
 
 
-def _print(args: argparse.Namespace, reports: list[SessionReport], counts: dict[str, Any], inputs: list[Path]) -> None:
+def _print(args: argparse.Namespace, reports: list[SessionReport], counts: CheckCounts, inputs: list[Path]) -> None:
     if args.json:
         print_json(json_document(reports, counts))
         return

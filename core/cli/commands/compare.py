@@ -13,7 +13,7 @@ from wsi_inspector.core.cli.errors import CliError
 from wsi_inspector.core.cli.options import add_file_argument
 from wsi_inspector.core.cli.output import print_json
 from wsi_inspector.core.cli.sessions import open_session
-from wsi_inspector.core.edits.compare import compare_sessions
+from wsi_inspector.core.edits.compare import CompareDocument, compare_sessions
 from wsi_inspector.core.edits.edits import change_text
 from wsi_inspector.core.session.load import Session
 
@@ -49,7 +49,7 @@ def _side(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
-def _print_readable(document: dict[str, Any]) -> None:
+def _print_readable(document: CompareDocument) -> None:
     steps = document["steps"]
     differing = sum(not s["same"] for s in steps)
     print(f"A {document['a']}  ·  B {document['b']}: {len(steps)} steps, "

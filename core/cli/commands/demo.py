@@ -12,11 +12,25 @@ import argparse
 import importlib.resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TypedDict
 
 from wsi_inspector.core.cli.errors import CliError
 from wsi_inspector.core.cli.output import print_json
 
 EXAMPLE_SUFFIXES = (".js", ".ts", ".json", ".jsonl")
+
+
+class DemoDocument(TypedDict):
+    """`wsi demo --json`: where the bundled demo is."""
+
+    demo: str
+
+
+class DemoCopied(TypedDict):
+    """`wsi demo --copy DIR --json`: the folder, and the names of the files written into it."""
+
+    dir: str
+    files: list[str]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,13 +61,15 @@ def run(args: argparse.Namespace) -> int:
     if args.copy is None:
         path = demo_path_text()
         if args.json:
-            print_json({"demo": path})
+            found: DemoDocument = {"demo": path}
+            print_json(found)
         else:
             print(path)
         return 0
     written = copy_demo(Path(args.copy))
     if args.json:
-        print_json({"dir": args.copy, "files": [p.name for p in written]})
+        copied: DemoCopied = {"dir": args.copy, "files": [p.name for p in written]}
+        print_json(copied)
     else:
         for target in written:
             print(target)

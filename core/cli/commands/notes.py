@@ -11,12 +11,28 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TypedDict
 
 from wsi_inspector.core.cli.errors import CliError
 from wsi_inspector.core.cli.options import add_file_argument
 from wsi_inspector.core.cli.output import print_json, print_table
 from wsi_inspector.core.cli.sessions import open_session
-from wsi_inspector.core.handoff.notes import add_note, embedded_notes, notes_path, session_notes
+from wsi_inspector.core.handoff.notes import NoteLine, add_note, embedded_notes, notes_path, session_notes
+
+
+class NoteAdded(TypedDict):
+    """`wsi notes FILE --add TEXT --json`: the note added, and the sidecar it was written to."""
+
+    added: NoteLine
+    notes: str
+
+
+class NotesListed(TypedDict):
+    """`wsi notes FILE --json`: the session's notes (those it carries, then its sidecar's) and the problems reading them."""
+
+    file: str
+    notes: list[NoteLine]
+    problems: list[str]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CliError(f"wsi notes: {notes_path(args.file)}: cannot write it ({exc.strerror or exc})") from None
     if args.json:
-        print_json({"added": note.as_json(), "notes": str(notes_path(args.file))})
+        added: NoteAdded = {"added": note.as_json(), "notes": str(notes_path(args.file))}
+        print_json(added)
     else:
         print(f"added note {note.id} on {note.place()} to {notes_path(args.file)}")
     return 0
@@ -58,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace) -> int:
     notes = session_notes(args.file, open_session(args, report=False))
     if args.json:
-        print_json({"file": args.file, "notes": [n.as_json() for n in notes.notes], "problems": notes.problems})
+        listed: NotesListed = {"file": args.file, "notes": [n.as_json() for n in notes.notes], "problems": notes.problems}
+        print_json(listed)
     else:
         for problem in notes.problems:
             print(problem, file=sys.stderr)

@@ -21,11 +21,11 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from wsi_inspector.core.cli.errors import CliError
 from wsi_inspector.core.cli.options import add_file_argument, seconds_argument
-from wsi_inspector.core.cli.output import print_json
+from wsi_inspector.core.cli.output import error_document, print_json
 from wsi_inspector.core.cli.sessions import open_session
 from wsi_inspector.core.cli.commands.run import read_body
 from wsi_inspector.core.reduce.ddmin import Stopped
@@ -35,6 +35,7 @@ from wsi_inspector.core.reduce.reduce import NoFailure, Progress, Reducer, Reduc
 from wsi_inspector.core.handoff.redact_file import redact_cut
 from wsi_inspector.core.reduce.repro import Cut, cut_after, default_out, write_cut
 from wsi_inspector.core.session.load import Session
+from wsi_inspector.core.session.model import Id
 
 PROGRESS_AFTER_S = 1.0
 
@@ -123,13 +124,35 @@ def run(args: argparse.Namespace) -> int:
     return 0 if reproduced else 1
 
 
+class ReproDocument(TypedDict):
+    """`wsi reduce --repro --json`: the body, the file written, and how many entries and kept values it was handed."""
+
+    body: Id
+    out: str
+    entries: int
+    kept: int
+
+
+class ReduceDocument(TypedDict):
+    """`wsi reduce --json`: the body, the file written, entries and kept values before and after, runs, and whether
+    the reduced cut fails the same way."""
+
+    body: Id
+    out: str
+    before: dict[str, int]
+    after: dict[str, int]
+    runs: int
+    reproduced: bool
+
+
 def _write_repro(args: argparse.Namespace, session: Session, code: str | None, lang: str | None, out: Path,
                  inputs: list[str]) -> int:
     """`--repro`: the whole cut just after B, as File ▸ Save repro… writes it."""
     cut = cut_after(session, args.body, code, lang)
     _write(cut, out, inputs, args.redact)
     if args.json:
-        print_json({"body": cut.body.id, "out": str(out), "entries": len(cut.received), "kept": len(cut.kept)})
+        written: ReproDocument = {"body": cut.body.id, "out": str(out), "entries": len(cut.received), "kept": len(cut.kept)}
+        print_json(written)
     else:
         print(f"wrote {out}: body {cut.body.key} with the {len(cut.received)} entries and {len(cut.kept)} kept values "
               f"it was handed, its own {len(cut.own)} calls and the scene")
@@ -155,13 +178,13 @@ def _cannot_write(out: Path, exc: OSError) -> str:
 def _refuse(args: argparse.Namespace, message: str, status: int = 1) -> int:
     print(shown(message), file=sys.stderr)
     if args.json:
-        print_json({"error": {"message": message}})
+        print_json(error_document(message))
     return status
 
 
 def _report(args: argparse.Namespace, reduction: Reduction, out: Path, reproduced: bool) -> None:
     body = reduction.cut.body
-    document: dict[str, Any] = {"body": body.id, "out": str(out), "before": reduction.before, "after": reduction.after,
+    document: ReduceDocument = {"body": body.id, "out": str(out), "before": reduction.before, "after": reduction.after,
                                 "runs": reduction.runs, "reproduced": reproduced}
     if args.json:
         print_json(document)

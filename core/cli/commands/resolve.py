@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TypedDict
 
 from wsi_inspector.core.cli.errors import CliError
 from wsi_inspector.core.cli.options import add_file_argument
 from wsi_inspector.core.cli.output import print_json
 from wsi_inspector.core.cli.sessions import exit_status, open_session, state_for
 from wsi_inspector.core.search.resolve import STRICT_FORMS, Resolution, parse_strict, resolve_parsed, where_text
+from wsi_inspector.core.session.model import Id
 from wsi_inspector.core.trim.preview import StoreIndex
 
 
@@ -43,7 +44,18 @@ def run(args: argparse.Namespace) -> int:
     return exit_status(session)
 
 
-def document(result: Resolution, at_body: Any) -> dict[str, Any]:
+class ResolveDocument(TypedDict):
+    """`wsi resolve --json` (SPEC 6): the expression, the body it is asked at (None: the end), the entry the body
+    receives and the untrimmed store's answer (None: undefined), and why."""
+
+    expr: str
+    at: Id | None
+    id: Id | None
+    untrimmedId: Id | None
+    why: str
+
+
+def document(result: Resolution, at_body: Id | None) -> ResolveDocument:
     """SPEC 6's resolve document."""
     return {
         "expr": expression(result),

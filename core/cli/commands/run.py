@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if "error" in result:
         print(error_line(result["error"], where), file=sys.stderr)
     if args.json:
-        print_json(dict(result))
+        print_json(result.document())
     else:
         print(result_text(result, where))
     return 0 if result["ok"] and not session.errors else 1

@@ -24,9 +24,9 @@ class FormatVersion(Protocol):
 
     FORMAT: str
 
-    def read_json(self, session: Session, text: bytes) -> None: ...
+    def read_json(self, session: Session, text: bytes | bytearray) -> None: ...
 
-    def read_json_lines(self, session: Session, text: bytes) -> None: ...
+    def read_json_lines(self, session: Session, text: bytes | bytearray) -> None: ...
 
 
 VERSIONS: dict[str, FormatVersion] = {worker_session_1.FORMAT: worker_session_1}
@@ -36,7 +36,7 @@ LATEST: FormatVersion = worker_session_1
 _LEADING_FORMAT = re.compile(rb'\A\s*\{\s*"format"\s*:\s*"([^"\\]{0,200})"')
 
 
-def named_format(text: bytes) -> str | None:
+def named_format(text: bytes | bytearray) -> str | None:
     """The `format` the file's header names when it comes first (both forms start with it), else None."""
     found = _LEADING_FORMAT.match(text[:4096])
     if found is None:
@@ -47,6 +47,6 @@ def named_format(text: bytes) -> str | None:
         return None
 
 
-def version_for(text: bytes) -> FormatVersion:
+def version_for(text: bytes | bytearray) -> FormatVersion:
     """The version that reads this file: the one it names, else the latest."""
     return VERSIONS.get(named_format(text) or "", LATEST)

@@ -31,7 +31,7 @@ from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Jobs
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.keyboard import reading_order
-from wsi_inspector.gui.window.look import MUTED, PERSON, RIGHT, fit_column, monospace, row_table, share_width
+from wsi_inspector.gui.window.look import MUTED, PERSON, RIGHT, Index, fit_column, monospace, row_table, share_width
 from wsi_inspector.gui.widgets.rows_model import RowsModel
 
 DISPLAY, TOOLTIP, FONT, ALIGN, FOREGROUND = (
@@ -52,7 +52,7 @@ class StoreChangesModel(RowsModel):
         rows = [] if document is None else [("+", e) for e in document["added"]] + [("−", e) for e in document["removed"]]
         self.replace_rows(rows)
 
-    def data(self, index: QModelIndex, role: int = DISPLAY) -> Any:
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
         sign, line = self.rows[index.row()]
@@ -82,7 +82,7 @@ class KeptChangesModel(RowsModel):
         self.replace_rows([("+", line) for line in kept["added"]] + [("−", line) for line in kept["removed"]]
                           + [("~", line) for line in kept["changed"]])
 
-    def data(self, index: QModelIndex, role: int = DISPLAY) -> Any:
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
         sign, line = self.rows[index.row()]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wsi_inspector.core.edits.compare import CompareDocument
 from wsi_inspector.gui.window.look import BACKGROUND, DECORATION, DISPLAY, FONT, FOREGROUND, MUTED, TOOLTIP, Index, bold_monospace, status_icon
 from wsi_inspector.gui.widgets.rows_model import RowsModel
 from wsi_inspector.gui.window.theme import colour
@@ -67,7 +68,7 @@ class StepsModel(RowsModel):
         self.first: int | None = None  # the row of the first divergence
         self.why = ""  # and why, in one line
 
-    def set_document(self, document: dict[str, Any] | None) -> None:
+    def set_document(self, document: CompareDocument | None) -> None:
         """Show a compare document's steps (None: nothing compared)."""
         divergence = document["firstDivergence"] if document else None
         self.first = divergence["step"] - 1 if divergence else None

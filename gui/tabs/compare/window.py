@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wsi_inspector.core.edits.compare import compare_sessions, load_pair
+from wsi_inspector.core.edits.compare import CompareDocument, compare_sessions, load_pair
 from wsi_inspector.core.edits.diff import Change
 from wsi_inspector.core.edits.edits import change_text
 from wsi_inspector.core.edits.geometry import Shape, VertexMark, shapes, vertex_marks
@@ -48,7 +48,7 @@ class Compared:
 
     a: Session
     b: Session
-    document: dict[str, Any]
+    document: CompareDocument
 
 
 @dataclass

@@ -37,6 +37,7 @@ from wsi_inspector.core.check.report import progress_line
 from wsi_inspector.core.check.where import Where, WhereError, parse_where
 from wsi_inspector.gui.background.jobs import Job, Jobs
 from wsi_inspector.gui.window.theme import colour, hex_of
+from wsi_inspector.gui.window.look import Index
 
 COLUMNS = ("Session", "Bodies", "Replay", "Problems", "Lost edits")
 BAD = colour("error")  # shared theme colours (wsi_inspector.gui.window.theme): light or dark after the palette
@@ -92,10 +93,10 @@ class CorpusModel(QAbstractTableModel):
         self.text = ""
         self.where: Where | None = None
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 — Qt's hook
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 — Qt's hook
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 — Qt's hook
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 — Qt's hook
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
@@ -107,7 +108,7 @@ class CorpusModel(QAbstractTableModel):
         """The report shown at `row`."""
         return self.reports[self.rows[row][1]]
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
         report, column = self.report(index.row()), index.column()
@@ -219,7 +220,7 @@ def check_folder(job: Job, folder: Path, options: CheckOptions, jobs: int | None
 class CorpusView(QWidget):
     """A folder's sessions as a sortable, filterable table, filled in as the check goes."""
 
-    def __init__(self, folder: Path, open_session: Callable[[Path], None], options: CheckOptions | None = None,
+    def __init__(self, folder: Path, open_session: Callable[[Path], object], options: CheckOptions | None = None,
                  jobs: int | None = None, parent: QWidget | None = None):
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("corpusView")

@@ -476,13 +476,14 @@ class EditsView(QWidget):
         shown = comparison.before if tree is self.model_tree else comparison.after
         found = detail.origins.get(shown.key, {}).get(node.pointer)
         session, window = self.context.session, self.window()
-        body = session.body(found.read["body"]) if found is not None and found.read and session is not None else None
+        read = found.read if found is not None else None
+        body = session.body(read["body"]) if read and session is not None else None
         run = getattr(window, "views", {}).get("run")
-        if body is None or run is None:
+        if read is None or body is None or run is None:
             return
         self.context.choose_body(body)
         window.show_tab("run")  # type: ignore[attr-defined]
-        run.editor.go_to(int(found.read["line"]), int(found.read["column"]))  # type: ignore[index]
+        run.editor.go_to(int(read["line"]), int(read["column"]))
 
     def _refilter(self) -> None:
         comparison = self.current_comparison()

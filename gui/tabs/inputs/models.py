@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -55,7 +54,7 @@ class ManifestModel(QAbstractTableModel):
         self.index_data = ManifestIndex([])
         self.count = 0
         self.spec = FilterSpec()
-        self.rows: Sequence[int] = range(0)  # entry positions, one per row; a range when nothing is filtered or sorted
+        self.rows: range | list[int] = range(0)  # entry positions, one per row; a range when nothing is filtered or sorted
         self._row_by_entry: dict[int, int] | None = None  # row_of's map for sorted rows, made when first asked
         self._texts: dict[int, tuple[str, ...]] = {}  # entry position → its cells' texts, formatted once (row_texts)
         self.highlighted: int | None = None  # entry index the resolver answered
@@ -100,7 +99,7 @@ class ManifestModel(QAbstractTableModel):
             return False
         return bool(spec.wanted.strip() or spec.text or spec.sort_column is not None)
 
-    def set_query(self, index: ManifestIndex, count: int, spec: FilterSpec, rows: Sequence[int] | None = None) -> None:
+    def set_query(self, index: ManifestIndex, count: int, spec: FilterSpec, rows: list[int] | None = None) -> None:
         """Show the first `count` entries of `index` that `spec` keeps, in its order.
 
         `rows`: `index.rows(spec, count)` already computed (off the GUI thread, wsi_inspector.gui.tabs.inputs.view).
@@ -123,7 +122,7 @@ class ManifestModel(QAbstractTableModel):
         self._row_by_entry = None
         self.endResetModel()
 
-    def _query_rows(self, start: int, count: int) -> Sequence[int]:
+    def _query_rows(self, start: int, count: int) -> range | list[int]:
         """The rows of the entries from `start` below `count` that the query keeps, in its order.
 
         Without a filter or a sort they are every position: a range, not a list of a million ints.
@@ -247,7 +246,7 @@ class ManifestModel(QAbstractTableModel):
             return self._cap_tooltip(position)
         return self._tooltip(position, column)  # the one role left
 
-    def multiData(self, index: QModelIndex, span: QModelRoleDataSpan) -> None:  # noqa: N802 — Qt's name
+    def multiData(self, index: Index, span: QModelRoleDataSpan) -> None:  # type: ignore[override]  # noqa: N802 — Qt's name; Qt hands a span (the stub's QModelRoleData is a C++ conversion)
         if not delegate_asks(span):
             super().multiData(index, span)  # each role through data()
             return
@@ -256,7 +255,7 @@ class ManifestModel(QAbstractTableModel):
             font, align, foreground, text, background = self._look(rows[row], index.column())
             # Every role it asks is set, None too: the delegate hands the same request from cell to cell.
             for slot, value in enumerate((font, align, foreground, None, None, text, background)):  # DELEGATE_ROLES
-                span[slot].setData(value)
+                span[slot].setData(value)  # type: ignore[index]  # the span is a sequence at run time; its stub says not
 
     def _look(self, position: int, column: int) -> tuple[Any, ...]:
         """A cell's font, alignment, foreground, text and background (LOOK_ROLES; None: the view's own)."""

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
 from wsi_inspector.core.edits.body_reads import cached_reads
-from wsi_inspector.gui.window.look import USER, monospace
+from wsi_inspector.core.session.model import Entry
+from wsi_inspector.gui.window.look import USER, Index, monospace
 from wsi_inspector.gui.window.theme import colour
 
 
@@ -48,7 +49,9 @@ class ReadMarks(QStyledItemDelegate):
         if reads:
             where = {entry.key: n for n, entry in enumerate(self.context.state.store)}
             for read in reads:
-                key = None if read.get("entry") is None else str(read["entry"])
+                if read.get("entry") is None:
+                    continue  # a read of no entry marks no row
+                key = str(read["entry"])
                 if key in where and where[key] not in self.read:
                     self.read[where[key]] = f"{read['what']}({read['arg'] or ''}) at line {read['line']}"
                 if key in where:  # the first read of a path names its line, as the read's own place does
@@ -58,16 +61,16 @@ class ReadMarks(QStyledItemDelegate):
         self.table.viewport().update()
         self.changed.emit()
 
-    def paths_of(self, entry: Any) -> dict[str, str]:
+    def paths_of(self, entry: Entry) -> dict[str, str]:
         """The JSON Pointers the cursor's body read in `entry`'s input, each with its tooltip; {} when none known."""
-        return self.paths.get(getattr(entry, "key", None), {})
+        return self.paths.get(entry.key, {})
 
-    def tag(self, index: QModelIndex) -> str | None:
+    def tag(self, index: Index) -> str | None:
         """`read by b7` for the row of an entry the body read, else None."""
         position = index.data(USER)
         return f"read by {self.body}" if self.body is not None and position in self.read else None
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         text = self.tag(index)
         if text is None:
             super().paint(painter, option, index)
@@ -85,7 +88,7 @@ class ReadMarks(QStyledItemDelegate):
         painter.drawText(option.rect.adjusted(0, 0, -4, 0), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
         painter.restore()
 
-    def helpEvent(self, event: Any, view: Any, option: QStyleOptionViewItem, index: QModelIndex) -> bool:  # noqa: N802 — Qt's hook
+    def helpEvent(self, event: Any, view: Any, option: QStyleOptionViewItem, index: Index) -> bool:  # noqa: N802 — Qt's hook
         position = index.data(USER)
         if self.body is not None and position in self.read:
             from PySide6.QtWidgets import QToolTip

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QHeaderView, QLabel, QSizePolicy, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QHeaderView, QLabel, QMenu, QSizePolicy, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from wsi_inspector.core.handoff.notes import Note
 from wsi_inspector.gui.window.context import InspectorContext
@@ -116,6 +116,7 @@ def install_notes(context: InspectorContext, services: WindowServices, timeline_
     window.splitDockWidget(timeline_dock, dock, Qt.Orientation.Vertical)
     window.resizeDocks([timeline_dock, dock], [3 * NOTES_HEIGHT, NOTES_HEIGHT], Qt.Orientation.Vertical)
     for action in window.menuBar().actions():
-        if action.menu() is not None and action.text().replace("&", "") == "View":
-            action.menu().addAction(dock.toggleViewAction())  # type: ignore[union-attr]
+        menu = action.menu()  # a QMenu, or none; PySide6 types it as a QObject
+        if isinstance(menu, QMenu) and action.text().replace("&", "") == "View":
+            menu.addAction(dock.toggleViewAction())
     return pane

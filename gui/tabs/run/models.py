@@ -7,6 +7,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 
 from wsi_inspector.core.runner.report import recorded_calls_text, source_text
 from wsi_inspector.core.jsrules.jsonsize import compact_json
+from wsi_inspector.core.runner.replay import Verdict
 from wsi_inspector.gui.window.look import BADGE_WORDS, DISPLAY, FOREGROUND, TOOLTIP
 from wsi_inspector.gui.widgets.rows_model import RowsModel
 from wsi_inspector.gui.window.theme import colour
@@ -56,7 +57,7 @@ class ReplayModel(RowsModel):
         """No verdicts (a new replay, another session)."""
         self.replace_rows([])
 
-    def add(self, verdict: dict[str, Any], badge: str) -> int:
+    def add(self, verdict: Verdict, badge: str) -> int:
         """Append one body's verdict and badge (wsi_inspector.core.runner.replay.replay_badge); returns its row."""
         row = len(self.rows)
         self.beginInsertRows(QModelIndex(), row, row)
@@ -65,7 +66,7 @@ class ReplayModel(RowsModel):
         return row
 
     @property
-    def verdicts(self) -> list[dict[str, Any]]:
+    def verdicts(self) -> list[Verdict]:
         """The verdicts shown, in row order."""
         return [verdict for verdict, _badge in self.rows]
 

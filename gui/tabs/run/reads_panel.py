@@ -132,8 +132,12 @@ class ReadsPanel(QWidget):
 
     def _learn(self, session: Any, body: Any) -> None:
         runner = self.runner_of()
+
+        def learned(found: list[dict[str, Any]] | None) -> None:
+            self._learned(body.key, found)
+            self.on_learned()
         self.jobs.start("reads", lambda job: body_reads(session, body.id, runner),
-                        on_done=lambda found: (self._learned(body.key, found), self.on_learned()),
+                        on_done=learned,
                         on_failed=lambda exc: self._learned(body.key, None))
 
     def _learned(self, key: str, reads: list[dict[str, Any]] | None) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTableView, QVBoxLayout, QWidget
 
-from wsi_inspector.core.runner.replay import replay_badge
+from wsi_inspector.core.runner.replay import Verdict, replay_badge
 from wsi_inspector.gui.window.look import fit_column, monospace, row_table
 from wsi_inspector.gui.widgets.rows_model import RowsModel
 from wsi_inspector.gui.tabs.run.models import ReplayModel
@@ -45,7 +45,7 @@ class ReplayPage(QWidget):
         fit_column(self.table, 1, ["diverged"])  # the longest verdict, whole
 
     @property
-    def verdicts(self) -> list[dict[str, Any]]:
+    def verdicts(self) -> list[Verdict]:
         """The replay's verdicts so far, one per row."""
         return self.model.verdicts
 
@@ -56,7 +56,7 @@ class ReplayPage(QWidget):
         self.table.setColumnHidden(2, True)  # "recorded calls" gives its room away until a verdict has some
         fit_column(self.table, 0, body_keys, most=160)
 
-    def add(self, verdict: dict[str, Any], result: dict[str, Any]) -> str:
+    def add(self, verdict: Verdict, result: dict[str, Any]) -> str:
         """Show one body's verdict; returns its badge. The first divergence is chosen, its calls shown."""
         badge = replay_badge(verdict, result)
         row = self.model.add(verdict, badge)

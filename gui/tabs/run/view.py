@@ -35,9 +35,9 @@ from wsi_inspector.core.edits.body_reads import body_evidence  # SPEC 7: reads a
 from wsi_inspector.core.session.model import Body
 from wsi_inspector.core.runner.envelope import EnvelopeError, build_envelope
 from wsi_inspector.core.runner.host import Runner
-from wsi_inspector.core.runner.replay import replay_session
+from wsi_inspector.core.runner.replay import Verdict, replay_session
 from wsi_inspector.core.runner.result import failure
-from wsi_inspector.core.session.recorded_failure import recorded_failure
+from wsi_inspector.core.session.recorded_failure import RecordedFailure, recorded_failure
 from wsi_inspector.core.runner.report import source_text
 from wsi_inspector.core.session.timeline import first_code_line
 from wsi_inspector.core.text.words import plural
@@ -492,7 +492,7 @@ class RunView(QWidget):
         else:
             self.result_tabs.setCurrentWidget(self.returned_tree if ok else (self.calls_table if calls else self.logs_text))
 
-    def _show_error(self, error: dict[str, Any] | None, which: str = "") -> None:
+    def _show_error(self, error: RecordedFailure | None, which: str = "") -> None:
         """The error (a run's, or `which`="recorded" for the record's) under the status, and at its line in the editor."""
         if not error:
             self.error_label.hide()
@@ -622,7 +622,7 @@ class RunView(QWidget):
         options = self._options()
         stop = self._stop_replay
 
-        def work(job: Job) -> list[dict[str, Any]]:
+        def work(job: Job) -> list[Verdict]:
             job.on_cancel(lambda: runner.close())  # the body running now is killed, not waited for
             return replay_session(session, runner, options, on_body=lambda v, r: job.report((v, r, body_evidence(session, v["body"], r))),
                                   should_stop=lambda: stop.is_set() or job.cancelled)
@@ -630,13 +630,13 @@ class RunView(QWidget):
         self.jobs.start("replay", work, on_report=lambda news: self._verdict(*news), on_done=self._replay_done,
                         on_failed=lambda exc: self._replay_done([]))
 
-    def _verdict(self, verdict: dict[str, Any], result: dict[str, Any], evidence: dict[str, Any]) -> None:
+    def _verdict(self, verdict: Verdict, result: dict[str, Any], evidence: dict[str, Any]) -> None:
         self._badges[str(verdict["body"])] = self.replay_page.add(verdict, result)
         self._evidence[str(verdict["body"])] = evidence
         self.context.set_badges(dict(self._badges), dict(self._evidence))
 
     @property
-    def verdicts(self) -> list[dict[str, Any]]:
+    def verdicts(self) -> list[Verdict]:
         """The replay's verdicts so far, one per row of the replay table."""
         return self.replay_page.verdicts
 
@@ -653,7 +653,7 @@ class RunView(QWidget):
             inputs.show_recorded_output()
             window.show_tab("inputs")
 
-    def _replay_done(self, verdicts: list[dict[str, Any]]) -> None:
+    def _replay_done(self, verdicts: list[Verdict]) -> None:
         self.replaying = False
         self._set_busy(False)
         same = sum(1 for v in verdicts if v["same"])

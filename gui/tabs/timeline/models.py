@@ -80,7 +80,7 @@ class TimelineModel(QAbstractItemModel):
         """Mark the row of the cursor's body (or the end row)."""
         before = self.row_for_cursor(self.cursor_key) if self.rows else None
         self.cursor_key = id_key(cursor)
-        if self.rows:
+        if before is not None:  # rows are shown
             for row in {before, self.row_for_cursor(cursor)}:  # only the two rows whose mark moves
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
 
@@ -154,7 +154,7 @@ class TimelineModel(QAbstractItemModel):
             return self._tooltip(row, call, index.column())
         return self._look(row, call, index.column())[LOOK_SLOT[role]]
 
-    def multiData(self, index: QModelIndex, span: QModelRoleDataSpan) -> None:  # noqa: N802 — Qt's name
+    def multiData(self, index: Index, span: QModelRoleDataSpan) -> None:  # type: ignore[override]  # noqa: N802 — Qt's name; Qt hands a span (the stub's QModelRoleData is a C++ conversion)
         # The delegate asks a cell's seven roles in one call (wsi_inspector.gui.window.look.DELEGATE_ROLES): one call into
         # Python per cell, its look made once. Every role is set, None too: the request is handed from
         # cell to cell.
@@ -164,7 +164,7 @@ class TimelineModel(QAbstractItemModel):
         row, call = self.item(index)
         font, foreground, icon, text, background = self._look(row, call, index.column())
         for slot, value in enumerate((font, None, foreground, None, icon, text, background)):  # DELEGATE_ROLES
-            span[slot].setData(value)
+            span[slot].setData(value)  # type: ignore[index]  # the span is a sequence at run time; its stub says not
 
     def _look(self, row: TimelineRow, call: Entry | None, column: int) -> tuple[Any, ...]:
         """A cell's font, foreground, icon, text and background (LOOK_ROLES; None: the view's own), its

@@ -467,7 +467,7 @@ class TrimView(QWidget):
 
     def warning_texts(self) -> list[str]:
         """The warnings shown (none when the list only says that all is well)."""
-        return list(self._shown_warnings)
+        return list(self._shown_warnings or [])  # none shown yet: none
 
     def reset_cap(self) -> None:
         """Back to the session's own cap."""

@@ -12,7 +12,7 @@ import pytest
 from wsi_inspector.core.check.check import CheckOptions
 from wsi_inspector.core.check.pool import LocalChecker, most_jobs
 from tests.helpers.check_corpus import session, write
-from tests.core.cli.test_cli import wsi
+from tests.helpers.cli import wsi
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ def test_one_ctrl_c_while_a_silent_port_is_probed_stops_at_once(paths):
     import subprocess
     import time
 
-    from tests.core.cli.test_cli import WSI
+    from tests.helpers.cli import WSI
 
     pytest.importorskip("distributed")
     server = _Server()

@@ -6,7 +6,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from wsi_inspector.core.check.check import SEVERITY
-from tests.core.cli.test_cli_show_demo import wsi
+from tests.helpers.cli import wsi
 
 RESOURCES = Path(__file__).resolve().parents[3] / "resources"
 OVER_CAP = RESOURCES / "sessions" / "broken" / "over_cap.json"

@@ -1,23 +1,11 @@
 """`wsi manifest | kept | validate` through the installed console script, as a user runs them."""
 import gzip
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import BROKEN, DEMO
-
-WSI = Path(sys.executable).with_name("wsi")
-
-
-def wsi(*args, cwd=None):
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([str(WSI), *map(str, args)], capture_output=True, text=True, cwd=cwd, env=env, timeout=60)
-    assert "Traceback" not in done.stderr
-    return done
+from tests.helpers.cli import wsi
 
 
 def test_manifest_json_is_spec_6_exactly(tmp_path):

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from tests.conftest import DEMO
-from tests.core.cli.test_cli import wsi
+from tests.helpers.cli import wsi
 
 
 @pytest.mark.parametrize("command", [("replay", DEMO), ("run", DEMO, DEMO), ("reduce", DEMO, "--body", "b5"), ("check", DEMO)])

@@ -2,7 +2,7 @@
 import json
 
 from tests.conftest import DEMO
-from tests.core.cli.test_cli import wsi
+from tests.helpers.cli import wsi
 
 
 def test_resolve_json_at_b8_says_c1_falls_and_agrees_with_trim():

@@ -1,21 +1,11 @@
 """`wsi demo` and `wsi show` (issue 32 points 3 and 4), and the demo's b5 reducing as the tour says."""
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from tests.conftest import DEMO
+from tests.helpers.cli import wsi
 
-WSI = Path(sys.executable).with_name("wsi")
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
-
-
-def wsi(*args, cwd=None):
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([str(WSI), *map(str, args)], capture_output=True, text=True, cwd=cwd, env=env, timeout=120)
-    assert "Traceback" not in done.stderr
-    return done
 
 
 def test_demo_prints_the_bundled_demo_path_and_help_says_where_it_is():

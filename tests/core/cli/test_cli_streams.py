@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DEMO
-from tests.core.cli.test_cli import WSI
+from tests.helpers.cli import WSI
 
 COMMANDS = [("manifest",), ("trim", "--cap", "5KiB"), ("diff",), ("kept",)]
 

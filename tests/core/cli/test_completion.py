@@ -6,8 +6,7 @@ import pytest
 
 from wsi_inspector.core.cli.completion import GUI_OPTIONS
 from wsi_inspector.core.cli.dispatch import COMMANDS
-from tests.core.cli.test_cli_show_demo import wsi
-from tests.test_cli_docs import help_text, options_in_help
+from tests.helpers.cli import help_text, options_in_help, wsi
 
 
 @pytest.fixture(scope="module")

@@ -74,7 +74,7 @@ def test_a_store_in_a_json_lines_header_is_a_warning():
 
 def test_typescript_on_stdin_without_lang_ts_says_what_may_be_missing():
     from tests.conftest import DEMO
-    from tests.core.cli.test_cli_show_demo import WSI
+    from tests.helpers.cli import WSI
     import subprocess
 
     body = "const depth: number = 34;\nreturn depth;\n"

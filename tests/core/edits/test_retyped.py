@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from wsi_inspector.core.cli.dispatch import main
-from tests.core.edits.test_blame_evidence import E1, session_file
+from tests.helpers.evidence_session import E1, session_file
 
 TYPED = f"await modules.pack.corridorRuns({json.dumps(E1)});\nreturn 2;\n"
 SPREAD = 'const base = inputs.last("pack.corridorRuns");\nawait modules.pack.corridorRuns({ ...base });\nreturn 2;\n'

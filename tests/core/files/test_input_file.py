@@ -14,7 +14,7 @@ from wsi_inspector.core.files.input_file import TooBig, read_input
 from wsi_inspector.core.session.reading import LoadError
 from wsi_inspector.core.session.load import load
 from tests.conftest import DEMO
-from tests.core.cli.test_cli import WSI, wsi
+from tests.helpers.cli import WSI, wsi
 
 LIVE = [{"format": "worker-session/1", "session": {"id": "live"}},
         {"kind": "body", "id": "b1", "code": "return 1"},

@@ -13,7 +13,7 @@ import pytest
 
 from wsi_inspector.core.files.output_file import OutputRefused, check_output, write_output
 from tests.conftest import DEMO
-from tests.core.cli.test_cli import WSI, wsi
+from tests.helpers.cli import WSI, wsi
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """One line of JSON as JavaScript prints it, cut for previews (`wsi_inspector.core.jsrules.jsonsize.compact_json`), headless."""
 from wsi_inspector.core.jsrules.jsonsize import compact_json, js_stringify
-from tests.core.session.test_bad_input import deep
+from tests.helpers.session_text import deep
 
 
 def test_compact_json_prints_as_javascript_does():

@@ -1,37 +1,15 @@
 """json_bytes equals the UTF-8 length of V8's own JSON.stringify, on the spec's examples and on thousands of generated values."""
 import json
 import random
-import struct
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from py_mini_racer import MiniRacer
 
 from wsi_inspector.core.jsrules.jsonsize import js_number, js_stringify, json_bytes
-
-UTF8_LENGTH_JS = """
-function utf8Length(s) {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { n += 4; i++; }
-    else n += 3;
-  }
-  return n;
-}
-function sizes(texts) { return JSON.stringify(texts.map((t) => utf8Length(JSON.stringify(JSON.parse(t))))); }
-function texts(texts) { return JSON.stringify(texts.map((t) => JSON.stringify(JSON.parse(t)))); }
-"""
+from tests.helpers.json_values import dense_corrections, json_values, random_value
 
 
-@pytest.fixture(scope="module")
-def v8():
-    ctx = MiniRacer()
-    ctx.eval(UTF8_LENGTH_JS)
-    return ctx
 
 
 def as_json_text(value):
@@ -115,23 +93,6 @@ def test_spec_examples_against_v8(v8):
     assert [json_bytes(v) for v in values] == v8_sizes(v8, values)
 
 
-interesting_floats = st.sampled_from(
-    [0.0, -0.0, 1.0, -1.0, 1e15, 1e16, 1e17, 1e20, 1e21, 1e22, 1e-5, 1e-6, 1.5e-6, 9.99e-7, 1e-7,
-     5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 123e-20, 2.0**53, 2.0**53 + 2]
-)
-numbers = st.one_of(
-    st.floats(allow_nan=False, allow_infinity=False), interesting_floats,
-    st.integers(min_value=-(2**70), max_value=2**70), st.integers(min_value=-1000, max_value=1000),
-)
-texts_ = st.text(alphabet=st.characters(blacklist_categories=()), max_size=12)
-keys = st.one_of(texts_, st.integers(min_value=0, max_value=2**33).map(str), st.sampled_from(["1.0,", "e+16", "-0.0"]))
-json_values = st.recursive(
-    st.one_of(st.none(), st.booleans(), numbers, texts_),
-    lambda children: st.one_of(st.lists(children, max_size=5), st.dictionaries(keys, children, max_size=4)),
-    max_leaves=10,
-)
-
-
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.lists(json_values, min_size=1, max_size=10))
 def test_json_bytes_matches_v8_on_generated_values(v8, values):
@@ -142,32 +103,6 @@ def test_json_bytes_matches_v8_on_generated_values(v8, values):
 @given(st.lists(json_values, min_size=1, max_size=10))
 def test_js_stringify_matches_v8_text(v8, values):
     assert [js_stringify(v) for v in values] == v8_texts(v8, values)
-
-
-def random_value(rng, depth=0):
-    """A random JSON value biased to what differs between printers: odd floats, big ints, escapes."""
-    kind = rng.random()
-    if depth < 3 and kind < 0.15:
-        return [random_value(rng, depth + 1) for _ in range(rng.randint(0, 5))]
-    if depth < 3 and kind < 0.3:
-        return {random_key(rng): random_value(rng, depth + 1) for _ in range(rng.randint(0, 5))}
-    if kind < 0.45:
-        x = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]  # any bit pattern
-        return x if x - x == 0 else 0.5  # but not NaN or infinity, which JSON text cannot hold
-    if kind < 0.6:
-        return rng.choice([1, -1]) * rng.random() * 10.0 ** rng.randint(-12, 25)
-    if kind < 0.7:
-        return float(rng.randint(-10**6, 10**6))
-    if kind < 0.8:
-        return rng.randint(-(2**80), 2**80) >> rng.randint(0, 80)
-    if kind < 0.95:
-        return "".join(chr(rng.choice([rng.randint(0, 0x7f), rng.randint(0, 0x3000), rng.randint(0xd800, 0xdfff),
-                                       rng.randint(0x10000, 0x10ffff)])) for _ in range(rng.randint(0, 8)))
-    return rng.choice([None, True, False])
-
-
-def random_key(rng):
-    return rng.choice([str(rng.randint(0, 2**33)), "k" + str(rng.randint(0, 99)), "1.0,", "e+16", "\u00e9\"x"])
 
 
 def test_json_bytes_matches_v8_on_ten_thousand_random_values(v8):
@@ -184,13 +119,6 @@ def test_json_bytes_matches_v8_on_the_benchmarked_float_heavy_inputs(v8):
     values = [store_input(rng, index) for index in range(300)]
     values += [[[float(i), -float(i)], [i + 0.5, 1e-6 * i]] for i in range(100)]
     assert [json_bytes(v) for v in values] == v8_sizes(v8, values)
-
-
-def dense_corrections(count):
-    """A value where nearly every number prints differently in orjson, beside strings that mimic them."""
-    return {"whole": [float(i) for i in range(count)], "tiny": [1.5e-6 * (i + 1) for i in range(count // 3)],
-            "huge": [-1e17 - i * 1e3 for i in range(count // 30)], "zeros": [-0.0] * (count // 10),
-            "mimics\\": [f"{i}.0,\\" for i in range(count // 10)] + ["1e-6,", "-0.0]", "2e+17}"]}
 
 
 def test_values_dense_with_differing_numbers_match_v8(v8):

@@ -6,7 +6,7 @@ import json
 from wsi_inspector.core.reduce.reduce import Failure, stable_text
 from wsi_inspector.core.session.load import load
 from tests.conftest import DEMO
-from tests.core.cli.test_cli import wsi
+from tests.helpers.cli import wsi
 
 
 def test_wsi_reduce_demo_b5_reduces_and_reproduces(tmp_path):

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import wsi_inspector.core.session.store_scan
 from wsi_inspector.core.search.manifest import inputs_manifest
 from wsi_inspector.core.session.load import load_bytes
-from tests.core.jsrules.test_jsonsize import UTF8_LENGTH_JS, json_values, v8  # noqa: F401 (v8 is a fixture)
+from tests.helpers.json_values import UTF8_LENGTH_JS, json_values
 
 MEASURE_JS = """
 function measure(texts) {

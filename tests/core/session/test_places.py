@@ -12,7 +12,7 @@ from wsi_inspector.core.session.record_view import RecordFinder, excerpt, line_o
 from wsi_inspector.core.session.load import load, load_bytes
 from wsi_inspector.core.session.timeline import build_states
 from tests.conftest import BROKEN
-from tests.core.cli.test_cli import wsi
+from tests.helpers.cli import wsi
 
 HEAD = {"format": "worker-session/1", "session": {"id": "p"}}
 

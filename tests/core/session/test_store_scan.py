@@ -20,7 +20,7 @@ import wsi_inspector.core.session.store_scan
 from wsi_inspector.core.jsrules.jsonsize import js_keys, js_stringify
 from wsi_inspector.core.search.manifest import inputs_manifest
 from wsi_inspector.core.session.load import load, load_bytes
-from tests.core.jsrules.test_jsonsize import UTF8_LENGTH_JS, json_values, random_value, v8  # noqa: F401 (v8 is a fixture)
+from tests.helpers.json_values import UTF8_LENGTH_JS, json_values, random_value
 
 pytestmark = pytest.mark.skipif(not wsi_inspector.core.session.store_scan.BUILT, reason="built without a C compiler")
 

@@ -6,7 +6,7 @@ import pytest
 from wsi_inspector.core.trim.changes import UnknownPoint, changes_between
 from wsi_inspector.core.session.load import load
 from tests.conftest import DEMO
-from tests.core.cli.test_cli import wsi
+from tests.helpers.cli import wsi
 
 
 def session_file(tmp_path, store, bodies, kept=None):

@@ -10,33 +10,25 @@ from PySide6.QtWidgets import QPushButton
 
 from wsi_inspector.gui.window import errors
 from wsi_inspector.gui.background.loader import SessionLoader
+from tests.helpers.live_session import HEADER, entry_record, record_line
 
 ROOT = Path(__file__).resolve().parents[3]
-HEADER = {"format": "worker-session/1", "session": {"id": "live", "title": "still being written"}}
-
-
-def _line(record) -> bytes:
-    return orjson.dumps(record) + b"\n"
-
-
-def _entry(n: int, body: str = "b1") -> dict:
-    return {"kind": "entry", "id": f"c{n}", "call": "pack.corridorRuns.corridorRuns", "input": {"n": n}, "body": body}
 
 
 def test_following_a_json_lines_file_updates_the_views_as_lines_are_appended(window, open_file, tmp_path, qtbot):
     path = tmp_path / "live.jsonl"
-    path.write_bytes(_line(HEADER) + _line({"kind": "body", "id": "b1", "code": "return 1"}) + _line(_entry(1)))
+    path.write_bytes(record_line(HEADER) + record_line({"kind": "body", "id": "b1", "code": "return 1"}) + record_line(entry_record(1)))
     session = open_file(window, path)
     assert len(session.entries) == 1
     window.follower._poll.setInterval(50)
     window.set_follow(True)
     with path.open("ab") as handle:
-        handle.write(_line(_entry(2)) + _line({"kind": "body", "id": "b2", "code": "return 2"}) + _line(_entry(3, "b2")))
+        handle.write(record_line(entry_record(2)) + record_line({"kind": "body", "id": "b2", "code": "return 2"}) + record_line(entry_record(3, "b2")))
     qtbot.waitUntil(lambda: len(window.context.session.entries) == 3, timeout=10_000)
     assert window.views["inputs"].model.rowCount() == 3
     assert [r.kind for r in window.timeline.model.rows] == ["body", "body", "end"]
     with path.open("ab") as handle:  # a partial last line: reported, the rest loads
-        handle.write(_line(_entry(4, "b2")) + b'{"kind": "entry", "id": "c5", "ca')
+        handle.write(record_line(entry_record(4, "b2")) + b'{"kind": "entry", "id": "c5", "ca')
     qtbot.waitUntil(lambda: len(window.context.session.entries) == 4, timeout=10_000)
     assert any("incomplete" in p.message for p in window.context.session.problems)
     window.set_follow(False)
@@ -117,7 +109,7 @@ def test_screenshot_of_an_unknown_tab_is_a_usage_error(tmp_path):
 def test_appended_lines_are_inserted_as_rows_without_reading_the_file_again(window, open_file, tmp_path, qtbot):
     path = tmp_path / "live.jsonl"
     capped = {**HEADER, "caps": {"storeBytes": 120}}  # over the cap as it grows: the trim previews follow
-    path.write_bytes(_line(capped) + _line({"kind": "body", "id": "b1", "code": "return 1"}) + _line(_entry(1)))
+    path.write_bytes(record_line(capped) + record_line({"kind": "body", "id": "b1", "code": "return 1"}) + record_line(entry_record(1)))
     session = open_file(window, path)
     window.show_tab("trim")
     window.follower._poll.setInterval(50)
@@ -130,7 +122,7 @@ def test_appended_lines_are_inserted_as_rows_without_reading_the_file_again(wind
     loads = []
     window.loader.loaded.connect(loads.append)
     with path.open("ab") as handle:
-        handle.write(_line(_entry(2)) + _line({"kind": "body", "id": "b2", "code": "return 2"}) + _line(_entry(3, "b2")))
+        handle.write(record_line(entry_record(2)) + record_line({"kind": "body", "id": "b2", "code": "return 2"}) + record_line(entry_record(3, "b2")))
     qtbot.waitUntil(lambda: len(session.entries) == 3, timeout=10_000)
     qtbot.wait(100)
     assert window.context.session is session and loads == [] and resets == []
@@ -151,7 +143,7 @@ def test_appended_lines_are_inserted_as_rows_without_reading_the_file_again(wind
     assert timeline.rowCount(timeline.index(1, 0)) == 2
 
     # Rewritten rather than appended to: the file is read again whole.
-    path.write_bytes(_line(HEADER) + _line({"kind": "body", "id": "b9", "code": "return 9"}) + _line(_entry(9, "b9")) + _line(_entry(10, "b9")))
+    path.write_bytes(record_line(HEADER) + record_line({"kind": "body", "id": "b9", "code": "return 9"}) + record_line(entry_record(9, "b9")) + record_line(entry_record(10, "b9")))
     qtbot.waitUntil(lambda: window.context.session is not session, timeout=10_000)
     assert [e.key for e in window.context.session.entries] == ["c9", "c10"]
     window.set_follow(False)
@@ -160,8 +152,8 @@ def test_appended_lines_are_inserted_as_rows_without_reading_the_file_again(wind
 def _live_session(tmp_path, entries: int):
     """A JSON Lines session with one body and `entries` calls of it."""
     path = tmp_path / "live.jsonl"
-    path.write_bytes(_line(HEADER) + _line({"kind": "body", "id": "b1", "code": "return 1"})
-                     + b"".join(_line(_entry(n)) for n in range(1, entries + 1)))
+    path.write_bytes(record_line(HEADER) + record_line({"kind": "body", "id": "b1", "code": "return 1"})
+                     + b"".join(record_line(entry_record(n)) for n in range(1, entries + 1)))
     return path
 
 
@@ -175,7 +167,7 @@ def test_a_grown_session_reaches_the_views_by_session_grew_and_the_cursor_stays_
     window.context.state_grew.connect(lambda: state_grew.append(True))
     window.context.cursor_changed.connect(lambda: moved.append(True))
     with path.open("ab") as handle:
-        handle.write(_line(_entry(11)) + _line(_entry(12)))
+        handle.write(record_line(entry_record(11)) + record_line(entry_record(12)))
     qtbot.waitUntil(lambda: len(session.entries) == 12, timeout=10_000)
     qtbot.wait(50)
     assert [e.key for a in grew for e in a.entries] == ["c11", "c12"] and state_grew and moved == []
@@ -187,7 +179,7 @@ def test_a_grown_session_reaches_the_views_by_session_grew_and_the_cursor_stays_
     window.context.set_cursor("b1")  # away from the end: the state there does not grow
     state_grew.clear()
     with path.open("ab") as handle:
-        handle.write(_line(_entry(13)))
+        handle.write(record_line(entry_record(13)))
     qtbot.waitUntil(lambda: len(session.entries) == 13, timeout=10_000)
     qtbot.wait(50)
     assert len(grew) >= 2 and state_grew == [] and window.context.cursor == "b1"
@@ -205,7 +197,7 @@ def test_counts_that_change_as_the_file_grows_do_not_lay_the_window_out(window, 
     qtbot.wait(200)  # what opening the file laid out has settled
     layouts.clear()
     with path.open("ab") as handle:
-        handle.write(_line(_entry(11)) + _line(_entry(12)))
+        handle.write(record_line(entry_record(11)) + record_line(entry_record(12)))
     qtbot.waitUntil(lambda: len(session.entries) == 12, timeout=10_000)
     qtbot.wait(100)
     assert window.status.entries_label.text() == "12 entries"
@@ -227,7 +219,7 @@ def test_the_loader_holds_the_file_once_while_reading_it(tmp_path):
             self.seen.append(payload[0])
 
     path = tmp_path / "big.jsonl"
-    record = _line(_entry(1)) * 20_000
+    record = record_line(entry_record(1)) * 20_000
     path.write_bytes(record * max(1, 24_000_000 // len(record)))
     progress = Progress()
     tracemalloc.start()
@@ -248,8 +240,8 @@ def test_a_followed_file_s_new_bodies_and_calls_reach_the_changes_points_and_the
     window.follower._poll.setInterval(50)
     window.set_follow(True)
     with path.open("ab") as handle:
-        handle.write(_line({"kind": "body", "id": "b2", "code": "return 2"})
-                     + _line({"kind": "entry", "id": "z1", "call": "dept.zones.zones", "input": {}, "body": "b2"}))
+        handle.write(record_line({"kind": "body", "id": "b2", "code": "return 2"})
+                     + record_line({"kind": "entry", "id": "z1", "call": "dept.zones.zones", "input": {}, "body": "b2"}))
     qtbot.waitUntil(lambda: len(session.entries) == 4, timeout=10_000)
     qtbot.wait(50)
     for box in (changes.from_box, changes.to_box):

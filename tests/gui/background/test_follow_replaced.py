@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import os
 
-from tests.gui.background.test_follow_and_load import HEADER, _entry, _line
+from tests.helpers.live_session import HEADER, entry_record, record_line
 
-BODY = _line({"kind": "body", "id": "b1", "code": "return 1"})
+BODY = record_line({"kind": "body", "id": "b1", "code": "return 1"})
 
 
 def _first(path, count: int = 3) -> None:
-    path.write_bytes(_line(HEADER) + BODY + b"".join(_line(_entry(n)) for n in range(1, count + 1)))
+    path.write_bytes(record_line(HEADER) + BODY + b"".join(record_line(entry_record(n)) for n in range(1, count + 1)))
 
 
 def _other(numbers) -> bytes:
     other = {**HEADER, "session": {"id": "other", "title": "another session"}}
-    return _line(other) + _line({"kind": "body", "id": "b9", "code": "return 9"}) + b"".join(
-        _line(_entry(n, "b9")) for n in numbers)
+    return record_line(other) + record_line({"kind": "body", "id": "b9", "code": "return 9"}) + b"".join(
+        record_line(entry_record(n, "b9")) for n in numbers)
 
 
 def _follow(window, open_file, path, qtbot):
@@ -80,7 +80,7 @@ def test_the_baseline_is_the_load_not_the_first_change(window, open_file, tmp_pa
     window.follower._poll.setInterval(50)
     window.set_follow(True)
     with path.open("ab") as handle:
-        handle.write(_line(_entry(104, "b9")))
+        handle.write(record_line(entry_record(104, "b9")))
     qtbot.waitUntil(lambda: window.context.session.title == "another session", timeout=10_000)
     qtbot.waitUntil(lambda: _ids(window) == ["c101", "c102", "c103", "c104"], timeout=10_000)
 
@@ -92,7 +92,7 @@ def test_plain_appends_are_still_read_on_their_own(window, open_file, tmp_path, 
     session = window.context.session
     for n in (4, 5):
         with path.open("ab") as handle:
-            handle.write(_line(_entry(n)))
+            handle.write(record_line(entry_record(n)))
         qtbot.waitUntil(lambda n=n: len(window.context.session.entries) == n, timeout=10_000)
     assert window.context.session is session  # extended in place, not loaded again
     assert not window.notice.isVisible()

@@ -5,7 +5,7 @@ import json
 
 from PySide6.QtCore import Qt
 
-from tests.core.edits.test_blame_evidence import E1, session_file
+from tests.helpers.evidence_session import E1, session_file
 
 SPREAD = 'const base = inputs.last("pack.corridorRuns");\nawait modules.pack.corridorRuns({ ...base, clearWidth: 2600 });\nreturn 2;\n'
 

@@ -150,7 +150,7 @@ def test_a_bad_sidecar_is_shown_and_the_session_still_opens(window, open_file, t
 
 def test_wsi_gui_opens_a_repro_on_its_saved_tab(tmp_path):
     from wsi_inspector.core.cli.dispatch import main
-    from tests.gui.window.test_launch import wsi
+    from tests.helpers.cli import wsi_without_display as wsi
 
     path = _demo(tmp_path)
     repro = tmp_path / "b7.repro.json"

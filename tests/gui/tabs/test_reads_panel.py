@@ -6,7 +6,7 @@ import json
 from PySide6.QtCore import Qt
 
 from tests.conftest import DEMO
-from tests.core.edits.test_blame_evidence import E1, session_file
+from tests.helpers.evidence_session import E1, session_file
 
 RUN_TIMEOUT_MS = 20_000
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from tests.conftest import DEMO
-from tests.gui.window.test_small_screens import LARGE, SMALL, settle
+from tests.helpers.window_sizes import LARGE, SMALL, settle
 
 SPINE_X, SPINE_Y = (1500, 58500), (17400, 18600)  # the demo's spine and e1's bend of it
 

@@ -4,7 +4,7 @@ import json
 
 from wsi_inspector.core.jsrules.jsonsize import compact_json
 from wsi_inspector.gui.widgets.json_tree import KEY_LEAST, KEY_SHARE, PREVIEW_CHARS, JsonTreeModel, JsonTreeView, preview
-from tests.core.session.test_bad_input import HEAD, deep, entry, json_form, with_input
+from tests.helpers.session_text import HEAD, deep, entry, json_form, with_input
 from tests.fuzz.mutations import make_case
 
 

@@ -1,9 +1,6 @@
 """`wsi` as a person starts it: the version, no display, a display that does not answer, honest screenshot exits."""
 import importlib.metadata
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -11,17 +8,7 @@ from PySide6.QtGui import QImage
 
 from wsi_inspector.gui.window.display import why_no_window
 from tests.conftest import BROKEN, DEMO
-
-WSI = Path(sys.executable).with_name("wsi")
-DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "QT_QPA_PLATFORM", "XDG_SESSION_TYPE")
-
-
-def wsi(*args, env_changes=None, cwd=None):
-    env = {k: v for k, v in os.environ.items() if k not in DISPLAY_VARIABLES}
-    env.update(env_changes or {})
-    done = subprocess.run([str(WSI), *map(str, args)], capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
-    assert "Traceback" not in done.stderr
-    return done
+from tests.helpers.cli import wsi_without_display as wsi
 
 
 def test_version_prints_wsi_and_the_installed_version():

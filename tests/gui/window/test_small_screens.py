@@ -6,18 +6,9 @@ from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit, QWidget
 
 from wsi_inspector.gui.window.main_window import DOCK_MIN_WIDTH, TABS, MainWindow
 from tests.conftest import DEMO
+from tests.helpers.window_sizes import LARGE, SMALL, settle
 
 QT_SCROLL_ARROWS = ("ScrollLeftButton", "ScrollRightButton")  # a tab bar's own arrows, drawn narrow by design
-SMALL = (1024, 700)
-LARGE = (1400, 900)
-
-
-def settle(qtbot, window, size) -> None:
-    """Resize the window and wait until it and the timeline dock have taken their sizes (the dock's comes a turn later)."""
-    window.resize(*size)
-    qtbot.waitUntil(lambda: window.width() == size[0], timeout=3000)
-    qtbot.waitUntil(lambda: abs(window.timeline_dock.width() - window.dock_target()) <= 2, timeout=3000)
-    qtbot.wait(20)
 
 
 def squeezed(view: QWidget) -> list[str]:

@@ -66,7 +66,7 @@ def _offset_of(text: Any, raw: Any) -> int | None:
     return start if 0 <= start < len(text) else None
 
 
-def read_json(session: Session, text: bytes | memoryview) -> None:
+def read_json(session: Session, text: bytes | bytearray | memoryview) -> None:
     """Read the JSON form in `text`, the file's bytes in memory (files are never mapped: wsi_inspector.core.files.input_file)."""
     document = _scanned_json(session, text, release=False)
     if document is None:
@@ -76,7 +76,7 @@ def read_json(session: Session, text: bytes | memoryview) -> None:
         _read_document(session, text, document)
 
 
-def _parsed_json(session: Session, text: bytes) -> dict[str, Any] | None:
+def _parsed_json(session: Session, text: bytes | bytearray) -> dict[str, Any] | None:
     """The document as msgspec splits it, else as the full parsers read it; None when unreadable (said)."""
     document = _split_json(session, text)
     if document is None and len(text) > WHOLE_PARSE_LIMIT:
@@ -99,7 +99,7 @@ def _parsed_json(session: Session, text: bytes) -> dict[str, Any] | None:
     return document
 
 
-def _read_document(session: Session, text: bytes | memoryview, document: dict[str, Any]) -> None:
+def _read_document(session: Session, text: bytes | bytearray | memoryview, document: dict[str, Any]) -> None:
     """The header, store, bodies and kept of a document whose records are still texts."""
     read_header(session, document, NOWHERE)
     checker = RecordChecker(session.problems)
@@ -150,7 +150,7 @@ class _Parts(msgspec.Struct, forbid_unknown_fields=True):
 _RECORD_LISTS = ("store", "bodies")  # parts whose elements are records, parsed (and refused) one by one
 
 
-def _split_json(session: Session, text: bytes) -> dict[str, Any] | None:
+def _split_json(session: Session, text: bytes | bytearray) -> dict[str, Any] | None:
     """The document with every member parsed but `store`, whose records are left as their own texts.
 
     msgspec checks the whole text in C and cuts it into pieces without building them, so records are

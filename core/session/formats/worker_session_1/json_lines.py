@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 INCOMPLETE = "the last line is incomplete (the file may still be being written); everything before it loaded"
 
 
-def read_json_lines(session: Session, text: bytes) -> None:
+def read_json_lines(session: Session, text: bytes | bytearray) -> None:
     """Read every line of a JSON Lines session; the reader stays on the session for lines added later."""
     reader = LineReader(session)
     session.line_reader = reader
@@ -36,7 +36,7 @@ def read_json_lines(session: Session, text: bytes) -> None:
     reader.whole_lines, reader.whole_end = newlines[0], text.rfind(b"\n") + 1
 
 
-def _line_views(text: bytes, newlines: list[int]) -> Iterator[tuple[int, memoryview, bool]]:
+def _line_views(text: bytes | bytearray, newlines: list[int]) -> Iterator[tuple[int, memoryview, bool]]:
     """(line number, the line where it lies in `text`, no newline after it) for each line that is not blank,
     without its trailing CRs; `newlines[0]` is left counting the lines that end with one. Views, not
     copies: the entries keep their lines, and copies of them all would hold the file twice."""
