@@ -369,7 +369,9 @@ class JsonTreeView(QTreeView):
             return
         # A narrow tree (the Inputs tab at 1024 px, beside whole calls) gives the type column's room to keys
         # and values: "obj…" said nothing the value's `{…} 2 keys` does not; the type is in the value's tooltip.
-        narrow = width < QFontMetrics(monospace()).horizontalAdvance("0" * NARROW_CHARS)
+        # So does a tree whose keys (ids: never cut while there is room) want more than their share beside it.
+        narrow = (width < QFontMetrics(monospace()).horizontalAdvance("0" * NARROW_CHARS)
+                  or self._key_wanted > int(width * KEY_SHARE))
         if self.isColumnHidden(2) != narrow:
             self.setColumnHidden(2, narrow)
         wanted = {} if narrow else {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}

@@ -153,18 +153,23 @@ def share_width(table: QTableView, column: int, wanted: int, leave: int, least: 
     With a `splitter` (two panes, the table in one) a table short of room takes it from the other pane,
     down to `keep` px there, once the splitter has its new width (`_widen`): ids whole before the prose
     beside them (docs/window.md, "Nothing cut off"). A handle the person dragged stays where they put it
-    until the splitter's width changes (the window's, the dock's).
+    until the splitter's width changes (the window's, the dock's), a pane shows or hides, or the calls shown change.
     """
     room = _room(table, column)
     if splitter is not None:
-        if room - leave >= wanted:
-            splitter.setProperty(WIDTH_SEEN, splitter.width())  # the split as it stands holds the calls
-        elif splitter.width() != splitter.property(WIDTH_SEEN):
-            QTimer.singleShot(0, table, lambda: _widen(table, splitter, column, wanted + leave, keep))
+        if _seen(table, splitter, wanted) != splitter.property(WIDTH_SEEN):  # looked at once laid out (a resize: later)
+            QTimer.singleShot(0, table, lambda: _widen(table, splitter, column, wanted, leave, keep))
     table.horizontalHeader().resizeSection(column, min(wanted, max(least, room - leave)))
 
 
-WIDTH_SEEN = "wsiWidthSeen"  # a splitter's property: its width when share_width last found or made the room
+WIDTH_SEEN = "wsiWidthSeen"  # a splitter's property: _seen when share_width last found or made the room
+
+
+def _seen(table: QTableView, splitter: QSplitter, wanted: int) -> str:
+    """What share_width's room depends on but the person's hand: the splitter's width, its panes shown, the
+    table's vertical scroll bar (rows that came take 14 px), the width wanted."""
+    shown = "".join("1" if splitter.widget(n).isVisibleTo(splitter) else "0" for n in range(splitter.count()))
+    return f"{splitter.width()} {shown} {table.verticalScrollBar().isVisible():d} {wanted}"
 
 
 def _room(table: QTableView, column: int) -> int:
@@ -176,17 +181,22 @@ def _room(table: QTableView, column: int) -> int:
     return table.viewport().width() - others
 
 
-def _widen(table: QTableView, splitter: QSplitter, column: int, wanted: int, keep: int) -> None:
-    """Move the splitter's handle so that `column` and the stretched one have `wanted` px, taken from the
-    other pane (which keeps `keep` px). Laid out by then: run from a zero timer after the resize."""
+def _widen(table: QTableView, splitter: QSplitter, column: int, wanted: int, leave: int, keep: int) -> None:
+    """Move the splitter's handle so that `column` has `wanted` px and the stretched one `leave`, taken from
+    the other pane (which keeps `keep` px). Laid out by then: run from a zero timer after the resize."""
     sizes = splitter.sizes()
     mine = next((n for n in range(splitter.count())
                  if splitter.widget(n) is table or splitter.widget(n).isAncestorOf(table)), None)
-    if len(sizes) != 2 or mine is None or splitter.width() == splitter.property(WIDTH_SEEN):
+    seen = _seen(table, splitter, wanted)
+    if len(sizes) != 2 or mine is None or seen == splitter.property(WIDTH_SEEN):
         return
-    splitter.setProperty(WIDTH_SEEN, splitter.width())
-    give = min(wanted - _room(table, column), sizes[1 - mine] - keep)
-    if give > 0:
+    short = wanted + leave - _room(table, column)
+    if short <= 0:
+        splitter.setProperty(WIDTH_SEEN, seen)  # the split as it stands holds the calls
+        return
+    give = min(short, sizes[1 - mine] - keep)
+    if give > 0:  # else the other pane may not have its room yet (shown a moment ago): its resize asks again
+        splitter.setProperty(WIDTH_SEEN, seen)
         sizes[mine] += give
         sizes[1 - mine] -= give
         splitter.setSizes(sizes)  # the table's resize shares the width again (its view's share_width)

@@ -51,5 +51,45 @@ def test_a_call_is_cut_in_the_middle_only_when_no_room_can_be_had(window, open_f
     window.show_tab("inputs")
     view = window.views["inputs"]
     option = QStyleOptionViewItem()
+    option.textElideMode = view.table.textElideMode()  # as the view hands it: the end, for its prose
     view.read_marks.initStyleOption(option, view.model.index(0, 1))
     assert option.textElideMode == Qt.TextElideMode.ElideMiddle
+
+
+def test_changes_at_1024_calls_and_kept_names_are_whole_and_the_shape_header_too(window, open_file, qtbot):
+    # The lead saw `pack.corr…ridorRuns` and a shape header "hap" beside a kept-values pane of room.
+    open_file(window, DEMO)
+    window.context.set_cursor("b5")
+    window.show_tab("changes")
+    settle(qtbot, window, SMALL)
+    view = window.views["changes"]
+    view.choose_points("b1", None)  # four kept names added: the kept values' pane shows
+    qtbot.waitUntil(lambda: view.document is not None, timeout=10_000)
+    store, header = view.store_table, view.store_table.horizontalHeader()
+    lines = [line for _sign, line in view.store_model.rows]
+    keep = QFontMetrics(monospace()).horizontalAdvance("0" * 24)
+    qtbot.waitUntil(lambda: shown_whole(store, 2, {line["call"] for line in lines})
+                    or view.splitter.sizes()[1] <= keep + 1, timeout=3000)
+    assert shown_whole(store, 1, [str(line["id"]) for line in lines])
+    assert header.sectionSize(3) >= header.fontMetrics().horizontalAdvance("shape")
+    assert header.sectionViewportPosition(4) + header.sectionSize(4) <= store.viewport().width()  # bytes in view
+    assert store.textElideMode() == Qt.TextElideMode.ElideRight  # shapes end in "…"
+    names = [line["name"] for _sign, line in view.kept_model.rows]
+    assert names and shown_whole(view.kept_table, 1, names)
+
+
+def test_kept_names_are_whole_and_no_wider_so_the_shape_has_the_room(window, open_file, qtbot):
+    # The name column was 140 px whatever the names; the shape beside it read "{bandD…".
+    open_file(window, DEMO)
+    window.context.set_cursor(None)
+    window.show_tab("kept")
+    settle(qtbot, window, SMALL)
+    view = window.views["kept"]
+    metrics = QFontMetrics(monospace())
+    names = [row.name for row in view.model.rows]
+    widest = max(metrics.horizontalAdvance(name) for name in names)
+    header = view.table.horizontalHeader()
+    assert shown_whole(view.table, 0, names)
+    assert view.table.columnWidth(0) <= max(widest, header.fontMetrics().horizontalAdvance("name")) + 2 * 18
+    tree = view.tree  # the chosen value's key (kept.departmentId) whole: an id
+    qtbot.waitUntil(lambda: tree.columnWidth(0) >= tree.sizeHintForColumn(0), timeout=3000)
