@@ -117,8 +117,9 @@ class QuietLabel(QWidget):
         return self.label.sizeHint().grownBy(self.contentsMargins())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 — Qt's hook
-        if self._yields:  # room for "…" and a few characters: the rest is in the tooltip
-            width = self.label.fontMetrics().horizontalAdvance("0000…")
+        if self._yields:  # a short figure whole, a long one a dozen characters and "…": the rest is in the tooltip
+            metrics = self.label.fontMetrics()
+            width = min(metrics.horizontalAdvance(self._full) + 2, metrics.horizontalAdvance("0" * 12 + "…"))
             return QSize(width, self.label.sizeHint().height()).grownBy(self.contentsMargins())
         return self.label.minimumSizeHint().grownBy(self.contentsMargins())
 

@@ -29,3 +29,28 @@ def test_a_cap_tried_in_the_trim_tab_keeps_the_window_1024_wide_and_its_figures_
         shown = label.label.text()
         assert shown == label.text() or (shown.endswith("…") and label.text() in label.label.toolTip())
         assert label.label.fontMetrics().horizontalAdvance(shown) <= label.contentsRect().width() + 1
+
+
+def test_the_trim_headline_is_two_whole_lines_ending_in_an_ellipsis_not_a_third_line_cut_through(window, open_file, qtbot):
+    # At 2.5 KiB the headline names the inputs.last() answers lost: three lines and more at 1024 px, in a
+    # label two lines high (of a smaller font than its own), the third cut through the middle.
+    open_file(window, DEMO)
+    window.context.set_cursor("b5")
+    window.show_tab("trim")
+    settle(qtbot, window, SMALL)
+    trim = window.views["trim"]
+    trim.cap_field.setFocus()
+    trim.cap_field.selectAll()
+    qtbot.keyClicks(trim.cap_field, "2560")
+    qtbot.keyClick(trim.cap_field, Qt.Key.Key_Return)
+    label = trim.summary_label
+    qtbot.waitUntil(lambda: "8 of 22 entries fall" in label.text(), timeout=3000)
+    shown = label.shown_text()
+    metrics = label.fontMetrics()
+    from PySide6.QtCore import QRect
+
+    needed = metrics.boundingRect(QRect(0, 0, label.contentsRect().width() - 2 * label.margin(), 1 << 20),
+                                  Qt.TextFlag.TextWordWrap, shown).height()
+    assert needed <= label.contentsRect().height()  # every line shown is whole
+    assert shown == label.text() or (shown.endswith("…") and label.toolTip() == label.text())
+    assert "inputs.last" in label.text()
