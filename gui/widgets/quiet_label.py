@@ -118,8 +118,8 @@ class QuietLabel(QWidget):
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 — Qt's hook
         if self._yields:  # a short figure whole, a long one a dozen characters and "…": the rest is in the tooltip
-            metrics = self.label.fontMetrics()
-            width = min(metrics.horizontalAdvance(self._full) + 2, metrics.horizontalAdvance("0" * 12 + "…"))
+            # Not the text's own width: a layout keeps the minimum it read, and this label does not ask again.
+            width = self.label.fontMetrics().horizontalAdvance("0" * 12 + "…")
             return QSize(width, self.label.sizeHint().height()).grownBy(self.contentsMargins())
         return self.label.minimumSizeHint().grownBy(self.contentsMargins())
 
