@@ -25,6 +25,7 @@ def test_a_cap_tried_in_the_trim_tab_keeps_the_window_1024_wide_and_its_figures_
     labels = (status.cursor_label, status.entries_label, status.store_label, status.trim_label, status.kept_label)
     assert all(label.geometry().right() <= status.width() for label in labels)
     assert "8 entries would fall" in status.trim_label.text()
+    assert status.entries_label.label.text() == "22 entries"  # a short figure stays whole (it read "22 ent…")
     for label in labels:  # each shows its text whole, or cut at its end with the whole in its tooltip
         shown = label.label.text()
         assert shown == label.text() or (shown.endswith("…") and label.text() in label.label.toolTip())
