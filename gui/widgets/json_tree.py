@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QResizeEvent
+from PySide6.QtGui import QAction, QFontMetrics, QGuiApplication, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
 from wsi_inspector.core.edits.diff import parse_pointer, pointer
@@ -25,6 +25,7 @@ from wsi_inspector.gui.window.theme import colour
 BATCH = 500
 KEY_LEAST, KEY_SHARE = 150, 0.45  # the key column: its first width, and the most of a tree's width it takes
 TYPE_WIDTH, TYPE_SHARE = 90, 0.18  # the type column ("array · 4"), and its most share of a narrow tree
+NARROW_CHARS, NARROW_KEY_SHARE = 30, 0.55  # a tree narrower than 30 monospace characters: no type column, keys take more
 ANNOTATION_SHARE = 0.18  # an annotation column (a compact mark: its words are the cell's tooltip)
 REVEAL_ROWS = 5000  # a node deeper into an array than this is shown by selecting the array rather than opening it that far
 PREVIEW_CHARS = 120
@@ -272,6 +273,8 @@ class JsonTreeModel(QAbstractItemModel):
             parts = [node.pointer or "(root)"]
             if column == 1 and isinstance(node.value, str) and len(node.value) > 60:
                 parts.append(node.value[:2000])
+            if column == 1:  # the type column's text too: a narrow tree hides it
+                parts.append(str(self._text(node, 2)))
             if isinstance(node.value, (dict, list)):
                 parts.append(f"{json_bytes(node.value):,} bytes as JSON")
             if self._tooltip is not None:
@@ -364,7 +367,14 @@ class JsonTreeView(QTreeView):
         width = self.viewport().width()
         if width <= 0:
             return
-        wanted = {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}
+        # A narrow tree (the Inputs tab at 1024 px, beside whole calls) gives the type column's room to keys
+        # and values: "obj…" said nothing the value's `{…} 2 keys` does not; the type is in the value's tooltip.
+        # So does a tree whose keys (ids: never cut while there is room) want more than their share beside it.
+        narrow = (width < QFontMetrics(monospace()).horizontalAdvance("0" * NARROW_CHARS)
+                  or self._key_wanted > int(width * KEY_SHARE))
+        if self.isColumnHidden(2) != narrow:
+            self.setColumnHidden(2, narrow)
+        wanted = {} if narrow else {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}
         if self.json_model.columnCount() > 3:  # an annotation (e.g. Edits' "set by"): a compact mark, its words in the tooltip
             wanted[3] = max(40, min(self.sizeHintForColumn(3), int(width * ANNOTATION_SHARE)))
         key = self.columnWidth(0)
@@ -375,8 +385,9 @@ class JsonTreeView(QTreeView):
                 self.setColumnWidth(column, size)
 
     def _key_room(self) -> int:
-        """The most the key column takes: KEY_SHARE of the tree, never under half its first width."""
-        return max(KEY_LEAST // 2, int(self.viewport().width() * KEY_SHARE))
+        """The most the key column takes: KEY_SHARE of the tree (more with no type nor annotation column), never under half its first width."""
+        share = NARROW_KEY_SHARE if self.isColumnHidden(2) and self.json_model.columnCount() == 3 else KEY_SHARE
+        return max(KEY_LEAST // 2, int(self.viewport().width() * share))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook
         super().resizeEvent(event)

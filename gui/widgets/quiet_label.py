@@ -11,7 +11,7 @@ in width by a pixel or two does not lay the window out.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
@@ -29,38 +29,67 @@ class QuietLabel(QWidget):
         policy.setHeightForWidth(wrap)
         self.setSizePolicy(policy)
         self._keeps_widest = False
+        self._yields = False  # keep_widest(yielding=True): the widest is wanted, not required; less room elides
+        self._widest = 0
+        self._full = ""  # the text; the label shows it elided at its end when it yields room
 
-    def keep_widest(self) -> None:
+    def keep_widest(self, yielding: bool = False) -> None:
         """From now on grow to the widest text shown and never give the room back (one line): for
         figures that change on every cursor move ("36 of 36 entries at the end of the session", then
-        "at body b2"), where each width given back laid the window out."""
-        self._keeps_widest = True
+        "at body b2"), where each width given back laid the window out.
+
+        `yielding`: the widest is the width wanted, not a minimum: a narrow window gets less, and the
+        text ends in "…" (the whole of it in the tooltip). The status bar's labels: their minimums
+        summed made a 1024 px window 1,088 px wide, its right side off screen, when the Trim tab's cap showed.
+        """
+        self._keeps_widest, self._yields = True, yielding
 
     def text(self) -> str:
-        """The text shown."""
-        return self.label.text()
+        """The text (whole, though the label may show it cut)."""
+        return self._full
 
     def setText(self, text: str) -> None:  # noqa: N802 — QLabel's name: callers need not know the difference
         """Show `text`; the layouts above hear of it only when it needs another size."""
-        if text == self.label.text():
+        if text == self._full:
             return
-        self.label.setText(text)
+        self._full = text
+        self._show()
         self._ask_for_room()
+
+    def _show(self) -> None:
+        """The text as it fits: whole, or (a yielding label given less than its width) cut at its end."""
+        text, room = self._full, self.contentsRect().width()
+        metrics = self.label.fontMetrics()
+        cut = self._yields and 0 < room < metrics.horizontalAdvance(text)
+        self.label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideRight, room) if cut else text)
+        self.label.setToolTip("\n".join(filter(None, (text, self.toolTip()))) if cut else "")
 
     def _ask_for_room(self) -> None:
         """Ask the layouts above for another size only when the text needs it (see the module's docstring)."""
-        if self._keeps_widest:
+        if self._keeps_widest and self._yields:
+            wanted = self._text_size().width()
+            if wanted > self._widest:
+                self._widest = wanted
+                self.updateGeometry()  # once per new widest
+        elif self._keeps_widest:
             wanted = self.sizeHint().width()
             if wanted > self.minimumWidth():
                 self.setMinimumWidth(wanted)  # asks the layouts above for room, once per new widest
         elif not self._fits():
             self.updateGeometry()
 
+    def _text_size(self) -> QSize:
+        """The whole text's size, though the label shows it cut."""
+        metrics = self.label.fontMetrics()
+        return QSize(metrics.horizontalAdvance(self._full) + 2, self.label.sizeHint().height()).grownBy(self.contentsMargins())
+
     def setStyleSheet(self, sheet: str) -> None:  # noqa: N802 — QWidget's name
         """Style the text, unless that style is set: on the inner label, whose re-polish stops here
         (on this widget it asked the layouts above for room, up to the main window, at each change)."""
         if sheet != self.label.styleSheet():
             self.label.setStyleSheet(sheet)
+            self.label.ensurePolished()  # its font as the sheet sets it, measured now
+            self._show()
             self._ask_for_room()  # a bold text is wider
 
     def styleSheet(self) -> str:  # noqa: N802 — QWidget's name
@@ -82,14 +111,23 @@ class QuietLabel(QWidget):
         return self.label.heightForWidth(width - margins.left() - margins.right()) + margins.top() + margins.bottom()
 
     def sizeHint(self) -> QSize:  # noqa: N802 — Qt's hook
+        if self._yields:
+            size = self._text_size()
+            return QSize(max(size.width(), self._widest), size.height())
         return self.label.sizeHint().grownBy(self.contentsMargins())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 — Qt's hook
+        if self._yields:  # a short figure whole, a long one a dozen characters and "…": the rest is in the tooltip
+            # Not the text's own width: a layout keeps the minimum it read, and this label does not ask again.
+            width = self.label.fontMetrics().horizontalAdvance("0" * 12 + "…")
+            return QSize(width, self.label.sizeHint().height()).grownBy(self.contentsMargins())
         return self.label.minimumSizeHint().grownBy(self.contentsMargins())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook
         super().resizeEvent(event)
         self.label.setGeometry(self.contentsRect())
+        if self._yields:
+            self._show()
 
 
 def restyle(widget: QWidget, sheet: str) -> None:

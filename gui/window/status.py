@@ -134,5 +134,7 @@ def _label(name: str) -> QuietLabel:
     label = QuietLabel()  # its figures change on every line a followed file appends
     label.setObjectName(name)
     label.setContentsMargins(8, 0, 8, 0)
-    label.keep_widest()  # and on every cursor move: a width given back laid the main window out each time
+    # And on every cursor move: a width given back laid the main window out each time. Yielding: together
+    # they are wider than a 1024 px window when the Trim tab's cap shows; there they end in "…".
+    label.keep_widest(yielding=True)
     return label

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QFontMetrics, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -31,14 +31,16 @@ from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Jobs
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.keyboard import reading_order
-from wsi_inspector.gui.window.look import MUTED, PERSON, RIGHT, Index, fit_column, monospace, row_table, share_width
+from wsi_inspector.gui.widgets.elide import ids_in_the_middle
+from wsi_inspector.gui.window.look import CELL_PADDING, MUTED, PERSON, RIGHT, Index, fit_column, monospace, row_table, share_width
 from wsi_inspector.gui.widgets.rows_model import RowsModel
 
 DISPLAY, TOOLTIP, FONT, ALIGN, FOREGROUND = (
     Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
     Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ForegroundRole,
 )
-SHAPE_LEAST = 130  # px the shape column keeps when the calls want the room (its full text is in the tooltip)
+CALL_LEAST = 150  # px a call keeps when even the kept values' room is not enough for it whole (cut in the middle)
+KEPT_KEEPS = 24  # monospace characters of width the kept values keep when the store table takes room for whole calls
 END = "__end__"  # the combo's data for the end of the session
 
 
@@ -160,6 +162,7 @@ class ChangesView(QWidget):
         right.addWidget(detail)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.setObjectName("changesSplitter")
+        self.splitter = split
         split.addWidget(store)
         split.addWidget(right)
         split.setSizes([600, 500])
@@ -251,14 +254,24 @@ class ChangesView(QWidget):
         self.kept_side.setVisible(bool(self.kept_model.rows))
         lines = [line for _sign, line in self.store_model.rows]
         fit_column(self.store_table, 1, (str(line["id"]) for line in lines), most=160)  # ids whole
-        self._call_width = fit_column(self.store_table, 2, {line["call"] for line in lines}, most=280)
+        self._call_width = fit_column(self.store_table, 2, {line["call"] for line in lines}, most=420)
+        fit_column(self.store_table, 4, [f"{max((line['bytes'] for line in lines), default=0):,}"], least=0)
+        fit_column(self.kept_table, 1, (str(line["name"]) for _sign, line in self.kept_model.rows), most=280)
+        ids_in_the_middle(self.store_table, 1, 2)  # shapes end in "…"; ids and calls are whole (_share_width)
+        ids_in_the_middle(self.kept_table, 1)
         self._share_width()
         self.summary.setText(summary_words(document))
         if self.kept_model.rows:
             self.kept_table.selectRow(0)
 
     def _share_width(self) -> None:
-        share_width(self.store_table, 2, self._call_width, SHAPE_LEAST)  # calls whole if there is room, shape readable
+        """Calls whole: the store table takes what it lacks from the kept values beside it (down to
+        KEPT_KEEPS characters); the shape keeps its header's width and takes the rest."""
+        header = self.store_table.horizontalHeader()
+        shape_least = header.fontMetrics().horizontalAdvance(self.store_model.HEADERS[3]) + CELL_PADDING
+        keep = QFontMetrics(monospace()).horizontalAdvance("0" * KEPT_KEEPS)
+        share_width(self.store_table, 2, self._call_width, shape_least, least=min(CALL_LEAST, self._call_width),
+                    splitter=self.splitter, keep=keep)
 
     def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
         if watched is self.store_table.viewport() and event.type() == QEvent.Type.Resize:

@@ -14,7 +14,7 @@ from wsi_inspector.core.jsrules.sizes import INPUT_BYTES_TIP, format_size
 from wsi_inspector.core.trim.preview import StoreIndex, TrimPreview
 from wsi_inspector.gui.window.look import (
     ALIGN, BACKGROUND, DISPLAY, FALLS_TAG, FONT, FOREGROUND, HIGHLIGHT, MUTED, PERSON, PERSON_BACKGROUND,
-    PERSON_TAG, RIGHT, TOOLTIP, USER, Index, delegate_asks, monospace, size_tooltip,
+    PERSON_MARK, RIGHT, TOOLTIP, USER, Index, delegate_asks, monospace, size_tooltip,
 )
 
 ANSWERED = frozenset(map(int, (DISPLAY, TOOLTIP, FONT, FOREGROUND, BACKGROUND, ALIGN, USER)))
@@ -45,7 +45,9 @@ def trim_preview_of(index: ManifestIndex, count: int) -> TrimPreview:
 class ManifestModel(QAbstractTableModel):
     """The inputs manifest at a state: one row per store entry index, filtered and sorted in core."""
 
-    HEADERS = {"id": "id", "call": "call", "unit": "unit", "applied": "applied", "shape": "shape", "bytes": "bytes"}
+    # "applied" is a mark (✎), its column as narrow as the mark: the words are in the header's and cell's tooltips.
+    HEADERS = {"id": "id", "call": "call", "unit": "unit", "applied": PERSON_MARK, "shape": "shape", "bytes": "bytes"}
+    APPLIED_TIP = "applied: ✎ marks a person's canvas edit (the editor stored it with applied: true)"
     CAP_COLUMN = len(COLUMNS)  # after the manifest's columns: "falls" where the entry falls at the cap
     CAP_HEADER = "at cap"
 
@@ -222,6 +224,8 @@ class ManifestModel(QAbstractTableModel):
             return None
         if orientation == Qt.Orientation.Horizontal and role == TOOLTIP and section == BYTES:
             return INPUT_BYTES_TIP
+        if orientation == Qt.Orientation.Horizontal and role == TOOLTIP and section == APPLIED:
+            return self.APPLIED_TIP
         if role != DISPLAY:
             return None
         if orientation == Qt.Orientation.Horizontal:
@@ -274,7 +278,7 @@ class ManifestModel(QAbstractTableModel):
             if len(self._texts) >= TEXTS_KEPT:
                 self._texts.clear()
             entry = self.index_data.entries[position]
-            texts = self._texts[position] = (str(entry.id), entry.call, entry.unit or "", PERSON_TAG if entry.applied else "",
+            texts = self._texts[position] = (str(entry.id), entry.call, entry.unit or "", PERSON_MARK if entry.applied else "",
                                              shape_of(entry), format_size(input_bytes(entry)))
         return texts
 
@@ -284,7 +288,7 @@ class ManifestModel(QAbstractTableModel):
             return size_tooltip(input_bytes(entry))
         if name == "applied" and entry.applied:
             of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
-            return f"a person's canvas edit{of}: the editor stored it with applied: true"
+            return f"✎ person: a person's canvas edit{of}: the editor stored it with applied: true"
         if name == "shape":
             return shape_of(entry, limit=2000)
         if name in ("id", "call"):

@@ -23,7 +23,7 @@ from wsi_inspector.gui.window.theme import colour
 class ReadMarks(QStyledItemDelegate):
     """The call column's painter: the cell as always, and `read by B` beside it where body B read that entry."""
 
-    COLUMN = 1  # the call: the widest column, its text elided in the middle
+    COLUMN = 1  # the call: the widest column, whole (elided in the middle only when no room can be had)
     changed = Signal()  # the reads known for the cursor's body changed (the JSON tree repaints its marks)
 
     def __init__(self, table: QTableView, context: Any):
@@ -69,6 +69,11 @@ class ReadMarks(QStyledItemDelegate):
         """`read by b7` for the row of an entry the body read, else None."""
         position = index.data(USER)
         return f"read by {self.body}" if self.body is not None and position in self.read else None
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:  # noqa: N802 — Qt's hook
+        super().initStyleOption(option, index)
+        # A call is an id: cut, if it ever must be, in the middle (both ends read); the table's prose ends.
+        option.textElideMode = Qt.TextElideMode.ElideMiddle  # type: ignore[attr-defined]
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         text = self.tag(index)

@@ -11,6 +11,7 @@ from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QMetaObject, QModelIndex, QStringListModel, Qt, QTimer
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCompleter,
@@ -30,10 +31,11 @@ from wsi_inspector.core.session.model import NO_OUTPUT, Entry
 from wsi_inspector.core.search.resolve import Resolution, resolve, where_text
 from wsi_inspector.core.trim.preview import TrimPreview
 from wsi_inspector.core.text.words import plural
+from wsi_inspector.core.jsrules.sizes import format_size
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Jobs
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
-from wsi_inspector.gui.window.look import HIGHLIGHT, PERSON, READ_BACKGROUND, PERSON_TAG, fit_column, header_apart, monospace, share_width
+from wsi_inspector.gui.window.look import HIGHLIGHT, PERSON, READ_BACKGROUND, CELL_PADDING, PERSON_MARK, fit_column, header_apart, monospace, share_width
 from wsi_inspector.gui.tabs.inputs.models import ManifestModel, trim_preview_of
 from wsi_inspector.gui.widgets.quiet_label import QuietLabel
 from wsi_inspector.gui.tabs.inputs.recorded_outcome import RecordedOutcome
@@ -41,13 +43,19 @@ from wsi_inspector.gui.tabs.inputs.read_marks import ReadMarks
 from wsi_inspector.gui.window.theme import hex_of
 
 FILTER_DELAY_MS = 120
-# The least a call column gets at 1024 px: the bytes column stays in view even when a vertical scroll bar
-# takes 14 px of the table (a call is cut in the middle, its whole text in the tooltip).
+# The least a call column gets when even the room taken from the entry's pane is not enough for it whole (a
+# call of some 40 characters at 1024 px): the bytes column stays in view, the call is cut in the middle.
 CALL_LEAST = 150
+DETAIL_KEEPS = 24  # monospace characters of width the entry's pane keeps when the table takes room for whole calls
 BACKGROUND_QUERY = 20_000  # entries: a filter, search or sort over more runs off the GUI thread
 SEARCH_DELAY_MS = 250
 MATCH_LIMIT = 10_000  # matches marked in one input (matches_in's default bound)
-SHAPE_LEAST = 110  # px the shape column keeps when the calls want the room (its full text is in the tooltip)
+
+
+def widest_sizes(most: int) -> list[str]:
+    """The widest texts `format_size` gives for sizes up to `most` bytes: the bytes column's width
+    (an entry's size bounds its input's; the inputs themselves are not all measured on open)."""
+    return [format_size(min(most, bound)) for bound in (1023, 1024 ** 2 - 52, 1024 ** 3 - 52 * 1024, most)]
 
 
 class InputsView(QWidget):
@@ -200,14 +208,16 @@ class InputsView(QWidget):
     def _session_changed(self) -> None:
         session = self.context.session
         calls = self._suggest_calls()
-        # Ids whole; calls whole as far as the table is wide, else elided in the middle (share_width).
+        # Ids and calls whole (share_width).
         # The longest id only (max runs in C; a million ids through a Python key would take seconds on open):
         # ids are monospace, so the most characters is the widest.
         ids = map(str, map(attrgetter("id"), self.context.index.entries))
         fit_column(self.table, 0, [max(ids, key=len, default="")], most=220)
         fit_column(self.table, 2, ["mm"], least=30)
-        fit_column(self.table, 3, [PERSON_TAG], least=30)
+        fit_column(self.table, 3, [PERSON_MARK], least=0)  # a mark: the words are in its tooltips
+        fit_column(self.table, 5, widest_sizes(max(self.context.index.sizes, default=0)), least=0)
         self.call_width = fit_column(self.table, 1, calls, most=420)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)  # shapes are prose: cut at their end (calls: ReadMarks)
         self.share_width()
         self.shown_entry = None
         self._placed = (None, None)
@@ -218,8 +228,14 @@ class InputsView(QWidget):
         self.refresh()
 
     def share_width(self) -> None:
-        """Give the call column its whole width when the table has room, else what the shape column leaves (at least 170 px)."""
-        share_width(self.table, 1, self.call_width, SHAPE_LEAST, least=CALL_LEAST)
+        """Calls whole: ids are never cut while there is room to take. The table takes what it lacks from the
+        entry's pane beside it (which keeps DETAIL_KEEPS characters); the shape, prose elided at its end, keeps
+        its header's width and takes the rest. Only a call too long for all that is cut, in the middle."""
+        header = self.table.horizontalHeader()
+        shape_least = header.fontMetrics().horizontalAdvance(self.model.HEADERS["shape"]) + CELL_PADDING
+        keep = QFontMetrics(monospace()).horizontalAdvance("0" * DETAIL_KEEPS)
+        share_width(self.table, 1, self.call_width, shape_least, least=min(CALL_LEAST, self.call_width),
+                    splitter=self.splitter, keep=keep)
 
     def _show_cap_column(self, shown: bool) -> None:
         """Show or hide the "at cap" column; the call column gives the shape column back the room it takes.

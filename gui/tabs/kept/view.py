@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QVBoxLayout, QWidg
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.keyboard import reading_order
-from wsi_inspector.gui.window.look import row_table
+from wsi_inspector.gui.widgets.elide import ids_in_the_middle
+from wsi_inspector.gui.window.look import fit_column, row_table
 from wsi_inspector.gui.tabs.kept.models import KeptModel, RefusedModel
 
 
@@ -102,6 +103,9 @@ class KeptView(QWidget):
         if refused and self.refused_pane.height() < REFUSED_ROOM and total > 2 * REFUSED_ROOM:
             self.splitter.setSizes([total - REFUSED_ROOM, REFUSED_ROOM])  # the room it gave away, back
         names = [row.name for row in self.model.rows]
+        # Names are ids: whole, and no wider, so that the shape (prose, cut at its end) has the room.
+        fit_column(self.table, 0, names, least=0, most=280)
+        ids_in_the_middle(self.table, 0)
         row = names.index(chosen) if chosen in names else (0 if names else -1)
         if row >= 0:
             self.table.selectRow(row)

@@ -310,7 +310,7 @@ class RunView(QWidget):
         if record is None:
             self.status_label.setText("Not run yet." if body is None else f"Not run yet; body {html.escape(body.key)} has no recorded result.")
             self._show_error(None)
-            self.returned_tree.set_value(None, "returned", present=False)
+            self._show_returned(None, "nothing recorded yet")
             self.logs_text.setPlainText("")
             return
         session = self.context.session
@@ -321,10 +321,7 @@ class RunView(QWidget):
         self.status_label.setText(f"Recorded: {mark} · {plural(len(logs), 'log line', 'log lines')} · "
                                   f"body {html.escape(body.key)} as the session holds it; ▶ Run to run it here")  # type: ignore[union-attr]
         self._show_error(error, "recorded")
-        if "returned" in record:
-            self.returned_tree.set_value(record["returned"], "returned")
-        else:
-            self.returned_tree.set_value(None, "returned", present=False)
+        self._show_returned(record, "the body failed before it returned" if error is not None else "the record holds none")
         self.logs_text.setPlainText("\n".join(logs))
         if error is not None:
             self.result_tabs.setCurrentWidget(self.logs_text if logs else self.returned_tree)
@@ -480,10 +477,7 @@ class RunView(QWidget):
                                   f"{html.escape(self.context.cursor_text)}")
         self._show_error(result.get("error"))
         self._show_keep(result)
-        if "returned" in result:
-            self.returned_tree.set_value(result["returned"], "returned")
-        else:
-            self.returned_tree.set_value(None, "returned", present=False)
+        self._show_returned(result, "the body failed before it returned" if not ok else "the run returned nothing")
         self.logs_text.setPlainText("\n".join(result.get("logs", [])))
         self._show_calls(calls)
         self._show_operations(result.get("operations", []), float(result.get("durationMs") or 0))
@@ -491,6 +485,19 @@ class RunView(QWidget):
             self.result_tabs.setCurrentWidget(self.logs_text if result.get("logs") else self.calls_table)
         else:
             self.result_tabs.setCurrentWidget(self.returned_tree if ok else (self.calls_table if calls else self.logs_text))
+
+    def _show_returned(self, holder: dict[str, Any] | None, why_none: str) -> None:
+        """The returned value in its tab; with none, the tab's title says so and its tooltip why (an empty
+        tree headed "key value type" beside "✗ failed" said nothing)."""
+        index = self.result_tabs.indexOf(self.returned_tree)
+        if holder is not None and "returned" in holder:
+            self.returned_tree.set_value(holder["returned"], "returned")
+            self.result_tabs.setTabText(index, "Returned")
+            self.result_tabs.setTabToolTip(index, "the value the body returned")
+        else:
+            self.returned_tree.set_value(None, "returned", present=False)
+            self.result_tabs.setTabText(index, "Returned (none)")
+            self.result_tabs.setTabToolTip(index, f"no value returned: {why_none}")
 
     def _show_error(self, error: RecordedFailure | None, which: str = "") -> None:
         """The error (a run's, or `which`="recorded" for the record's) under the status, and at its line in the editor."""

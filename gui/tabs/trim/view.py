@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from wsi_inspector.core.jsrules.sizes import ENTRY_BYTES_TIP, FIELD_UNITS, SizeError, format_size, parse_size_in_unit, size_in_unit
 from wsi_inspector.core.trim.preview import StoreIndex, TrimPreview, cap_text
 from wsi_inspector.core.text.words import plural
+from wsi_inspector.gui.widgets.elide import LinesLabel
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.window.look import (
@@ -261,17 +262,14 @@ class TrimView(QWidget):
         self.compare_label.setWordWrap(True)
         self.store_label = QLabel(self)
         self.store_label.setObjectName("trimStore")
-        self.summary_label = QLabel(self)
+        self.summary_label = LinesLabel(2, "font-size: 11pt; font-weight: 600;", self)  # the warnings list says the rest
         self.summary_label.setObjectName("trimSummary")
-        self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary_label.setStyleSheet("font-size: 11pt; font-weight: 600;")
         self.warnings = QListWidget(self)
         self.warnings.setObjectName("trimWarnings")
         self.warnings.setWordWrap(True)
         # Fixed heights (and the warnings in a splitter pane): a layout that grew or shrank as
         # warnings come and go would move the plot under the pointer while the line is dragged.
-        self.summary_label.setFixedHeight(2 * self.summary_label.fontMetrics().lineSpacing() + 12)
         self.compare_label.setFixedHeight(2 * self.compare_label.fontMetrics().lineSpacing() + 4)
 
     def _build_plot(self) -> None:
@@ -441,7 +439,7 @@ class TrimView(QWidget):
         self.exact_label.setText(f"= {cap:,} B")
         self.cap_line.label.setFormat(f"cap {cap_text(cap)}")
         summary = self.preview.summary(cap)
-        self.summary_label.setText(summary.words())
+        self.summary_label.set_full_text(summary.words())
         self._show_warnings(summary.warnings())
         self._show_compare()
         self.cap_changed.emit(cap)

@@ -79,7 +79,12 @@ def test_the_shape_column_keeps_room_to_be_read_when_calls_are_long(window, open
     qtbot.wait(20)
     table = view.store_table
     assert table.columnWidth(3) >= 110, [table.columnWidth(c) for c in range(5)]  # was 65 px: "{de…le}"
-    assert table.textElideMode() == Qt.TextElideMode.ElideMiddle  # a call cut short keeps both ends
+    assert table.textElideMode() == Qt.TextElideMode.ElideRight  # shapes end in "…" (issue 31.8)
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    table.itemDelegateForColumn(2).initStyleOption(option, view.store_model.index(0, 2))
+    assert option.textElideMode == Qt.TextElideMode.ElideMiddle  # a call cut short keeps both ends
     header = table.horizontalHeader()
     assert header.sectionViewportPosition(4) + header.sectionSize(4) <= table.viewport().width()  # bytes in view
 

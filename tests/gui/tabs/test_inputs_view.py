@@ -246,8 +246,6 @@ def test_a_cursor_move_that_shows_the_at_cap_column_paints_the_rows_once(window,
         assert len(paints) == 1
 
 def test_the_shape_column_keeps_its_room_when_the_at_cap_column_appears(window, open_file, demo_path, qtbot):
-    from wsi_inspector.gui.tabs.inputs.view import SHAPE_LEAST
-
     window.resize(1400, 900)
     window.show()
     open_file(window, demo_path)
@@ -259,7 +257,8 @@ def test_the_shape_column_keeps_its_room_when_the_at_cap_column_appears(window, 
     window.context.set_cursor(None)  # the end: three entries fall, the column shows
     qtbot.wait(50)
     assert not view.table.isColumnHidden(view.model.CAP_COLUMN)
-    assert view.table.columnWidth(4) >= SHAPE_LEAST * 3 // 4  # not squeezed to "…" by the column that appeared
+    header = view.table.horizontalHeader()
+    assert view.table.columnWidth(4) >= header.fontMetrics().horizontalAdvance("shape")  # not squeezed to "…" by the column that appeared
 
 
 def test_showing_another_entry_of_one_line_lays_nothing_out(window, open_file, demo_path, qtbot, layout_requests, settle):

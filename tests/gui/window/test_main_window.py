@@ -120,11 +120,12 @@ def test_a_view_that_fails_to_build_shows_its_error_in_its_tab(qtbot):
     assert "the view fell over" in broken.findChild(QLabel).text()
 
 
-def test_splitters_recent_files_and_last_folder_are_remembered(qtbot, settings, open_file, demo_path):
+def test_splitters_recent_files_and_last_folder_are_remembered(qtbot, settings, open_file, demo_path, settle):
     first = MainWindow(settings)
     qtbot.addWidget(first)
     first.show()
     open_file(first, demo_path)
+    settle(first)
     splitter = first.views["inputs"].splitter
     splitter.setSizes([300, 700])
     wanted = splitter.sizes()

@@ -1,0 +1,95 @@
+"""Issue 31, point 8: at 1024×700 ids are never elided, prose elides at its end, and empty columns give
+their room away (docs/window.md, "Nothing cut off"). Widths are compared with font metrics measured here."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
+
+from tests.conftest import DEMO
+from tests.gui.window.test_small_screens import SMALL, settle, shown_whole
+from wsi_inspector.gui.window.look import monospace
+
+
+def test_inputs_at_1024_calls_are_whole_the_shape_header_whole_and_the_applied_column_a_mark(window, open_file, qtbot):
+    from wsi_inspector.gui.tabs.inputs.view import DETAIL_KEEPS
+
+    session = open_file(window, DEMO)  # what `wsi` opens with no file
+    window.context.set_cursor("b5")
+    window.show_tab("inputs")
+    settle(qtbot, window, SMALL)
+    view = window.views["inputs"]
+    table, header, model = view.table, view.table.horizontalHeader(), view.model
+    calls = {e.call for e in session.entries}
+    keep = QFontMetrics(monospace()).horizontalAdvance("0" * DETAIL_KEEPS)
+    # Calls are ids: whole (the lead saw `pack.cor…idorRuns`), the room taken from the entry's pane beside the
+    # table; only when that pane is down to what it keeps may a call be cut (a far bigger font than this test's).
+    qtbot.waitUntil(lambda: shown_whole(table, 1, calls) or view.splitter.sizes()[1] <= keep + 1, timeout=3000)
+    assert shown_whole(table, 1, calls) or view.splitter.sizes()[1] <= keep + 1
+    assert shown_whole(table, 0, [str(e.id) for e in session.entries])
+    # The shape's header is whole (it read "ıap") and its prose ends in "…", not cut in the middle.
+    assert header.sectionSize(4) >= header.fontMetrics().horizontalAdvance(model.headerData(4, Qt.Orientation.Horizontal))
+    assert table.textElideMode() == Qt.TextElideMode.ElideRight
+    # "applied" is a mark as narrow as its header, the words in the tooltips (it took 81 px for "✎ person").
+    mark = model.headerData(3, Qt.Orientation.Horizontal)
+    assert header.sectionSize(3) < header.fontMetrics().horizontalAdvance("applied")
+    assert "applied" in model.headerData(3, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    edited = next(row for row in range(model.rowCount()) if model.data(model.index(row, 0)) == "e1")
+    assert model.data(model.index(edited, 3)) == mark
+    assert "person" in model.data(model.index(edited, 3), Qt.ItemDataRole.ToolTipRole)
+    # The bytes stay in view: no sideways scroll.
+    assert header.sectionViewportPosition(5) + header.sectionSize(5) <= table.viewport().width()
+    # The entry's pane kept its share: its JSON keys are whole too (its type column gave them the room).
+    tree = view.tree
+    qtbot.waitUntil(lambda: tree.columnWidth(0) >= tree.sizeHintForColumn(0), timeout=3000)
+
+
+def test_a_call_is_cut_in_the_middle_only_when_no_room_can_be_had(window, open_file, qtbot):
+    # The fallback, stated: a call's delegate elides in the middle (both ends of an id read), whatever the table's mode.
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    open_file(window, DEMO)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    option = QStyleOptionViewItem()
+    option.textElideMode = view.table.textElideMode()  # as the view hands it: the end, for its prose
+    view.read_marks.initStyleOption(option, view.model.index(0, 1))
+    assert option.textElideMode == Qt.TextElideMode.ElideMiddle
+
+
+def test_changes_at_1024_calls_and_kept_names_are_whole_and_the_shape_header_too(window, open_file, qtbot):
+    # The lead saw `pack.corr…ridorRuns` and a shape header "hap" beside a kept-values pane of room.
+    open_file(window, DEMO)
+    window.context.set_cursor("b5")
+    window.show_tab("changes")
+    settle(qtbot, window, SMALL)
+    view = window.views["changes"]
+    view.choose_points("b1", None)  # four kept names added: the kept values' pane shows
+    qtbot.waitUntil(lambda: view.document is not None, timeout=10_000)
+    store, header = view.store_table, view.store_table.horizontalHeader()
+    lines = [line for _sign, line in view.store_model.rows]
+    keep = QFontMetrics(monospace()).horizontalAdvance("0" * 24)
+    qtbot.waitUntil(lambda: shown_whole(store, 2, {line["call"] for line in lines})
+                    or view.splitter.sizes()[1] <= keep + 1, timeout=3000)
+    assert shown_whole(store, 1, [str(line["id"]) for line in lines])
+    assert header.sectionSize(3) >= header.fontMetrics().horizontalAdvance("shape")
+    assert header.sectionViewportPosition(4) + header.sectionSize(4) <= store.viewport().width()  # bytes in view
+    assert store.textElideMode() == Qt.TextElideMode.ElideRight  # shapes end in "…"
+    names = [line["name"] for _sign, line in view.kept_model.rows]
+    assert names and shown_whole(view.kept_table, 1, names)
+
+
+def test_kept_names_are_whole_and_no_wider_so_the_shape_has_the_room(window, open_file, qtbot):
+    # The name column was 140 px whatever the names; the shape beside it read "{bandD…".
+    open_file(window, DEMO)
+    window.context.set_cursor(None)
+    window.show_tab("kept")
+    settle(qtbot, window, SMALL)
+    view = window.views["kept"]
+    metrics = QFontMetrics(monospace())
+    names = [row.name for row in view.model.rows]
+    widest = max(metrics.horizontalAdvance(name) for name in names)
+    header = view.table.horizontalHeader()
+    assert shown_whole(view.table, 0, names)
+    assert view.table.columnWidth(0) <= max(widest, header.fontMetrics().horizontalAdvance("name")) + 2 * 18
+    tree = view.tree  # the chosen value's key (kept.departmentId) whole: an id
+    qtbot.waitUntil(lambda: tree.columnWidth(0) >= tree.sizeHintForColumn(0), timeout=3000)

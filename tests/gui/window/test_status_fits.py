@@ -1,0 +1,57 @@
+"""Issue 31.11/31.12, seen at 1024×700: a cap tried in the Trim tab put a fifth figure in the status bar, and the
+figures' widths together made the window 1,088 px wide, its right side off screen. They end in "…" instead."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.conftest import DEMO
+from tests.gui.window.test_small_screens import SMALL, settle
+
+
+def test_a_cap_tried_in_the_trim_tab_keeps_the_window_1024_wide_and_its_figures_whole_in_tooltips(window, open_file, qtbot):
+    open_file(window, DEMO)
+    window.context.set_cursor("b5")
+    window.show_tab("trim")
+    settle(qtbot, window, SMALL)
+    trim = window.views["trim"]
+    trim.cap_field.setFocus()
+    trim.cap_field.selectAll()
+    qtbot.keyClicks(trim.cap_field, "2560")
+    qtbot.keyClick(trim.cap_field, Qt.Key.Key_Return)
+    status = window.status
+    qtbot.waitUntil(lambda: status.trim_label.isVisible(), timeout=3000)
+    qtbot.wait(50)  # a minimum grown past the screen would resize the window now
+    assert window.width() == SMALL[0] and window.minimumSizeHint().width() <= SMALL[0]
+    labels = (status.cursor_label, status.entries_label, status.store_label, status.trim_label, status.kept_label)
+    assert all(label.geometry().right() <= status.width() for label in labels)
+    assert "8 entries would fall" in status.trim_label.text()
+    assert status.entries_label.label.text() == "22 entries"  # a short figure stays whole (it read "22 ent…")
+    for label in labels:  # each shows its text whole, or cut at its end with the whole in its tooltip
+        shown = label.label.text()
+        assert shown == label.text() or (shown.endswith("…") and label.text() in label.label.toolTip())
+        assert label.label.fontMetrics().horizontalAdvance(shown) <= label.contentsRect().width() + 1
+
+
+def test_the_trim_headline_is_two_whole_lines_ending_in_an_ellipsis_not_a_third_line_cut_through(window, open_file, qtbot):
+    # At 2.5 KiB the headline names the inputs.last() answers lost: three lines and more at 1024 px, in a
+    # label two lines high (of a smaller font than its own), the third cut through the middle.
+    open_file(window, DEMO)
+    window.context.set_cursor("b5")
+    window.show_tab("trim")
+    settle(qtbot, window, SMALL)
+    trim = window.views["trim"]
+    trim.cap_field.setFocus()
+    trim.cap_field.selectAll()
+    qtbot.keyClicks(trim.cap_field, "2560")
+    qtbot.keyClick(trim.cap_field, Qt.Key.Key_Return)
+    label = trim.summary_label
+    qtbot.waitUntil(lambda: "8 of 22 entries fall" in label.text(), timeout=3000)
+    shown = label.shown_text()
+    metrics = label.fontMetrics()
+    from PySide6.QtCore import QRect
+
+    needed = metrics.boundingRect(QRect(0, 0, label.contentsRect().width() - 2 * label.margin(), 1 << 20),
+                                  Qt.TextFlag.TextWordWrap, shown).height()
+    assert needed <= label.contentsRect().height()  # every line shown is whole
+    assert shown == label.text() or (shown.endswith("…") and label.toolTip() == label.text())
+    assert "inputs.last" in label.text()
