@@ -49,13 +49,13 @@ class Entry:
     so read it once per use. An entry made in memory (tests, the runner) simply holds its values.
     """
 
-    __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "extra", "_where",
+    __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "_extra", "_where",
                  "input_bytes", "input_shape", "size", "_input", "_output", "_text", "_input_at", "_input_tail")
 
     def __init__(self, id: Id, call: str, input: Any = None, unit: str | None = None, applied: bool = False,
                  edit_of: Id | None = None, body: Id | None = None, output: Any = NO_OUTPUT,
                  seq: int | None = None, at: str | None = None, extra: dict[str, Any] | None = None,
-                 where: Place | str = NOWHERE):
+                 where: Place | str | int = NOWHERE):
         self.id = id
         self.call = call
         self.unit = unit
@@ -64,8 +64,9 @@ class Entry:
         self.body = body
         self.seq = seq
         self.at = at
-        self.extra = {} if extra is None else extra
-        self._where = where  # a str is a JSON Pointer's text, made a Place when asked (see `where`)
+        self._extra = extra or None  # None when empty: an empty dict for each of a million entries is 64 MB
+        # A JSON Pointer's text or a number (see Place.of_record): made a Place when asked (see `where`).
+        self._where = where
         self.input_bytes: int | None = None  # json_bytes(input), once computed (wsi_inspector.core.jsrules.run_inputs)
         self.input_shape: dict[str, Any] | None = None  # keys, array length or kind, once computed
         self.size: int | None = None  # entry_bytes, once computed
@@ -81,21 +82,32 @@ class Entry:
         return f"Entry(id={self.id!r}, call={self.call!r}{', applied' if self.applied else ''}, where={str(self.where)!r})"
 
     @property
+    def extra(self) -> dict[str, Any]:
+        """The record's members the format does not name, kept as they were (a new empty dict when none)."""
+        return {} if self._extra is None else self._extra
+
+    @extra.setter
+    def extra(self, value: dict[str, Any]) -> None:
+        self._extra = value or None
+
+    @property
     def where(self) -> Place:
         """The record's place: a JSON Pointer (`/store/3`) or a JSON Lines line (`line 4`).
 
-        The JSON form's loader hands the pointer's text: a Place is made on first use, since few of
-        100,000 entries are ever asked and making each one up front is a few percent of the load.
+        The loaders hand the pointer's text or the line's number: a Place is made on first use, since few
+        of 100,000 entries are ever asked, and making each one up front is a few percent of the load
+        and some 80 bytes an entry.
         """
         where = self._where
-        if type(where) is str:
-            where = self._where = Place.from_pointer(where)
+        if type(where) is not Place:
+            where = self._where = Place.of_record(where)
         return where  # type: ignore[return-value]
 
     @property
     def where_text(self) -> str:
         """The place as printed, without making a Place (an index of 100,000 entries by place)."""
-        return self._where if type(self._where) is str else str(self._where)
+        where = self._where
+        return where if type(where) is str else str(Place.of_record(where))
 
     @property
     def input(self) -> Any:

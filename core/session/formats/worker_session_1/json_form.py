@@ -218,9 +218,9 @@ def _add_scanned(session: Session, checker: RecordChecker, text: Any, records: I
     view = memoryview(text)
     append = session.timeline.append
     for index, record in enumerate(records):
-        pointer = f"/store/{index}"
-        entry = measured_entry(checker, record, view, pointer)
+        entry = measured_entry(checker, record, view, -index)  # `/store/{index}`, made when asked (Place.of_record)
         if isinstance(entry, Unmeasured):
+            pointer = f"/store/{index}"
             raw = record[-1]
             parsed = _record(session, text, raw, pointer, "this entry", parse=True)
             if parsed is not _UNREADABLE:
@@ -236,7 +236,7 @@ class Unmeasured:
 UNMEASURED = Unmeasured()
 
 
-def measured_entry(checker: RecordChecker, record: tuple, view: memoryview, where: str | Place,
+def measured_entry(checker: RecordChecker, record: tuple, view: memoryview, where: str | Place | int,
                    kind: str | None = None) -> Entry | None | Unmeasured:
     """The Entry of a record wsi_inspector.core.session.store_scan read (`view`: the scanned text), its input measured there.
 

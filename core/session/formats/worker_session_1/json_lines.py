@@ -113,7 +113,6 @@ def read_record(session: Session, checker: RecordChecker, number: int, line: byt
     `record` is the line already parsed, when it is; `at`, where `line` lies in the loaded text (the
     Lines, start, stop), and the entry holds its text there; the item is not added to the session.
     """
-    where = Place.record_line(number)
     if record is None:
         # an entry measured in C, when it can be (wsi_inspector.core.session.store_scan)
         if at is None:
@@ -121,7 +120,7 @@ def read_record(session: Session, checker: RecordChecker, number: int, line: byt
         else:
             scanned, view = at[0].record(at[1], at[2]), at[0].view
         if scanned is not None:
-            entry = measured_entry(checker, scanned, view, where, kind="entry")
+            entry = measured_entry(checker, scanned, view, number, kind="entry")  # its Place is made when asked
             if not isinstance(entry, Unmeasured):
                 return entry
         try:
@@ -129,12 +128,13 @@ def read_record(session: Session, checker: RecordChecker, number: int, line: byt
         except JsonSyntaxError as exc:
             session.problems.append(_line_error(number, exc))
             return None
+    where = Place.record_line(number)
     if not isinstance(record, dict):
         session.problems.append(Problem("error", where, "each line must be a JSON object"))
         return None
     kind = record.get("kind")
     if kind == "entry":
-        entry = checker.entry(record, where, skip="kind")
+        entry = checker.entry(record, number, skip="kind")
         return None if entry is None else held_entry(entry, line if at is None else at[0].text(at[1], at[2]))
     item: TimelineItem | None
     if kind == "body":
