@@ -18,7 +18,7 @@ from wsi_inspector.core.files.input_file import open_input, read_input, refuse_f
 from wsi_inspector.core.session.reading import (
     GZIP_MAGIC, JsonSyntaxError, LoadError, decode, drop_bom, gunzip_file, gzip_limit, lines_ended_by_cr, looks_like_json_lines, no_gc,
 )
-from wsi_inspector.core.session.schema import Caps
+from wsi_inspector.core.session.plain_header import Caps
 from wsi_inspector.core.session.place import Place
 from wsi_inspector.core.session.timeline import StatePoint, build_states, order_timeline
 

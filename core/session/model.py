@@ -82,13 +82,9 @@ class Entry:
         return f"Entry(id={self.id!r}, call={self.call!r}{', applied' if self.applied else ''}, where={str(self.where)!r})"
 
     @property
-    def extra(self) -> dict[str, Any]:
+    def extra(self) -> dict[str, object]:
         """The record's members the format does not name, kept as they were (a new empty dict when none)."""
         return {} if self._extra is None else self._extra
-
-    @extra.setter
-    def extra(self, value: dict[str, Any]) -> None:
-        self._extra = value or None
 
     @property
     def where(self) -> Place:
@@ -101,7 +97,7 @@ class Entry:
         where = self._where
         if type(where) is not Place:
             where = self._where = Place.of_record(where)
-        return where  # type: ignore[return-value]
+        return where
 
     @property
     def where_text(self) -> str:

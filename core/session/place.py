@@ -56,7 +56,7 @@ class Place(NamedTuple):
         entry, and an int is some 30 bytes where the pointer's text is 60 and a Place 80."""
         if type(where) is int:
             return cls(where) if where > 0 else cls(None, None, ("store", str(-where)))
-        return cls.from_pointer(where) if type(where) is str else where  # type: ignore[return-value, arg-type]
+        return cls.from_pointer(where) if type(where) is str else where  # type: ignore[return-value]
 
     @classmethod
     def spot(cls, line: int, column: int, record: Place | None = None) -> Place:

@@ -12,7 +12,10 @@ the Python reader then does all of the work, and says what is wrong.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 try:
     from wsi_inspector.core.session._store_scan import scan as _scan
@@ -89,6 +92,6 @@ class Lines:
         """The line text[start:stop] scanned as `scan_record` scans one (offsets into the whole text), or None."""
         return None if self._scanned is None else self._scanned.record(start, stop)
 
-    def text(self, start: int, stop: int) -> Any:
+    def text(self, start: int, stop: int) -> Buffer:
         """text[start:stop] as an entry holds its record's text (a read-only buffer)."""
         return self.view[start:stop] if self._scanned is None else self._scanned.text(start, stop)

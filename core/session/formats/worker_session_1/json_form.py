@@ -24,6 +24,8 @@ from wsi_inspector.core.jsrules.run_inputs import measure
 from wsi_inspector.core.session.store_scan import scan
 
 if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
     from wsi_inspector.core.session.load import Session
 
 # A broken JSON-form file bigger than this is placed by msgspec, which only checks, instead of the
@@ -278,7 +280,7 @@ def add_entry(session: Session, entry: Entry | None, text: bytes | memoryview | 
         session.timeline.append(held_entry(entry, text))
 
 
-def held_entry(entry: Entry, text: bytes | memoryview | msgspec.Raw | None = None) -> Entry:
+def held_entry(entry: Entry, text: Buffer | msgspec.Raw | None = None) -> Entry:
     """The entry measured while its input is parsed, then holding only `text` (its record) if there is one."""
     input_json = measure(entry)
     _share(entry)
