@@ -16,8 +16,9 @@ from wsi_inspector.core.session.formats.worker_session_1.json_form import unread
 from wsi_inspector.core.session.model import Body, Entry, Id, Problem, State, TimelineItem, id_key
 from wsi_inspector.core.files.input_file import open_input, read_input, refuse_foreign_text
 from wsi_inspector.core.session.reading import (
-    GZIP_MAGIC, JsonSyntaxError, LoadError, decode, drop_bom, gunzip_file, gzip_limit, lines_ended_by_cr, looks_like_json_lines, no_gc,
+    GZIP_MAGIC, JsonSyntaxError, LoadError, decode, drop_bom, gunzip_file, lines_ended_by_cr, looks_like_json_lines, no_gc,
 )
+from wsi_inspector.core.session.reading import gzip_limit as reading_gzip_limit
 from wsi_inspector.core.session.plain_header import Caps
 from wsi_inspector.core.session.place import Place
 from wsi_inspector.core.session.timeline import StatePoint, build_states, order_timeline
@@ -173,24 +174,23 @@ def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False) 
     del mapped
     path = Path(path)
     try:
-        text = _gunzipped(path, gzip_limit)
-        if text is not None:
-            return load_bytes(text, path.name, path, unpacked=True)
-        data = read_input(path)
+        text = file_text(path, gzip_limit)
     except JsonSyntaxError as exc:
         return refused_session(path, exc)
-    return load_bytes(data, path.name, path, gzip_limit)
+    return load_bytes(text, path.name, path, unpacked=True)
 
 
-def _gunzipped(path: Path, limit: int | None) -> bytearray | None:
-    """The file's text when it is gzip (by its magic bytes, whatever its name), unpacked as it is read; else None."""
+def file_text(path: Path, gzip_limit: int | None = None) -> bytes | bytearray:
+    """The text of the file at `path` as the loader reads it: read into memory (`read_input`), a gzip file
+    (by its magic bytes, whatever its name) unpacked as it is read, so its compressed bytes are never held
+    whole beside the text; a leading BOM dropped. LoadError or JsonSyntaxError as `read_input` raises them."""
     handle = open_input(path)
     try:
-        if os.pread(handle, len(GZIP_MAGIC), 0) != GZIP_MAGIC:
-            return None
-        return gunzip_file(handle, gzip_limit() if limit is None else limit)
+        if os.pread(handle, len(GZIP_MAGIC), 0) == GZIP_MAGIC:
+            return drop_bom(gunzip_file(handle, reading_gzip_limit() if gzip_limit is None else gzip_limit))
     finally:
         os.close(handle)
+    return decode(read_input(path), gzip_limit)
 
 
 def refused_session(path: Path, exc: JsonSyntaxError) -> Session:
@@ -206,12 +206,12 @@ def load_bytes(data: bytes | bytearray | memoryview, name: str = "<memory>", pat
     """Load a session from the file's bytes; `name` decides JSON vs JSON Lines by its suffix.
 
     A gzip file may unpack to `gzip_limit` bytes (None: `wsi_inspector.core.session.reading.gzip_limit()`);
-    `unpacked`: `data` is what a gzip file unpacked to already (`load` does so as it reads), not unpacked again.
+    `unpacked`: `data` is the file's text as `file_text` gives it (gzip undone, BOM dropped), taken as it is.
     """
     session = Session(name, path)
     with no_gc():
         try:
-            text = drop_bom(data) if unpacked else decode(data, gzip_limit)  # type: ignore[arg-type]
+            text = data if unpacked else decode(data, gzip_limit)  # type: ignore[arg-type]
             refuse_foreign_text(text[:4096])  # what a gzip unpacked to, or bytes handed in
             del data  # a gzip's compressed bytes: not held beside the unpacked text while it is read
         except JsonSyntaxError as exc:
