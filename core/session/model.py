@@ -50,7 +50,7 @@ class Entry:
     """
 
     __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "_extra", "_where",
-                 "input_bytes", "input_shape", "size", "_input", "_output", "_text", "_input_at", "_input_tail")
+                 "input_bytes", "input_shape", "_size_beyond", "_input", "_output", "_text", "_input_at", "_input_tail")
 
     def __init__(self, id: Id, call: str, input: Any = None, unit: str | None = None, applied: bool = False,
                  edit_of: Id | None = None, body: Id | None = None, output: Any = NO_OUTPUT,
@@ -69,7 +69,7 @@ class Entry:
         self._where = where
         self.input_bytes: int | None = None  # json_bytes(input), once computed (wsi_inspector.core.jsrules.run_inputs)
         self.input_shape: dict[str, Any] | None = None  # keys, array length or kind, once computed
-        self.size: int | None = None  # entry_bytes, once computed
+        self._size_beyond: int | None = None  # see `size`
         self._input = input
         self._output = output
         self._text: Any = None  # the record's JSON text (bytes or a buffer) once the values are let go
@@ -80,6 +80,25 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"Entry(id={self.id!r}, call={self.call!r}{', applied' if self.applied else ''}, where={str(self.where)!r})"
+
+    @property
+    def size(self) -> int | None:
+        """entry_bytes, once computed (wsi_inspector.core.jsrules.run_inputs sets it, after input_bytes).
+
+        Kept as what it adds to input_bytes (the id, call and unit: a few dozen bytes, one of Python's
+        shared small ints) rather than as an int of its own for each entry (32 bytes: 32 MB a million).
+        A size set with no input_bytes known, or below it, is kept whole, as -1 - size (sizes are >= 0).
+        """
+        beyond = self._size_beyond
+        if beyond is None:
+            return None
+        return beyond + self.input_bytes if beyond >= 0 else -1 - beyond  # type: ignore[operator]  # set with it
+
+    @size.setter
+    def size(self, value: int | None) -> None:
+        known = self.input_bytes
+        self._size_beyond = (None if value is None else value - known if known is not None and value >= known
+                             else -1 - value)
 
     @property
     def extra(self) -> dict[str, object]:

@@ -67,3 +67,25 @@ def test_json_lines_entries_hold_their_lines_where_they_lie_in_the_one_text(form
     assert {type(text).__name__ for text in texts} == {"RecordText"}
     lines = [line for line in forms["jsonl"].read_bytes().splitlines() if b'"kind":"entry"' in line]
     assert [bytes(text) for text in texts] == lines
+
+
+def test_an_entrys_size_reads_back_as_set_whatever_is_known_when_it_is_set():
+    """Entry.size is kept as what it adds to input_bytes (a shared small int, not 32 bytes an entry); read back it
+    is what was set, before or after input_bytes is known, and above or below it."""
+    from wsi_inspector.core.jsrules.run_inputs import entry_bytes
+    from wsi_inspector.core.session.model import Entry
+
+    entry = Entry("c1", "a.b.c", [1, 2])
+    assert entry.size is None
+    entry.size = 40
+    assert entry.size == 40
+    entry.input_bytes = 5
+    assert entry.size == 40
+    for size in (50, 5, 3, 0, 10**12):
+        entry.size = size
+        assert entry.size == size
+    entry.size = None
+    assert entry.size is None
+    fresh = Entry("c2", "a.b.c", {"spine": [[1.5, 2]] * 200})
+    assert entry_bytes(fresh) == fresh.size == len('{"id":"c2","call":"a.b.c","input":}') + fresh.input_bytes
+    assert 0 <= fresh._size_beyond < 257  # one of Python's shared ints
