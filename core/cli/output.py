@@ -78,10 +78,11 @@ def dumps(obj: Any) -> bytes:
 def print_json(obj: PrintedDocument) -> None:
     """Exactly one JSON document on stdout."""
     global printed_json
-    text = dumps(obj) + b"\n"  # made whole first: a failure here leaves stdout empty for the error document
+    text = dumps(obj)  # made whole first: a failure here leaves stdout empty for the error document
     printed_json = True
     out = sys.stdout.buffer
     out.write(text)
+    out.write(b"\n")  # not `text + b"\n"`: a copy of a big document at the command's peak (a manifest of 50,000 entries: 8 MB)
     out.flush()
 
 

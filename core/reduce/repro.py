@@ -212,7 +212,7 @@ def cut_document(cut: Cut) -> dict[str, Any]:
     if source.info.get("title"):
         info["title"] = f"{source.info['title']} ({suffix} at body {cut.body.key})"
     document: dict[str, Any] = {"format": FORMAT, "session": info}
-    caps = source.caps.model_dump(by_alias=True, exclude_none=True)
+    caps = source.caps.as_json()
     if caps:
         document["caps"] = caps
     scene = _scene(cut)

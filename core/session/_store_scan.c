@@ -833,6 +833,7 @@ typedef struct {
     Py_buffer view;
     Py_ssize_t next;          /* the next record to hand out */
     PyObject **shape_keys;    /* each Shape's tuple of keys, made when first handed out */
+    Py_ssize_t shape_keys_len; /* slots in shape_keys: lines scanned one by one meet new shapes as they go */
     Keeper *keeper;           /* made with the first record's text */
 } Scanned;
 
@@ -842,7 +843,7 @@ static void free_scan(Scan *s) {
 }
 
 static void Scanned_dealloc(Scanned *self) {
-    if (self->shape_keys) for (Py_ssize_t i = 0; i < self->scan.shapes_len; i++) Py_XDECREF(self->shape_keys[i]);
+    for (Py_ssize_t i = 0; i < self->shape_keys_len; i++) Py_XDECREF(self->shape_keys[i]);
     free(self->shape_keys);
     Py_XDECREF(self->keeper);
     free_scan(&self->scan);
@@ -924,9 +925,14 @@ static PyObject *plain_fields(Scanned *self, Record *r) {
 
 /* The tuple of a Shape's keys: made once, then shared by every record with that key set. */
 static PyObject *shape_keys(Scanned *self, Py_ssize_t index) {
-    if (!self->shape_keys) {
-        self->shape_keys = calloc((size_t)self->scan.shapes_len + 1, sizeof(PyObject *));
-        if (!self->shape_keys) return PyErr_NoMemory();
+    if (index >= self->shape_keys_len) {
+        Py_ssize_t size = self->scan.shapes_len > 2 * self->shape_keys_len ? self->scan.shapes_len : 2 * self->shape_keys_len;
+        if (size <= index) size = index + 1;
+        PyObject **bigger = realloc(self->shape_keys, (size_t)size * sizeof(PyObject *));
+        if (!bigger) return PyErr_NoMemory();
+        memset(bigger + self->shape_keys_len, 0, (size_t)(size - self->shape_keys_len) * sizeof(PyObject *));
+        self->shape_keys = bigger;
+        self->shape_keys_len = size;
     }
     if (!self->shape_keys[index]) {
         Shape *shape = self->scan.shapes + index;
@@ -942,7 +948,7 @@ static PyObject *shape_keys(Scanned *self, Py_ssize_t index) {
     return Py_NewRef(self->shape_keys[index]);
 }
 
-static PyObject *record_text(Scanned *self, Record *r) {
+static PyObject *record_text(Scanned *self, Py_ssize_t start, Py_ssize_t end) {
     if (!self->keeper) {
         self->keeper = PyObject_New(Keeper, &KeeperType);
         if (!self->keeper) return NULL;
@@ -955,8 +961,8 @@ static PyObject *record_text(Scanned *self, Record *r) {
     RecordText *text = PyObject_New(RecordText, &RecordTextType);
     if (!text) return NULL;
     text->keeper = (Keeper *)Py_NewRef(self->keeper);
-    text->start = (const char *)self->keeper->view.buf + r->start;
-    text->length = r->end - r->start;
+    text->start = (const char *)self->keeper->view.buf + start;
+    text->length = end - start;
     return (PyObject *)text;
 }
 
@@ -970,7 +976,7 @@ static PyObject *record_tuple(Scanned *self, Record *r) {
     if (!shape) return NULL;
     fields = r->plain && r->input_start >= 0 ? plain_fields(self, r) : Py_NewRef(Py_None);
     if (!fields) { Py_DECREF(shape); return NULL; }
-    text = record_text(self, r);
+    text = record_text(self, r->start, r->end);
     if (!text) { Py_DECREF(shape); Py_DECREF(fields); return NULL; }
     return Py_BuildValue("(nnnnLNNON)", r->start, r->end, r->input_start, r->input_end, r->input_bytes,
                          shape, fields, r->verbatim ? Py_True : Py_False, text);
@@ -997,8 +1003,49 @@ static PyObject *Scanned_parts(Scanned *self, PyObject *Py_UNUSED(ignored)) {
     return parts;
 }
 
+/* The record in text[start:stop] (a JSON Lines line, spaces around it allowed) scanned on its own: its
+   tuple, offsets into the whole text, or None when it is not one JSON value. The Scan starts clean
+   each time but keeps its shapes, so equal key sets are one tuple across lines. */
+static PyObject *record_at(Scanned *self, Py_ssize_t start, Py_ssize_t stop) {
+    Scan *s = &self->scan;
+    s->pos = start;
+    s->length = stop;  /* the line's end: nothing past it is read */
+    s->depth = 0;
+    s->keys_len = 0;
+    s->records_len = 0;
+    s->failed = 0;
+    skip_space(s);
+    int ok = scan_record(s);
+    skip_space(s);
+    if (s->no_memory) return PyErr_NoMemory();
+    if (!ok || s->failed || s->pos != s->length) Py_RETURN_NONE;
+    return record_tuple(self, s->records);
+}
+
+static int line_span(Scanned *self, PyObject *args, Py_ssize_t *start, Py_ssize_t *stop) {
+    if (!PyArg_ParseTuple(args, "nn", start, stop)) return 0;
+    if (*start < 0 || *start > *stop || *stop > self->view.len) {
+        PyErr_Format(PyExc_ValueError, "span %zd:%zd is not inside the text of %zd bytes", *start, *stop, self->view.len);
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *Scanned_record(Scanned *self, PyObject *args) {
+    Py_ssize_t start, stop;
+    return line_span(self, args, &start, &stop) ? record_at(self, start, stop) : NULL;
+}
+
+static PyObject *Scanned_text(Scanned *self, PyObject *args) {
+    Py_ssize_t start, stop;
+    return line_span(self, args, &start, &stop) ? record_text(self, start, stop) : NULL;
+}
+
 static PyMethodDef Scanned_methods[] = {
     {"parts", (PyCFunction)Scanned_parts, METH_NOARGS, "The document's members: (name, start, end) each."},
+    {"record", (PyCFunction)Scanned_record, METH_VARARGS,
+     "record(start, stop): the record in text[start:stop] scanned on its own (a JSON Lines line), or None."},
+    {"text", (PyCFunction)Scanned_text, METH_VARARGS, "text(start, stop): text[start:stop] as a record's text (a RecordText)."},
     {NULL}
 };
 
@@ -1023,6 +1070,7 @@ static Scanned *new_scanned(PyObject *text) {
     memset(&self->view, 0, sizeof self->view);
     self->next = 0;
     self->shape_keys = NULL;
+    self->shape_keys_len = 0;
     self->keeper = NULL;
     if (PyObject_GetBuffer(text, &self->view, PyBUF_SIMPLE) < 0) { self->view.obj = NULL; Py_DECREF(self); return NULL; }
     self->scan.text = self->view.buf;
@@ -1054,16 +1102,16 @@ static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwa
 static PyObject *scan_one_record(PyObject *Py_UNUSED(module), PyObject *text) {
     Scanned *self = new_scanned(text);
     if (!self) return NULL;
-    Scan *s = &self->scan;
-    skip_space(s);
-    int ok = scan_record(s);
-    skip_space(s);
-    PyObject *record = NULL;
-    if (s->no_memory) PyErr_NoMemory();
-    else if (!ok || s->failed || s->pos != s->length) record = Py_NewRef(Py_None);
-    else record = record_tuple(self, s->records);
+    PyObject *record = record_at(self, 0, self->view.len);
     Py_DECREF(self);
     return record;
+}
+
+/* lines(text) -> a Scanned with nothing scanned, whose record(start, stop) scans each line where it lies:
+   one export of the text for all of them, each record's text 40 bytes (a line's memoryview is 184, and
+   scan_record's own Scanned and export for each line some 300 more). */
+static PyObject *scan_lines(PyObject *Py_UNUSED(module), PyObject *text) {
+    return (PyObject *)new_scanned(text);
 }
 
 
@@ -1151,6 +1199,8 @@ static PyMethodDef module_methods[] = {
      "scan(text, release=False): the session document scanned, or None (see core/session/store_scan.py)."},
     {"scan_record", (PyCFunction)scan_one_record, METH_O,
      "scan_record(text): one record (a JSON Lines line) scanned, or None (see core/session/store_scan.py)."},
+    {"lines", (PyCFunction)scan_lines, METH_O,
+     "lines(text): a Scanned of nothing yet, to scan each line with .record(start, stop) (see core/session/store_scan.py)."},
     {"finder", (PyCFunction)new_finder, METH_O, "finder(haystack): bytes.find over it, read where it lies (see core/session/fast_find.py)."},
     {"buffer_spans", (PyCFunction)buffer_spans, METH_O, "buffer_spans(buffers): ([address], [size]) (see core/session/fast_find.py)."},
     {NULL}

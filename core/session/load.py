@@ -6,6 +6,7 @@ How each format version reads its two forms is in `wsi_inspector.core.session.fo
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,9 +14,12 @@ from wsi_inspector.core.session.formats import VERSIONS, version_for
 from wsi_inspector.core.session.formats.worker_session_1.header import FORMAT
 from wsi_inspector.core.session.formats.worker_session_1.json_form import unreadable
 from wsi_inspector.core.session.model import Body, Entry, Id, Problem, State, TimelineItem, id_key
-from wsi_inspector.core.files.input_file import read_input, refuse_foreign_text
-from wsi_inspector.core.session.reading import JsonSyntaxError, LoadError, decode, lines_ended_by_cr, looks_like_json_lines, no_gc
-from wsi_inspector.core.session.schema import Caps
+from wsi_inspector.core.files.input_file import open_input, read_input, refuse_foreign_text
+from wsi_inspector.core.session.reading import (
+    GZIP_MAGIC, JsonSyntaxError, LoadError, decode, drop_bom, gunzip_file, lines_ended_by_cr, looks_like_json_lines, no_gc,
+)
+from wsi_inspector.core.session.reading import gzip_limit as reading_gzip_limit
+from wsi_inspector.core.session.plain_header import Caps
 from wsi_inspector.core.session.place import Place
 from wsi_inspector.core.session.timeline import StatePoint, build_states, order_timeline
 
@@ -93,6 +97,7 @@ class Session:
         self.edit_links = EditLinks(self.problems, self._entry_by_key)
         for entry in self.entries:
             self.edit_links.check(entry)
+        self.edit_links.loaded()
         self._points, refusals = build_states(self.timeline, self.caps.max_keep_bytes, self.final_kept)
         self.problems.extend(refusals)
         self._check_store_cap()
@@ -120,13 +125,24 @@ class EditLinks:
     def __init__(self, problems: list[Problem], entry_by_key: dict[str, Entry]):
         self.problems = problems
         self.entry_by_key = entry_by_key  # every entry of the session: says whether a bad editOf is later or absent
-        self.seen: set[str] = set()
+        self.seen: set[str] | None = set()  # the ids checked so far; None once all loaded are (see `loaded`)
         self.model_calls: set[str] = set()
+
+    def loaded(self) -> None:
+        """Every entry of `entry_by_key` is checked: from now on an entry is earlier when it is there (entries
+        added later are put there before they are checked), and the set of ids seen is let go (2 MB a 50,000-entry session)."""
+        self.seen = None
+
+    def _earlier(self, key: str, entry: Entry) -> bool:
+        if self.seen is not None:
+            return key in self.seen
+        found = self.entry_by_key.get(key)
+        return found is not None and found is not entry
 
     def check(self, entry: Entry) -> None:
         """Check one entry, the next in file order, and remember it."""
         if entry.applied:
-            if entry.edit_of is not None and str(entry.edit_of) not in self.seen:
+            if entry.edit_of is not None and not self._earlier(str(entry.edit_of), entry):
                 own = str(entry.edit_of) == str(entry.id)
                 later = str(entry.edit_of) in self.entry_by_key
                 named = "its own entry" if own else "a later entry" if later else "no entry"
@@ -142,7 +158,8 @@ class EditLinks:
                 ))
         else:
             self.model_calls.add(entry.call)
-        self.seen.add(str(entry.id))
+        if self.seen is not None:
+            self.seen.add(str(entry.id))
 
 
 def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False) -> Session:
@@ -150,16 +167,30 @@ def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False) 
 
     The file is read into memory through `wsi_inspector.core.files.input_file` (regular files only, bounded reads, never
     mapped: a file cut shorter by another program while it is read is a truncated text, not a crash);
-    NUL bytes or UTF-16/32 text are one located error without reading past the first bytes.
+    NUL bytes or UTF-16/32 text are one located error without reading past the first bytes. A gzip
+    file is unpacked as it is read: its compressed bytes are never held whole beside the text.
     `mapped` is accepted for callers written when the CLI mapped `.json` files, and changes nothing.
     """
     del mapped
     path = Path(path)
     try:
-        data = read_input(path)
+        text = file_text(path, gzip_limit)
     except JsonSyntaxError as exc:
         return refused_session(path, exc)
-    return load_bytes(data, path.name, path, gzip_limit)
+    return load_bytes(text, path.name, path, unpacked=True)
+
+
+def file_text(path: Path, gzip_limit: int | None = None) -> bytes | bytearray:
+    """The text of the file at `path` as the loader reads it: read into memory (`read_input`), a gzip file
+    (by its magic bytes, whatever its name) unpacked as it is read, so its compressed bytes are never held
+    whole beside the text; a leading BOM dropped. LoadError or JsonSyntaxError as `read_input` raises them."""
+    handle = open_input(path)
+    try:
+        if os.pread(handle, len(GZIP_MAGIC), 0) == GZIP_MAGIC:
+            return drop_bom(gunzip_file(handle, reading_gzip_limit() if gzip_limit is None else gzip_limit))
+    finally:
+        os.close(handle)
+    return decode(read_input(path), gzip_limit)
 
 
 def refused_session(path: Path, exc: JsonSyntaxError) -> Session:
@@ -170,15 +201,17 @@ def refused_session(path: Path, exc: JsonSyntaxError) -> Session:
     return session
 
 
-def load_bytes(data: bytes | bytearray, name: str = "<memory>", path: Path | None = None, gzip_limit: int | None = None) -> Session:
+def load_bytes(data: bytes | bytearray | memoryview, name: str = "<memory>", path: Path | None = None,
+               gzip_limit: int | None = None, unpacked: bool = False) -> Session:
     """Load a session from the file's bytes; `name` decides JSON vs JSON Lines by its suffix.
 
-    A gzip file may unpack to `gzip_limit` bytes (None: `wsi_inspector.core.session.reading.gzip_limit()`).
+    A gzip file may unpack to `gzip_limit` bytes (None: `wsi_inspector.core.session.reading.gzip_limit()`);
+    `unpacked`: `data` is the file's text as `file_text` gives it (gzip undone, BOM dropped), taken as it is.
     """
     session = Session(name, path)
     with no_gc():
         try:
-            text = decode(data, gzip_limit)
+            text = data if unpacked else decode(data, gzip_limit)  # type: ignore[arg-type]
             refuse_foreign_text(text[:4096])  # what a gzip unpacked to, or bytes handed in
             del data  # a gzip's compressed bytes: not held beside the unpacked text while it is read
         except JsonSyntaxError as exc:

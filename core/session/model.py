@@ -49,13 +49,13 @@ class Entry:
     so read it once per use. An entry made in memory (tests, the runner) simply holds its values.
     """
 
-    __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "extra", "_where",
-                 "input_bytes", "input_shape", "size", "_input", "_output", "_text", "_input_at", "_input_tail")
+    __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "_extra", "_where",
+                 "input_bytes", "input_shape", "_size_beyond", "_input", "_output", "_text", "_input_at", "_input_tail")
 
     def __init__(self, id: Id, call: str, input: Any = None, unit: str | None = None, applied: bool = False,
                  edit_of: Id | None = None, body: Id | None = None, output: Any = NO_OUTPUT,
                  seq: int | None = None, at: str | None = None, extra: dict[str, Any] | None = None,
-                 where: Place | str = NOWHERE):
+                 where: Place | str | int = NOWHERE):
         self.id = id
         self.call = call
         self.unit = unit
@@ -64,11 +64,12 @@ class Entry:
         self.body = body
         self.seq = seq
         self.at = at
-        self.extra = {} if extra is None else extra
-        self._where = where  # a str is a JSON Pointer's text, made a Place when asked (see `where`)
+        self._extra = extra or None  # None when empty: an empty dict for each of a million entries is 64 MB
+        # A JSON Pointer's text or a number (see Place.of_record): made a Place when asked (see `where`).
+        self._where = where
         self.input_bytes: int | None = None  # json_bytes(input), once computed (wsi_inspector.core.jsrules.run_inputs)
         self.input_shape: dict[str, Any] | None = None  # keys, array length or kind, once computed
-        self.size: int | None = None  # entry_bytes, once computed
+        self._size_beyond: int | None = None  # see `size`
         self._input = input
         self._output = output
         self._text: Any = None  # the record's JSON text (bytes or a buffer) once the values are let go
@@ -81,21 +82,47 @@ class Entry:
         return f"Entry(id={self.id!r}, call={self.call!r}{', applied' if self.applied else ''}, where={str(self.where)!r})"
 
     @property
+    def size(self) -> int | None:
+        """entry_bytes, once computed (wsi_inspector.core.jsrules.run_inputs sets it, after input_bytes).
+
+        Kept as what it adds to input_bytes (the id, call and unit: a few dozen bytes, one of Python's
+        shared small ints) rather than as an int of its own for each entry (32 bytes: 32 MB a million).
+        A size set with no input_bytes known, or below it, is kept whole, as -1 - size (sizes are >= 0).
+        """
+        beyond = self._size_beyond
+        if beyond is None:
+            return None
+        return beyond + self.input_bytes if beyond >= 0 else -1 - beyond  # type: ignore[operator]  # set with it
+
+    @size.setter
+    def size(self, value: int | None) -> None:
+        known = self.input_bytes
+        self._size_beyond = (None if value is None else value - known if known is not None and value >= known
+                             else -1 - value)
+
+    @property
+    def extra(self) -> dict[str, object]:
+        """The record's members the format does not name, kept as they were (a new empty dict when none)."""
+        return {} if self._extra is None else self._extra
+
+    @property
     def where(self) -> Place:
         """The record's place: a JSON Pointer (`/store/3`) or a JSON Lines line (`line 4`).
 
-        The JSON form's loader hands the pointer's text: a Place is made on first use, since few of
-        100,000 entries are ever asked and making each one up front is a few percent of the load.
+        The loaders hand the pointer's text or the line's number: a Place is made on first use, since few
+        of 100,000 entries are ever asked, and making each one up front is a few percent of the load
+        and some 80 bytes an entry.
         """
         where = self._where
-        if type(where) is str:
-            where = self._where = Place.from_pointer(where)
-        return where  # type: ignore[return-value]
+        if type(where) is not Place:
+            where = self._where = Place.of_record(where)
+        return where
 
     @property
     def where_text(self) -> str:
         """The place as printed, without making a Place (an index of 100,000 entries by place)."""
-        return self._where if type(self._where) is str else str(self._where)
+        where = self._where
+        return where if type(where) is str else str(Place.of_record(where))
 
     @property
     def input(self) -> Any:

@@ -50,6 +50,15 @@ class Place(NamedTuple):
         return cls(line)
 
     @classmethod
+    def of_record(cls, where: Place | str | int) -> Place:
+        """A record's place as the loaders hand it to be made when asked: a Place, a JSON Pointer's text, or a
+        number: n > 0 the JSON Lines line n, n <= 0 the JSON form's `/store/-n`. A session holds one for each
+        entry, and an int is some 30 bytes where the pointer's text is 60 and a Place 80."""
+        if type(where) is int:
+            return cls(where) if where > 0 else cls(None, None, ("store", str(-where)))
+        return cls.from_pointer(where) if type(where) is str else where  # type: ignore[return-value]
+
+    @classmethod
     def spot(cls, line: int, column: int, record: Place | None = None) -> Place:
         """A spot in the file (where it stops being JSON), in the JSON-form record `record` if known."""
         return cls(line=line, column=column, pointer=record.pointer if record is not None else ())

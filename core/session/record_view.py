@@ -21,9 +21,8 @@ import msgspec
 
 from wsi_inspector.core.session.model import Body, Entry
 from wsi_inspector.core.session.place import Place
-from wsi_inspector.core.files.input_file import read_input
-from wsi_inspector.core.session.reading import JsonSyntaxError, LoadError, decode, parse_json
-from wsi_inspector.core.session.load import Session
+from wsi_inspector.core.session.reading import JsonSyntaxError, LoadError, parse_json
+from wsi_inspector.core.session.load import Session, file_text
 
 EXCERPT_LINES = 3  # lines shown on each side of a spot
 EXCERPT_WIDTH = 300  # a longer line (a minified file) is cut to this many characters around the spot
@@ -144,7 +143,7 @@ class RecordFinder:
 
     def _file(self) -> bytes | bytearray:
         if self._data is None:
-            self._data = decode(read_input(Path(self.session.path)))  # type: ignore[arg-type]  # checked by view
+            self._data = file_text(Path(self.session.path))  # type: ignore[arg-type]  # checked by view
         return self._data
 
     def _record_in_file(self, data: bytes | bytearray, tokens: tuple[str, ...]) -> tuple[Place, object]:

@@ -24,10 +24,10 @@ def _is_id(value: Any) -> bool:
     return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 
-def _place(where: Place | str) -> Place:
-    # The JSON form hands a record's pointer as text: read into a Place only for a problem or a body,
-    # not for each of 100,000 good entries (an Entry reads it when asked).
-    return Place.from_pointer(where) if type(where) is str else where  # type: ignore[return-value]
+def _place(where: Place | str | int) -> Place:
+    # The loaders hand a record's place as a pointer's text or a number (Place.of_record): read into a Place
+    # only for a problem or a body, not for each of 100,000 good entries (an Entry reads it when asked).
+    return Place.of_record(where)
 
 
 class RecordChecker:
@@ -37,15 +37,16 @@ class RecordChecker:
         self.problems = problems
         self.entry_ids: set[str] = set()
         self.body_ids: set[str] = set()
+        self._names: dict[Any, Any] = {}  # each body id the entries name, kept once (a body makes dozens of calls)
 
-    def _error(self, where: Place | str, message: str) -> None:
-        self.problems.append(Problem("error", where, message))
+    def _error(self, where: Place | str | int, message: str) -> None:
+        self.problems.append(Problem("error", _place(where) if type(where) is int else where, message))  # type: ignore[arg-type]
 
-    def _warn(self, where: Place | str, message: str) -> None:
-        self.problems.append(Problem("warning", where, message))
+    def _warn(self, where: Place | str | int, message: str) -> None:
+        self.problems.append(Problem("warning", _place(where) if type(where) is int else where, message))  # type: ignore[arg-type]
 
-    def entry(self, raw: Any, where: Place | str, skip: str = "") -> Entry | None:
-        """An Entry, or None when the record has an error (listed); a str `where` is a JSON Pointer's text."""
+    def entry(self, raw: Any, where: Place | str | int, skip: str = "") -> Entry | None:
+        """An Entry, or None when the record has an error (listed); a str `where` is a JSON Pointer's text, an int a JSON Lines line's number."""
         # The common case, a well-formed entry, is checked with as few calls as possible: a
         # session can hold 100,000 of them.
         try:
@@ -75,15 +76,16 @@ class RecordChecker:
             edit_of = self._optional_id(raw, "editOf", where)
         if body is not None:
             body = self._optional_id(raw, "body", where)
+            body = self._names.setdefault(body, body)
         if seq is not None:
             seq = self._seq(raw, where)
         if at is not None:
             at = self._text(raw, "at", where)
         known = ENTRY_FIELDS | {skip} if skip else ENTRY_FIELDS
-        extra = {} if known.issuperset(raw) else {k: v for k, v in raw.items() if k not in known}
+        extra = None if known.issuperset(raw) else {k: v for k, v in raw.items() if k not in known}
         return Entry(entry_id, call, value, unit, applied, edit_of, body, get("output", NO_OUTPUT), seq, at, extra, where)
 
-    def _entry_missing(self, raw: Any, where: Place | str) -> None:
+    def _entry_missing(self, raw: Any, where: Place | str | int) -> None:
         if not isinstance(raw, dict):
             self._error(where, "an entry must be an object with id, call and input")
         else:
@@ -91,7 +93,7 @@ class RecordChecker:
             self._error(where, f"entry without {', '.join(missing)}: every entry needs id, call and input")
         return None
 
-    def _entry_bad_id_or_call(self, entry_id: Any, call: Any, where: Place | str) -> None:
+    def _entry_bad_id_or_call(self, entry_id: Any, call: Any, where: Place | str | int) -> None:
         if not _is_id(entry_id):
             self._error(_place(where).field("id"), f"id must be a string or an integer, not {entry_id!r}")
         else:
@@ -101,7 +103,7 @@ class RecordChecker:
             )
         return None
 
-    def body(self, raw: Any, where: Place | str, skip: str = "") -> Body | None:
+    def body(self, raw: Any, where: Place | str | int, skip: str = "") -> Body | None:
         """A Body, or None when the record has an error (listed); a str `where` is a JSON Pointer's text."""
         if not isinstance(raw, dict):
             self._error(where, "a body must be an object with id and code")
@@ -146,21 +148,21 @@ class RecordChecker:
             where=_place(where),
         )
 
-    def _optional_id(self, raw: dict, field: str, where: Place | str) -> Any:
+    def _optional_id(self, raw: dict, field: str, where: Place | str | int) -> Any:
         value = raw.get(field)
         if value is not None and not _is_id(value):
             self._warn(_place(where).field(field), f"{field} must be an id (string or integer), not {value!r}; ignored")
             return None
         return value
 
-    def _seq(self, raw: dict, where: Place | str) -> int | None:
+    def _seq(self, raw: dict, where: Place | str | int) -> int | None:
         seq = raw.get("seq")
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
             self._warn(_place(where).field("seq"), f"seq must be an integer, not {seq!r}; ignored")
             return None
         return seq
 
-    def _text(self, raw: dict, field: str, where: Place | str) -> str | None:
+    def _text(self, raw: dict, field: str, where: Place | str | int) -> str | None:
         value = raw.get(field)
         if value is not None and not isinstance(value, str):
             self._warn(_place(where).field(field), f"{field} must be an ISO-8601 string, not {value!r}; ignored")

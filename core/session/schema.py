@@ -1,5 +1,8 @@
 """Pydantic models for the session file's header parts (SPEC 2.1), unknown fields kept.
 
+Imported only for a part that is not plainly valid (wsi_inspector.core.session.plain_header): they say
+what is wrong with it, and read what they may convert. The session's caps are a plain_header.Caps.
+
 Entries and bodies are checked by hand in `wsi_inspector.core.session.records`: there are 100,000 of them and their
 inputs are large, so a model per record would cost more than the parse itself.
 """
@@ -31,12 +34,6 @@ class Caps(Open):
 
     store_bytes: NonNegativeInt | None = Field(None, alias="storeBytes")
     keep_bytes: NonNegativeInt | None = Field(None, alias="keepBytes")
-
-    @property
-    def max_keep_bytes(self) -> int:
-        from wsi_inspector.core.jsrules.run_inputs import MAX_KEEP_BYTES
-
-        return MAX_KEEP_BYTES if self.keep_bytes is None else self.keep_bytes
 
 
 class ModuleInfo(Open):

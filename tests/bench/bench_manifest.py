@@ -7,7 +7,9 @@ The parse is orjson's with the garbage collector off: of the whole file; of each
 Lines; after gunzip for gzip (the gunzip is counted in the parse too, as the load must do it).
 Targets (issue 28): at most 1.0× the parse, peak memory at most 1.5× the (unpacked) file. Each
 figure is the best of three runs in the same run of this script, wall and CPU seconds (user +
-system; the CPU figure moves less when the machine is shared); peak is the child's ru_maxrss.
+system; the CPU figure moves less when the machine is shared); peak is the child's ru_maxrss, the
+interpreter included (the parse's own peak is shown beside its time). The load average is printed
+before and after the table.
 """
 from __future__ import annotations
 
@@ -60,10 +62,11 @@ def _unpacked_size(path: Path) -> int:
 def row(name: str, path: Path, parse: str) -> str:
     """One table row: the form, its size, the parse, wsi, the ratios and peak over the unpacked size."""
     unpacked = _unpacked_size(path)
-    base_s, base_cpu, _ = best_of(3, [sys.executable, "-c", PARSE[parse].format(p=str(path))])
+    base_s, base_cpu, base_mem = best_of(3, [sys.executable, "-c", PARSE[parse].format(p=str(path))])
     wsi_s, wsi_cpu, wsi_mem = best_of(3, [str(WSI), "manifest", str(path), "--json"])
-    return (f"| {name} | {unpacked / 1e6:.0f} MB | {base_s:.2f} s ({base_cpu:.2f} CPU) | {wsi_s:.2f} s ({wsi_cpu:.2f} CPU) "
-            f"| {wsi_s / base_s:.2f}× ({wsi_cpu / base_cpu:.2f}× CPU) | {wsi_mem / 1e6:.0f} MB = {wsi_mem / unpacked:.2f}× |")
+    return (f"| {name} | {unpacked / 1e6:.0f} MB | {base_s:.2f} s ({base_cpu:.2f} CPU, peak {base_mem / unpacked:.2f}×) "
+            f"| {wsi_s:.2f} s ({wsi_cpu:.2f} CPU) | {wsi_s / base_s:.2f}× ({wsi_cpu / base_cpu:.2f}× CPU) "
+            f"| {wsi_mem / 1e6:.0f} MB = {wsi_mem / unpacked:.2f}× |")
 
 
 def main() -> None:
@@ -80,6 +83,7 @@ def main() -> None:
     for name, parse in [("compact", "whole"), ("indent", "whole"), ("jsonl", "lines"), ("jsonl.gz", "gzip lines")]:
         print(row(f"real-shaped {name}, {entries:,}", real[name], parse), flush=True)
     print(row(f"make_big, {big_entries:,}", big_session(big_entries), "whole"), flush=True)
+    print(f"load at the end: {os.getloadavg()[0]:.1f} (2 cores: figures taken on a shared machine move; compare ratios of one run)")
 
 
 if __name__ == "__main__":

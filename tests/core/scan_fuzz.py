@@ -50,7 +50,7 @@ def mutate(rng: random.Random, data: bytes) -> bytes:
 
 
 def exercise(data: bytes) -> None:
-    """Scan `data` as a document and as a line, and build everything the scans hand out."""
+    """Scan `data` as a document, as a line and line by line, and build everything the scans hand out."""
     scanned = native.scan(data)
     if scanned is not None:
         scanned.parts()
@@ -60,6 +60,14 @@ def exercise(data: bytes) -> None:
         record = native.scan_record(text)
         if record is not None:
             bytes(record[-1])
+    lines = native.lines(data)  # each line scanned where it lies, as the JSON Lines loader does
+    start = 0
+    for line in data.split(b"\n"):
+        record = lines.record(start, start + len(line))
+        if record is not None:
+            bytes(record[-1])
+        bytes(lines.text(start, start + len(line)))
+        start += len(line) + 1
     find = native.finder(data)
     find(data[len(data) // 2:len(data) // 2 + 3], -5)
     native.buffer_spans([data, memoryview(data)[2:]])

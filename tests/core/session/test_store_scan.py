@@ -253,6 +253,43 @@ def test_json_lines_load_the_same_with_and_without_the_scanner(monkeypatch):
     assert all(s[4] >= p[4] for s, p in zip(scanned[0], python[0]))
 
 
+def test_each_line_scanned_where_it_lies_is_the_line_scanned_alone():
+    """The JSON Lines loader scans every line inside the one text (store_scan.Lines): one export of it for all,
+    each record's text a 40-byte buffer. That must be what scanning the line as a text of its own gives,
+    its offsets moved by where the line starts; damaged lines are None both ways, and nothing past a
+    line's end is read (the line after it is a valid record that must not complete a cut one)."""
+    rng = random.Random(28)
+    lines = []
+    for i in range(300):
+        record = json.dumps({"kind": "entry", "id": f"c{i}", "call": "a.b.c", "input": random_value(rng)})
+        if i % 7 == 3:
+            record = record[: rng.randrange(len(record))]  # cut short: not one JSON value
+        elif i % 11 == 5:
+            record = "  " + record + " \t"  # spaces around it are allowed, as the parse allows them
+        lines.append(record.encode())
+    text = b"\n".join(lines)
+    scanner = wsi_inspector.core.session.store_scan.Lines(text)
+    start = scanned = 0
+    for line in lines:
+        alone = wsi_inspector.core.session.store_scan.scan_record(line)
+        here = scanner.record(start, start + len(line))
+        if alone is None:
+            assert here is None, line
+        else:
+            scanned += 1
+            moved = tuple(at + start if at >= 0 else at for at in alone[:4])
+            assert here[:4] == moved and here[4:-1] == alone[4:-1], line
+            assert bytes(here[-1]) == bytes(alone[-1]) == line.strip()
+            assert type(here[-1]).__name__ == "RecordText"
+        assert bytes(scanner.text(start, start + len(line))) == line
+        start += len(line) + 1
+    assert scanned >= 250, scanned
+    with pytest.raises(ValueError):
+        scanner.record(5, len(text) + 1)
+    with pytest.raises(ValueError):
+        scanner.text(-1, 3)
+
+
 def _random_double(rng: random.Random) -> float:
     """A double of any kind: any bits, subnormals, powers of two, neighbours of 1e21, 1e-7, 2^53, zeros, geometry."""
     kind = rng.random()

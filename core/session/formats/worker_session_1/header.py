@@ -6,12 +6,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
-
 from wsi_inspector.core.session.model import Problem
 from wsi_inspector.core.session.place import Place
+from wsi_inspector.core.session.plain_header import Caps, plainly_valid
 from wsi_inspector.core.session.records import MODULE
-from wsi_inspector.core.session.schema import Caps, Entity, Mock, ModuleInfo, SessionInfo, describe_error
 from wsi_inspector.core.edits.units import UNITS
 
 if TYPE_CHECKING:
@@ -36,19 +34,19 @@ def read_header(session: Session, document: dict[str, Any], where: Place) -> Non
     else:
         session.format = fmt
 
-    info = _model(session, SessionInfo, document.get("session"), at, "session", required="session" not in session._broken_parts)
+    info = _model(session, "SessionInfo", document.get("session"), at, "session", required="session" not in session._broken_parts)
     if info is not None:
         session.info = document["session"]
-        _check_created_at(session, info.created_at, at)
-    caps = _model(session, Caps, document.get("caps"), at, "caps")
+        _check_created_at(session, document["session"].get("createdAt") if info is PLAIN else info.created_at, at)
+    caps = _model(session, "Caps", document.get("caps"), at, "caps")
     if caps is not None:
-        session.caps = caps
+        session.caps = Caps.of(document["caps"]) if caps is PLAIN else Caps(caps.store_bytes, caps.keep_bytes, dict(caps.model_extra or {}))
     modules = document.get("modules")
     if isinstance(modules, dict):
         for name, raw in modules.items():
             if not MODULE.match(name):
                 session.problems.append(Problem("warning", at("modules", name), "a module name is group.module, two identifiers; ignored"))
-            elif _model(session, ModuleInfo, raw, at, "modules", name) is not None:
+            elif _model(session, "ModuleInfo", raw, at, "modules", name) is not None:
                 session.modules[name] = raw
     elif modules is not None:
         session.problems.append(Problem("error", at("modules"), "modules must be an object keyed by group.module"))
@@ -88,23 +86,34 @@ def _read_scene(session: Session, scene: Any, at: Callable[..., Place]) -> None:
     if not isinstance(entities, list):
         session.problems.append(Problem("error", at("scene", "entities"), "entities must be an array"))
         entities = []
-    good = [raw for i, raw in enumerate(entities) if _model(session, Entity, raw, at, "scene", "entities", i) is not None]
+    good = [raw for i, raw in enumerate(entities) if _model(session, "Entity", raw, at, "scene", "entities", i) is not None]
     mocks = scene.get("mocks", {})
     if not isinstance(mocks, dict):
         session.problems.append(Problem("error", at("scene", "mocks"), "mocks must be an object keyed by call"))
         mocks = {}
-    good_mocks = {c: m for c, m in mocks.items() if _model(session, Mock, m, at, "scene", "mocks", c) is not None}
+    good_mocks = {c: m for c, m in mocks.items() if _model(session, "Mock", m, at, "scene", "mocks", c) is not None}
     session.scene = {**scene, "entities": good, "mocks": good_mocks}
 
 
-def _model(session: Session, model: type[BaseModel], raw: Any, at: Callable[..., Place], *parts: Any, required: bool = False) -> Any:
+PLAIN = object()  # _model's answer for a part plainly valid: read it as it is
+
+
+def _model(session: Session, model: str, raw: Any, at: Callable[..., Place], *parts: Any, required: bool = False) -> Any:
+    """PLAIN when `raw` is plainly valid (wsi_inspector.core.session.plain_header), else the pydantic `model`
+    of wsi_inspector.core.session.schema made of it; None when it is missing or wrong (each problem listed)."""
     if raw is None:
         if required:
             session.problems.append(Problem("error", at(*parts), "missing; this field is required"))
         return None
+    if plainly_valid(model, raw):
+        return PLAIN
+    from pydantic import ValidationError
+
+    from wsi_inspector.core.session import schema  # only for a part that is not plainly valid: it costs 15 MB to build
+
     try:
-        return model.model_validate(raw)
+        return getattr(schema, model).model_validate(raw)
     except ValidationError as exc:
         for error in exc.errors():
-            session.problems.append(Problem("error", at(*parts, *error["loc"]), describe_error(dict(error))))
+            session.problems.append(Problem("error", at(*parts, *error["loc"]), schema.describe_error(dict(error))))
         return None

@@ -24,6 +24,8 @@ from wsi_inspector.core.jsrules.run_inputs import measure
 from wsi_inspector.core.session.store_scan import scan
 
 if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
     from wsi_inspector.core.session.load import Session
 
 # A broken JSON-form file bigger than this is placed by msgspec, which only checks, instead of the
@@ -218,9 +220,9 @@ def _add_scanned(session: Session, checker: RecordChecker, text: Any, records: I
     view = memoryview(text)
     append = session.timeline.append
     for index, record in enumerate(records):
-        pointer = f"/store/{index}"
-        entry = measured_entry(checker, record, view, pointer)
+        entry = measured_entry(checker, record, view, -index)  # `/store/{index}`, made when asked (Place.of_record)
         if isinstance(entry, Unmeasured):
+            pointer = f"/store/{index}"
             raw = record[-1]
             parsed = _record(session, text, raw, pointer, "this entry", parse=True)
             if parsed is not _UNREADABLE:
@@ -236,7 +238,7 @@ class Unmeasured:
 UNMEASURED = Unmeasured()
 
 
-def measured_entry(checker: RecordChecker, record: tuple, view: memoryview, where: str | Place,
+def measured_entry(checker: RecordChecker, record: tuple, view: memoryview, where: str | Place | int,
                    kind: str | None = None) -> Entry | None | Unmeasured:
     """The Entry of a record wsi_inspector.core.session.store_scan read (`view`: the scanned text), its input measured there.
 
@@ -278,7 +280,7 @@ def add_entry(session: Session, entry: Entry | None, text: bytes | memoryview | 
         session.timeline.append(held_entry(entry, text))
 
 
-def held_entry(entry: Entry, text: bytes | memoryview | msgspec.Raw | None = None) -> Entry:
+def held_entry(entry: Entry, text: Buffer | msgspec.Raw | None = None) -> Entry:
     """The entry measured while its input is parsed, then holding only `text` (its record) if there is one."""
     input_json = measure(entry)
     _share(entry)

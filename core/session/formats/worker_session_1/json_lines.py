@@ -15,12 +15,13 @@ from wsi_inspector.core.session.model import KeptSnapshot, Problem, TimelineItem
 from wsi_inspector.core.session.place import Place
 from wsi_inspector.core.session.reading import JsonSyntaxError, parse_json
 from wsi_inspector.core.session.records import RecordChecker
-from wsi_inspector.core.session.store_scan import scan_record
+from wsi_inspector.core.session.store_scan import Lines, scan_record
 
 if TYPE_CHECKING:
     from wsi_inspector.core.session.load import Session
 
 
+LineAt = tuple[Lines, int, int]  # a line where it lies in the loaded text: the text's Lines, start, stop
 INCOMPLETE = "the last line is incomplete (the file may still be being written); everything before it loaded"
 
 
@@ -29,18 +30,20 @@ def read_json_lines(session: Session, text: bytes | bytearray) -> None:
     reader = LineReader(session)
     session.line_reader = reader
     newlines = [0]
-    for number, line, open_end in _line_views(text, newlines):
-        reader.read_line(number, line, open_end)
+    lines = Lines(text)  # each line scanned and held where it lies in `text`
+    view = lines.view
+    for number, start, stop, open_end in _line_spans(text, newlines):
+        reader.read_line(number, view[start:stop], open_end, (lines, start, stop))
     reader.finish()
     # Where the whole lines end, for following the file (wsi_inspector.core.session.growing).
     reader.whole_lines, reader.whole_end = newlines[0], text.rfind(b"\n") + 1
 
 
-def _line_views(text: bytes | bytearray, newlines: list[int]) -> Iterator[tuple[int, memoryview, bool]]:
-    """(line number, the line where it lies in `text`, no newline after it) for each line that is not blank,
-    without its trailing CRs; `newlines[0]` is left counting the lines that end with one. Views, not
-    copies: the entries keep their lines, and copies of them all would hold the file twice."""
-    view, find, size = memoryview(text), text.find, len(text)
+def _line_spans(text: bytes, newlines: list[int]) -> Iterator[tuple[int, int, int, bool]]:
+    """(line number, start, stop, no newline after it) for each line of `text` that is not blank, without its
+    trailing CRs; `newlines[0]` is left counting the lines that end with one. Offsets, not copies: the
+    entries keep their lines where they lie, and copies of them all would hold the file twice."""
+    find, size = text.find, len(text)
     start = number = 0
     while start < size:
         end = find(b"\n", start)
@@ -52,7 +55,7 @@ def _line_views(text: bytes | bytearray, newlines: list[int]) -> Iterator[tuple[
         while stop > start and text[stop - 1] == 13:  # \r
             stop -= 1
         if stop > start and (text[start] == 123 or text[start:stop].strip()):  # {: the common case, no copy
-            yield number, view[start:stop], open_end
+            yield number, start, stop, open_end
         start = end + 1
 
 
@@ -66,8 +69,9 @@ class LineReader:
         self.whole_lines = 0  # once all is read: how many lines ended with a newline,
         self.whole_end = 0  # and the byte (of the text, after any BOM) just past the last of them
 
-    def read_line(self, number: int, line: bytes | memoryview, open_end: bool = False) -> None:
-        """Read line `number` (its bytes, without the newline) into the session; `open_end`: no newline yet."""
+    def read_line(self, number: int, line: bytes | memoryview, open_end: bool = False, at: LineAt | None = None) -> None:
+        """Read line `number` (its bytes, without the newline) into the session; `open_end`: no newline yet;
+        `at`: where the line lies in the loaded text (an entry then holds it there)."""
         session = self.session
         record: Any = None
         if open_end or not self.header_seen:  # the record's own place is made by read_record
@@ -92,7 +96,7 @@ class LineReader:
                         session.problems.append(Problem("warning", where.field(part), HEADER_RECORDS.format(part=part)))
                 session.extra = {k: v for k, v in record.items() if k not in HEADER_PARTS}
                 return
-        item = read_record(session, self.checker, number, line, record)
+        item = read_record(session, self.checker, number, line, record, at)
         if item is not None:
             session.timeline.append(item)
 
@@ -103,16 +107,20 @@ class LineReader:
 
 
 def read_record(session: Session, checker: RecordChecker, number: int, line: bytes | memoryview,
-                record: object = None) -> TimelineItem | None:
+                record: object = None, at: LineAt | None = None) -> TimelineItem | None:
     """One JSON Lines record after the header, read as the loader reads it: the item, or None (its problem listed).
 
-    `record` is the line already parsed, when it is; the item is not added to the session.
+    `record` is the line already parsed, when it is; `at`, where `line` lies in the loaded text (the
+    Lines, start, stop), and the entry holds its text there; the item is not added to the session.
     """
-    where = Place.record_line(number)
     if record is None:
-        scanned = scan_record(line)  # an entry measured in C, when it can be (wsi_inspector.core.session.store_scan)
+        # an entry measured in C, when it can be (wsi_inspector.core.session.store_scan)
+        if at is None:
+            scanned, view = scan_record(line), memoryview(line)
+        else:
+            scanned, view = at[0].record(at[1], at[2]), at[0].view
         if scanned is not None:
-            entry = measured_entry(checker, scanned, memoryview(line), where, kind="entry")
+            entry = measured_entry(checker, scanned, view, number, kind="entry")  # its Place is made when asked
             if not isinstance(entry, Unmeasured):
                 return entry
         try:
@@ -120,13 +128,14 @@ def read_record(session: Session, checker: RecordChecker, number: int, line: byt
         except JsonSyntaxError as exc:
             session.problems.append(_line_error(number, exc))
             return None
+    where = Place.record_line(number)
     if not isinstance(record, dict):
         session.problems.append(Problem("error", where, "each line must be a JSON object"))
         return None
     kind = record.get("kind")
     if kind == "entry":
-        entry = checker.entry(record, where, skip="kind")
-        return None if entry is None else held_entry(entry, line)
+        entry = checker.entry(record, number, skip="kind")
+        return None if entry is None else held_entry(entry, line if at is None else at[0].text(at[1], at[2]))
     item: TimelineItem | None
     if kind == "body":
         item = checker.body(record, where, skip="kind")
