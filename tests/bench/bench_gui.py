@@ -112,6 +112,9 @@ def child(path: str, tabs: str) -> None:
     `tabs` is "all" (every tab of TABS) or "issue3" (Inputs, Kept, Problems: this issue's views).
     """
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from wsi_inspector.gui.background import early_load
+
+    early_load.start(path)  # as `wsi gui FILE` does: the load runs while Qt and the window are imported
     from PySide6.QtCore import QEventLoop, QSettings
     from PySide6.QtWidgets import QApplication
 
