@@ -130,7 +130,17 @@ def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[In
            column: int = 0) -> NoteMark:
     """Give `view` an "Add note…" context menu and marks in `column`, both through `target_of`."""
     mark = NoteMark(keeper, target_of, view)
-    view.setItemDelegateForColumn(column, mark)
+    plain = view.itemDelegateForColumn(column)  # what paints the column while the session has no notes
+
+    def paint_marks() -> None:
+        # Painting through a Python delegate costs a call into Python per row (a tenth of a cursor
+        # move's painting on the Inputs table): the marks paint only while there is a note to mark.
+        wanted = mark if keeper.notes.notes else plain
+        if view.itemDelegateForColumn(column) is not wanted:
+            view.setItemDelegateForColumn(column, wanted)  # type: ignore[arg-type]  # None: the view's own delegate
+
+    keeper.changed.connect(paint_marks)
+    paint_marks()
     view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 
     def menu(at: QPoint) -> None:

@@ -19,6 +19,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+from typing import NoReturn
 
 SCREENSHOT_SIZE = (1400, 900)
 
@@ -33,27 +34,57 @@ def demo_session() -> Path:
     return _extracted.enter_context(importlib.resources.as_file(demo))
 
 
+def _parser(tabs: list[str] | None, parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The parser of `wsi gui` (`tabs`: the names --tab takes; None: any, before the window's modules are imported)."""
+    parser = parser_class(prog="wsi gui", description="open the Worker Session Inspector window", add_help=tabs is not None)
+    parser.add_argument("file", nargs="?", help="a session file (.json, .jsonl, optionally .gz); default: the demo")
+    parser.add_argument("--screenshot", metavar="OUT.png", help="render the window at 1400×900 into OUT.png and exit")
+    parser.add_argument("--tab", choices=tabs, help="the tab to show first")
+    parser.add_argument("--at", metavar="B", help="put the cursor at body B once the file is open (a deep link)")
+    parser.add_argument("--gzip-limit", metavar="SIZE", help="the most a .gz file may unpack to (default 2GiB, or WSI_GZIP_LIMIT)")
+    return parser
+
+
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
     """The arguments of `wsi gui`."""
     from wsi_inspector.gui.window.main_window import TABS
 
-    parser = argparse.ArgumentParser(prog="wsi gui", description="open the Worker Session Inspector window")
-    parser.add_argument("file", nargs="?", help="a session file (.json, .jsonl, optionally .gz); default: the demo")
-    parser.add_argument("--screenshot", metavar="OUT.png", help="render the window at 1400×900 into OUT.png and exit")
-    parser.add_argument("--tab", choices=[name for name, _t, _s in TABS], help="the tab to show first")
-    parser.add_argument("--at", metavar="B", help="put the cursor at body B once the file is open (a deep link)")
-    parser.add_argument("--gzip-limit", metavar="SIZE", help="the most a .gz file may unpack to (default 2GiB, or WSI_GZIP_LIMIT)")
+    parser = _parser([name for name, _t, _s in TABS])
     args = parser.parse_args(argv)
     if args.gzip_limit is not None:
-        # The window's loader reads the limit from WSI_GZIP_LIMIT, as every command's default does.
-        from wsi_inspector.core.session.reading import GZIP_LIMIT_ENV, parse_limit
-
         try:
-            parse_limit(args.gzip_limit)
+            _take_gzip_limit(args.gzip_limit)
         except ValueError as exc:
             parser.error(f"--gzip-limit: {exc}")
-        os.environ[GZIP_LIMIT_ENV] = args.gzip_limit
     return args
+
+
+def _take_gzip_limit(text: str) -> None:
+    """The window's loader reads the limit from WSI_GZIP_LIMIT, as every command's default does (ValueError: not a size)."""
+    from wsi_inspector.core.session.reading import GZIP_LIMIT_ENV, parse_limit
+
+    parse_limit(text)
+    os.environ[GZIP_LIMIT_ENV] = text
+
+
+class _Quiet(argparse.ArgumentParser):
+    """A parser that says nothing on bad usage: the full parse (parse_arguments) says it, once."""
+
+    def error(self, message: str) -> NoReturn:
+        raise ValueError(message)
+
+
+def early_file(argv: list[str]) -> Path | None:
+    """FILE of `wsi gui FILE`, read before Qt and the window are imported (None: none, --help, or bad usage)."""
+    if any(word in ("-h", "--help") for word in argv):
+        return None
+    try:
+        args, _rest = _parser(None, _Quiet).parse_known_args(argv)
+        if args.gzip_limit is not None:
+            _take_gzip_limit(args.gzip_limit)  # the early load unpacks a .gz to the limit asked for
+    except ValueError:
+        return None
+    return Path(args.file) if args.file else None
 
 
 GIL_SWITCH_S = 0.0001
@@ -80,6 +111,13 @@ def make_application(argv: list[str]) -> object:
 
 def run_app(argv: list[str]) -> int:
     """Start the window (or take a screenshot); returns the exit status."""
+    early = early_file(argv)
+    if early is not None:
+        # Read and parse FILE while Qt, pyqtgraph and the views are imported and the window is built:
+        # the window's load job takes this load over (wsi_inspector.gui.background.early_load).
+        from wsi_inspector.gui.background import early_load
+
+        early_load.start(early)
     try:
         args = parse_arguments(argv)
     except SystemExit as exc:  # argparse printed its usage line

@@ -18,6 +18,7 @@ import math
 import random
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -78,25 +79,37 @@ def _output(rng: random.Random, given: dict) -> dict:
 
 def _session(entries: int, seed: int = 28, calls_per_body: int = 40) -> tuple[dict, list[dict], list[dict]]:
     """The header, the store and the bodies; a body stands just before the entries its calls made."""
-    rng = random.Random(seed)
     store, bodies = [], []
+    for kind, record in records(entries, seed, calls_per_body):
+        (bodies if kind == "body" else store).append(record)
+    return HEADER, store, bodies
+
+
+HEADER = {"format": "worker-session/1", "session": {"id": "real", "title": "real-shaped — Klinikum Süd"},
+          "caps": {"storeBytes": 64 * 1024 * 1024}}
+
+
+def records(entries: int, seed: int = 28, calls_per_body: int = 40) -> Iterator[tuple[str, dict]]:
+    """The session's records in timeline order, ("body", body) or ("entry", entry), one at a time:
+    a million entries are written as they are made (bench_gui), never held."""
+    rng = random.Random(seed)
+    body: dict | None = None
+    edited: dict | None = None  # the last model call: a canvas edit edits it
     for index in range(1, entries + 1):
-        body = f"b{(index - 1) // calls_per_body + 1}"
-        if not bodies or bodies[-1]["id"] != body:
-            bodies.append({"id": body, "code": "const r = await modules.pack.corridorRuns(inputs.last('pack.corridorRuns'));\nreturn {ok: true, keep: {r}};",
-                           "result": {"ok": True, "logs": [f"placed {index} — ✓"]}})
+        name = f"b{(index - 1) // calls_per_body + 1}"
+        if body is None or body["id"] != name:
+            body = {"id": name, "code": "const r = await modules.pack.corridorRuns(inputs.last('pack.corridorRuns'));\nreturn {ok: true, keep: {r}};",
+                    "result": {"ok": True, "logs": [f"placed {index} — ✓"]}}
+            yield "body", body
         call = CALLS[index % len(CALLS)]
-        if index % 53 == 7 and store:  # a person moved the last model call's rooms on the canvas
-            edited = next((e for e in reversed(store) if "applied" not in e), store[-1])
+        if index % 53 == 7 and edited is not None:  # a person moved the last model call's rooms on the canvas
             moved = dict(edited["input"], rooms=[[[_num(p[0] + 250.5), p[1]] for p in room]
                                                  for room in edited["input"]["rooms"]])
-            store.append({"id": f"e{index}", "call": edited["call"], "unit": "mm", "applied": True, "editOf": edited["id"], "input": moved})
+            yield "entry", {"id": f"e{index}", "call": edited["call"], "unit": "mm", "applied": True, "editOf": edited["id"], "input": moved}
             continue
         given = _input(rng, index)
-        store.append({"id": f"c{index}", "call": call, "unit": "mm", "body": body, "input": given, "output": _output(rng, given)})
-    header = {"format": "worker-session/1", "session": {"id": "real", "title": "real-shaped — Klinikum Süd"},
-              "caps": {"storeBytes": 64 * 1024 * 1024}}
-    return header, store, bodies
+        edited = {"id": f"c{index}", "call": call, "unit": "mm", "body": name, "input": given, "output": _output(rng, given)}
+        yield "entry", edited
 
 
 def _js(value: object, option: int = 0) -> bytes:

@@ -127,6 +127,39 @@ def _timeline(session: Session | None) -> Iterator[QAbstractItemModel]:
     yield from _timeline_growing(model)
 
 
+@driver("BodyChoices")
+def _body_choices(session: Session | None) -> Iterator[QAbstractItemModel]:
+    from wsi_inspector.gui.widgets.body_choices import BodyChoices
+
+    model = BodyChoices(lambda body: f"body {body.id}", before=[("(new body)", None)], after=[("the end", "__end__")])
+    yield model
+    model.set_session(session)
+    for cursor in bodies(session):
+        model.relabel(cursor)
+    model.relabel("__end__")
+    model.set_session(None)
+    model.set_session(session)
+    yield from _body_choices_growing(model)
+
+
+def _body_choices_growing(model: Any) -> Iterator[None]:
+    """The chooser through a followed file's appends: the new bodies inserted before the fixed rows after them."""
+    from wsi_inspector.core.session.growing import Growth
+
+    lines = _growing_lines()
+    text = b"".join(lines[:3])
+    live = load_bytes(text, "live.jsonl")
+    model.set_session(live)
+    growth = Growth(live, text)
+    for step in (1, 3, 3, 1, 3):
+        added, lines = b"".join(lines[3:3 + step]), lines[:3] + lines[3 + step:]
+        text += added
+        assert growth.feed(text[growth.offset:]) is not None
+        model.grow()
+        yield
+    model.set_session(None)
+
+
 def _growing_lines() -> list[bytes]:
     """A JSON Lines session written line by line: calls nested and lone, edits, a kept snapshot, bodies."""
     records: list[dict[str, Any]] = [{"format": "worker-session/1", "session": {"id": "live"}}]

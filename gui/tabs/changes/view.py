@@ -29,6 +29,8 @@ from wsi_inspector.core.jsrules.sizes import format_size
 from wsi_inspector.core.text.words import plural
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Jobs
+from wsi_inspector.gui.widgets.body_choices import BodyChoices
+from wsi_inspector.gui.widgets.body_choices import attach as attach_choices
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.widgets.elide import ids_in_the_middle
@@ -42,6 +44,7 @@ DISPLAY, TOOLTIP, FONT, ALIGN, FOREGROUND = (
 CALL_LEAST = 150  # px a call keeps when even the kept values' room is not enough for it whole (cut in the middle)
 KEPT_KEEPS = 24  # monospace characters of width the kept values keep when the store table takes room for whole calls
 END = "__end__"  # the combo's data for the end of the session
+END_WORDS = "the end of the session"
 
 
 class StoreChangesModel(RowsModel):
@@ -120,8 +123,11 @@ class ChangesView(QWidget):
         self.from_box.setObjectName("changesFrom")
         self.to_box = QComboBox(self)
         self.to_box.setObjectName("changesTo")
+        # One list of the points for both boxes, its rows made as they are shown (a session of 25,000
+        # bodies made 50,000 items as it opened): wsi_inspector.gui.widgets.body_choices.
+        self.points = BodyChoices(lambda body: f"body {body.id}", after=[(END_WORDS, END)], parent=self)
         for box in (self.from_box, self.to_box):
-            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            attach_choices(box, self.points, len(END_WORDS))
         self.summary = QLabel(self)
         self.summary.setObjectName("changesSummary")
         self.summary.setWordWrap(True)
@@ -174,19 +180,14 @@ class ChangesView(QWidget):
     def _session_changed(self) -> None:
         session = self.context.session
         self._from_chosen = False
-        for box in (self.from_box, self.to_box):
-            box.clear()
-            if session is not None:
-                for body in session.bodies:
-                    box.addItem(f"body {body.id}", body.key)
-                box.addItem("the end of the session", END)
+        self.points.after = [(END_WORDS, END)] if session is not None else []
+        self.points.set_session(session)
         self._cursor_changed()
 
     def _grew(self, appended: Appended) -> None:
         """A followed file appended bodies: each becomes a point, before the end of the session."""
-        for box in (self.from_box, self.to_box):
-            for body in appended.bodies:
-                box.insertItem(box.count() - 1, f"body {body.id}", body.key)
+        if appended.bodies:
+            self.points.grow()
 
     def _cursor_changed(self) -> None:
         if not self.isVisible():
@@ -201,7 +202,7 @@ class ChangesView(QWidget):
             self._recompute()
             return
         to_key = END if self.context.cursor is None else str(self.context.cursor)
-        self.to_box.setCurrentIndex(max(self.to_box.findData(to_key), 0))
+        self.to_box.setCurrentIndex(max(self.points.row_of(to_key), 0))
         if not self._from_chosen:
             # The body before the cursor's: what that one body did.
             position = self.to_box.currentIndex()
@@ -215,7 +216,7 @@ class ChangesView(QWidget):
     def choose_points(self, start: Any, stop: Any) -> None:
         """Compare the state handed to body `start` with that handed to `stop` (None: the end)."""
         for box, point in ((self.from_box, start), (self.to_box, stop)):
-            box.setCurrentIndex(max(box.findData(END if point is None else str(point)), 0))
+            box.setCurrentIndex(max(self.points.row_of(END if point is None else str(point)), 0))
         self._from_chosen, self._cursor_moved = True, False
         self._recompute()
 

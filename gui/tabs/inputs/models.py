@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QModelRoleDataSpan, Qt
 
@@ -11,7 +10,8 @@ from wsi_inspector.core.search.filtering import COLUMNS, FilterSpec, ManifestInd
 from wsi_inspector.core.session.model import Entry
 from wsi_inspector.core.jsrules.run_inputs import input_bytes
 from wsi_inspector.core.jsrules.sizes import INPUT_BYTES_TIP, format_size
-from wsi_inspector.core.trim.preview import StoreIndex, TrimPreview
+from wsi_inspector.core.trim.preview import TrimPreview
+from wsi_inspector.gui.background.session_facts import store_index_of
 from wsi_inspector.gui.window.look import (
     ALIGN, BACKGROUND, DISPLAY, FALLS_TAG, FONT, FOREGROUND, HIGHLIGHT, MUTED, PERSON, PERSON_BACKGROUND,
     PERSON_MARK, RIGHT, TOOLTIP, USER, Index, delegate_asks, monospace, size_tooltip,
@@ -22,19 +22,6 @@ LOOK_ROLES = tuple(map(int, (FONT, ALIGN, FOREGROUND, DISPLAY, BACKGROUND)))  # 
 LOOK_SLOT = {role: slot for slot, role in enumerate(LOOK_ROLES)}
 APPLIED, BYTES = COLUMNS.index("applied"), COLUMNS.index("bytes")
 TEXTS_KEPT = 4096  # rows whose texts are kept for the next paint: a screenful many times over, never the session
-
-
-# One trimStore index per session's ManifestIndex, shared by the views that ask what falls at the
-# cap (built once from the sizes the manifest index already measured; dropped with the session).
-_store_indexes: WeakKeyDictionary[ManifestIndex, StoreIndex] = WeakKeyDictionary()
-
-
-def store_index_of(index: ManifestIndex) -> StoreIndex:
-    """The trimStore index of a session's manifest index: built on first use, then shared."""
-    store_index = _store_indexes.get(index)
-    if store_index is None:
-        store_index = _store_indexes[index] = StoreIndex(index.entries, index.sizes)
-    return store_index
 
 
 def trim_preview_of(index: ManifestIndex, count: int) -> TrimPreview:

@@ -7,7 +7,6 @@ the "at cap" column: the editor trims them before a body runs (SPEC 5)."""
 from __future__ import annotations
 
 import html
-from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QMetaObject, QModelIndex, QStringListModel, Qt, QTimer
@@ -34,6 +33,7 @@ from wsi_inspector.core.text.words import plural
 from wsi_inspector.core.jsrules.sizes import format_size
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Jobs
+from wsi_inspector.gui.background.session_facts import longest_entry_id
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.look import HIGHLIGHT, PERSON, READ_BACKGROUND, CELL_PADDING, PERSON_MARK, fit_column, header_apart, monospace, share_width
 from wsi_inspector.gui.tabs.inputs.models import ManifestModel, trim_preview_of
@@ -209,10 +209,8 @@ class InputsView(QWidget):
         session = self.context.session
         calls = self._suggest_calls()
         # Ids and calls whole (share_width).
-        # The longest id only (max runs in C; a million ids through a Python key would take seconds on open):
-        # ids are monospace, so the most characters is the widest.
-        ids = map(str, map(attrgetter("id"), self.context.index.entries))
-        fit_column(self.table, 0, [max(ids, key=len, default="")], most=220)
+        # The longest id only, found by the load job (wsi_inspector.gui.background.session_facts).
+        fit_column(self.table, 0, [longest_entry_id(session) if session is not None else ""], most=220)
         fit_column(self.table, 2, ["mm"], least=30)
         fit_column(self.table, 3, [PERSON_MARK], least=0)  # a mark: the words are in its tooltips
         fit_column(self.table, 5, widest_sizes(max(self.context.index.sizes, default=0)), least=0)

@@ -3,6 +3,11 @@
 What a place points at comes from wsi_inspector.core.session.record_view (the same answer as `wsi validate FILE --show`):
 a record that loaded is shown from the session and chosen in the other views; one that was refused
 is read back from the file; a syntax error shows the lines around its spot.
+
+On a big session (a file over FOUND_HERE_UP_TO, or more entries than ENTRIES_HERE_UP_TO) the record is
+found by a background job: reading a 3 GB file back and cutting it into parts takes seconds, and
+finding a refused record among a million places walks them all. That job's finder is its own and is
+dropped with its answer, so the window never keeps a second copy of the file once the record is shown.
 """
 from __future__ import annotations
 
@@ -22,14 +27,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wsi_inspector.core.session.model import Entry
+from wsi_inspector.core.session.load import Session
+from wsi_inspector.core.session.model import Entry, Problem
 from wsi_inspector.core.session.record_view import RecordFinder, RecordView, record_value
+from wsi_inspector.gui.background.jobs import Jobs
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.window.look import monospace
 from wsi_inspector.gui.tabs.problems.models import ProblemsModel
 from wsi_inspector.gui.window.theme import hex_of
+
+FOUND_HERE_UP_TO = 16 * 1024 * 1024  # bytes of file: a record read back from a bigger one is found by a job
+ENTRIES_HERE_UP_TO = 20_000  # entries: finding a place among more is a job's work too
 
 
 class ProblemsView(QWidget):
@@ -40,6 +50,8 @@ class ProblemsView(QWidget):
         self.context = context
         self.model = ProblemsModel(self)
         self._finder: RecordFinder | None = None
+        self._big = False  # the open session's records are found by a job (see the module's docstring)
+        self.jobs = Jobs(self)  # the record being found on a big session: a newer problem drops the older's answer
         self.summary = QLabel(self)
         self.summary.setObjectName("problemsSummary")
         self.table = QTableView(self)
@@ -92,7 +104,9 @@ class ProblemsView(QWidget):
     def refresh(self) -> None:
         """List the open session's problems."""
         session = self.context.session
+        self.jobs.cancel_all()
         self._finder = RecordFinder(session) if session is not None else None
+        self._big = session is not None and _big(session)
         self.model.set_problems(session.problems if session is not None else [])
         if session is None:
             self.summary.setText("No session open.")
@@ -124,12 +138,30 @@ class ProblemsView(QWidget):
             self._unshown = False
             self.show_record(self.table.currentIndex())
 
-    def show_record(self, index: QModelIndex) -> RecordView | None:
-        """Show the record of the problem in `index`'s row."""
+    def show_record(self, index: QModelIndex, choose: bool = False) -> RecordView | None:
+        """Show the record of the problem in `index`'s row (`choose`: then choose it in the other views, when it loaded).
+
+        On a big session the record is found by a job and shown when found: None here.
+        """
         if self._finder is None or not 0 <= index.row() < len(self.model.rows):
             return None
         problem = self.model.rows[index.row()]
+        if self._big:
+            session = self._finder.session
+            self.record_title.setText(f"<b>{html.escape(problem.where or '(file)')}</b>: {html.escape(problem.message)}"
+                                      f"<br><span style='color:{hex_of('muted')}'>finding the record in "
+                                      f"{html.escape(session.name)} …</span>")
+            self.jobs.start("record", lambda _job: RecordFinder(session).view(problem.place),  # its own finder, dropped after
+                            on_done=lambda shown: self._show(problem, shown, choose),
+                            on_failed=lambda exc: self.record_title.setText(
+                                f"<b>{html.escape(problem.where or '(file)')}</b>: the record could not be found "
+                                f"({html.escape(type(exc).__name__)}: {html.escape(str(exc))})"))
+            return None
         shown = self._finder.view(problem.place)
+        self._show(problem, shown, choose)
+        return shown
+
+    def _show(self, problem: Problem, shown: RecordView, choose: bool) -> None:
         self.shown = shown
         self.record_title.setText(f"<b>{html.escape(problem.where or '(file)')}</b>: {html.escape(problem.message)}"
                                   f"<br><span style='color:{hex_of('muted')}'>{html.escape(shown.title)}</span>")
@@ -143,14 +175,22 @@ class ProblemsView(QWidget):
         else:
             self.text.setPlainText(shown.text or "")
             self.stack.setCurrentWidget(self.text)
-        return shown
+        if choose and shown.record is not None:
+            if isinstance(shown.record, Entry):
+                self.context.choose_entry(shown.record)
+            else:
+                self.context.choose_body(shown.record)
 
     def activate(self, index: QModelIndex) -> None:
         """Show the record and, when it loaded, choose it in the timeline and the other views."""
-        shown = self.show_record(index)
-        if shown is None or shown.record is None:
-            return
-        if isinstance(shown.record, Entry):
-            self.context.choose_entry(shown.record)
-        else:
-            self.context.choose_body(shown.record)
+        self.show_record(index, choose=True)
+
+
+def _big(session: Session) -> bool:
+    """Whether finding a record of `session` is a job's work (see the module's docstring)."""
+    if len(session.entries) > ENTRIES_HERE_UP_TO:
+        return True
+    try:
+        return session.path is not None and session.path.stat().st_size > FOUND_HERE_UP_TO
+    except OSError:  # gone since: the finder says so, quickly
+        return False

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from wsi_inspector.core.session.model import Body
 from wsi_inspector.core.session.load import Session
+from wsi_inspector.gui.background.session_facts import edited_code
 
 NEW_BODY = "// A new body: inputs, kept, modules, scene, console and log are in scope.\nreturn scene.info();\n"
 
@@ -39,7 +40,7 @@ class RunChoice(QObject):
         """A session was opened (or reloaded): edits of another file go, a written file's edited code comes in."""
         path = session.path if session is not None else None
         if path != self._path or session is None:
-            self.edits = dict(carried_edits(session)) if session is not None else {}
+            self.edits = dict(edited_code(session)) if session is not None else {}
             self._path = path
         self.session = session
         self.key = key
@@ -89,14 +90,3 @@ class RunChoice(QObject):
     def at_own_point(self, cursor: object) -> bool:
         """True when the body in the editor is the body at `cursor` (it runs where it was recorded)."""
         return self.key is not None and cursor is not None and str(cursor) == self.key
-
-
-def carried_edits(session: Session) -> dict[str | None, tuple[str, str]]:
-    """The code a repro or reduced file says ran, per body (`editedCode` beside the record)."""
-    carried: dict[str | None, tuple[str, str]] = {}
-    for body in session.bodies:
-        code = body.extra.get("editedCode")
-        if isinstance(code, str):
-            lang = body.extra.get("editedLang", body.lang)
-            carried[body.key] = (code, lang if lang in ("js", "ts") else body.lang)
-    return carried

@@ -43,6 +43,8 @@ from wsi_inspector.core.session.timeline import first_code_line
 from wsi_inspector.core.text.words import plural
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.tabs.run.reads_panel import ReadsPanel
+from wsi_inspector.gui.widgets.body_choices import BodyChoices
+from wsi_inspector.gui.widgets.body_choices import attach as attach_choices
 from wsi_inspector.gui.widgets.code_editor import CodeEditor
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Job, Jobs
@@ -92,6 +94,7 @@ class RunView(QWidget):
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
         context.state_grew.connect(self._cursor_changed)
+        context.session_grew.connect(lambda _appended: self.body_choices.grow())  # a followed file's new bodies
         self.choice.chosen.connect(self._show_choice)
         self.choice.edited.connect(self._edit_marked)
         self._runners: list[Runner] = []  # shared with the closer below, which must not hold the view
@@ -102,8 +105,10 @@ class RunView(QWidget):
     def _build(self) -> None:
         self.body_combo = QComboBox(self)
         self.body_combo.setObjectName("bodyChooser")
-        self.body_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.body_combo.setMinimumContentsLength(18)  # long first lines are elided, the full list drops down wide
+        # Rows made as they are shown, not an item per body (wsi_inspector.gui.widgets.body_choices); long
+        # first lines are elided, the full list drops down wide.
+        self.body_choices = BodyChoices(self._body_label, before=[("(new body)", None)], tip=self._body_tip, parent=self)
+        attach_choices(self.body_combo, self.body_choices, 18)
         self.body_combo.view().setTextElideMode(Qt.TextElideMode.ElideRight)
         self.body_combo.activated.connect(self._load_chosen_body)
         self.lang_combo = QComboBox(self)
@@ -267,12 +272,8 @@ class RunView(QWidget):
             self.future, self.replaying = None, False
             self._set_busy(False)
         session = self.context.session
-        self.body_combo.clear()
-        self.body_combo.addItem("(new body)", None)
-        for body in session.bodies if session else []:
-            self.body_combo.addItem("", body.key)
-        for index in range(self.body_combo.count()):
-            self._label_body(index)
+        self._mark_new_body()
+        self.body_choices.set_session(session)
         self.replay_page.clear()
         self.run_button.setEnabled(session is not None)
         self.replay_button.setEnabled(session is not None and bool(session.bodies))
@@ -337,7 +338,7 @@ class RunView(QWidget):
 
     def _show_choice(self) -> None:
         """The choice changed (another body, a revert, a new session): the chooser and editor show it."""
-        index = self.body_combo.findData(self.choice.key)
+        index = self.body_choices.row_of(self.choice.key)
         if index >= 0:
             self.body_combo.setCurrentIndex(index)
         self._put_code(*self.choice.code())
@@ -379,19 +380,21 @@ class RunView(QWidget):
         self.revert_button.setEnabled(self.choice.is_edited())
 
     def _edit_marked(self, key: str | None) -> None:
-        index = self.body_combo.findData(key)
-        if index >= 0:
-            self._label_body(index)
+        self._mark_new_body()
+        self.body_choices.relabel(key)
 
-    def _label_body(self, index: int) -> None:
-        key = self.body_combo.itemData(index)
-        session = self.context.session
-        body = session.body(key) if session is not None and key is not None else None
-        text = "(new body)" if body is None else f"{body.id} · {first_code_line(body.code, 60)}"
-        edited = self.choice.is_edited(key)
-        self.body_combo.setItemText(index, f"{EDITED_MARK}{text}" if edited else text)
-        self.body_combo.setItemData(index, (f"{text}\nedited in this session: Revert puts the recorded code back"
-                                            if edited else text), Qt.ItemDataRole.ToolTipRole)
+    def _mark_new_body(self) -> None:
+        """The new body's row (a fixed one, not a body's): marked when its code was edited here."""
+        self.body_choices.before = [(f"{EDITED_MARK}(new body)" if None in self.choice.edits else "(new body)", None)]
+
+    def _body_label(self, body: Body) -> str:
+        """A body's line in the chooser: its id and first line, marked when its code was edited here."""
+        text = f"{body.id} · {first_code_line(body.code, 60)}"
+        return f"{EDITED_MARK}{text}" if self.choice.is_edited(body.key) else text
+
+    def _body_tip(self, body: Body) -> str:
+        text = f"{body.id} · {first_code_line(body.code, 60)}"
+        return f"{text}\nedited in this session: Revert puts the recorded code back" if self.choice.is_edited(body.key) else text
 
     def revert(self) -> None:
         """Put the recorded code of the body in the editor back, dropping its edit."""

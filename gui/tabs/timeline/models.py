@@ -10,6 +10,7 @@ from wsi_inspector.core.jsrules.jsonsize import compact_json
 from wsi_inspector.core.session.model import Body, Entry, id_key
 from wsi_inspector.core.session.load import Session
 from wsi_inspector.core.session.timeline import TimelineRow, body_outcome, first_code_line, timeline_rows
+from wsi_inspector.gui.background.session_facts import timeline_body_rows
 from wsi_inspector.gui.window.look import (
     BACKGROUND, BADGE_TIPS, BADGE_WORDS, CURSOR_BACKGROUND, DECORATION, DISPLAY, FONT, FOREGROUND, PERSON, PERSON_BACKGROUND, PERSON_TAG,
     REPLAY_NOT_SAME,
@@ -50,7 +51,7 @@ class TimelineModel(QAbstractItemModel):
         self.beginResetModel()
         self._hidden, self._edit_counts, self._titles = {}, {}, {}
         self.rows = list(timeline_rows(session))  # its own list: a followed session's rows grow (extend)
-        self.body_rows = {row.item.key: n for n, row in enumerate(self.rows) if row.kind == "body"}  # type: ignore[union-attr]
+        self.body_rows = timeline_body_rows(session) if session is not None else {}  # made by the load job
         self.refused = {str(r.body) for r in session.state_at(None).refused} if session is not None else set()
         self.endResetModel()
 
@@ -86,8 +87,11 @@ class TimelineModel(QAbstractItemModel):
 
     def set_badges(self, badges: dict[str, str], retyped: dict[str, int] | None = None) -> None:
         """Show the Run view's replay verdicts per body (and how many values each typed again)."""
+        retyped = dict(retyped or {})
+        if badges == self.badges and retyped == self.retyped:
+            return  # a session opened with none: telling the tree that every row changed costs a walk of them all
         self.badges = dict(badges)
-        self.retyped = dict(retyped or {})
+        self.retyped = retyped
         if self.rows:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, 1))  # the status mark too (_body_mark)
 
@@ -140,6 +144,17 @@ class TimelineModel(QAbstractItemModel):
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return len(self.HEADERS)
+
+    def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802 — Qt's name
+        # A tree view lays out by asking this of every top row once the model is reset: Qt's own
+        # answer asks rowCount and then columnCount, two calls into Python a row (44,000 top rows
+        # of a million-entry session: a tenth of a second of the GUI thread); this is one.
+        if not parent.isValid():
+            return bool(self.rows)
+        if parent.internalId() != 0 or parent.column() != 0:
+            return False
+        row = parent.row()
+        return len(self.rows[row].children) > self._hidden.get(row, 0)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if role == DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QVBoxLa
 
 from wsi_inspector.core.session.growing import Appended
 from wsi_inspector.core.text.words import plural
+from wsi_inspector.gui.background.session_facts import canvas_edit_count
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.window.look import still_header
 from wsi_inspector.gui.tabs.timeline.models import TimelineModel
@@ -71,7 +72,7 @@ class TimelineView(QWidget):
         session = self.context.session
         self.model.set_session(session)
         self.model.set_cursor(self.context.cursor)
-        self._edits = sum(e.applied for e in session.entries) if session is not None else 0
+        self._edits = canvas_edit_count(session) if session is not None else 0  # counted by the load job
         self._summarize()
         if session is not None and len(session.bodies) <= 30:
             # A big session opens collapsed: 100,000 call rows help no one. Bodies are expanded one

@@ -50,6 +50,7 @@ from wsi_inspector.gui.window.theme import colour, hex_of
 
 SLIDER_STEPS = 1000
 MARKER_BUCKETS = 800  # about one per 1.5 px of a wide plot; each costs pyqtgraph a record when the store changes
+CURVE_POINTS = 4096  # the curve's points at most: a few per pixel of the widest plot
 NO_WARNINGS = "No warnings: no canvas edit falls, and every module's inputs.last() entry is kept."
 FALLEN_FOREGROUND = colour("faint")  # the theme's shared colours (wsi_inspector.gui.window.theme): light or dark after the palette
 FALLEN_BACKGROUND = colour("fallen_background")
@@ -184,6 +185,17 @@ class CapScale:
         if cap <= self.low:
             return 0
         return min(SLIDER_STEPS, round(SLIDER_STEPS * math.log(cap / self.low) / self._span))
+
+
+def curve_positions(count: int, most: int = CURVE_POINTS) -> np.ndarray:
+    """The entries the curve is drawn through: every one up to `most`, else `most` spread evenly, first and last kept.
+
+    The curve (the cap each entry needs) only falls from the oldest entry to the newest, so a point
+    every `count / most` entries draws the same line at any width a screen has.
+    """
+    if count <= most:
+        return np.arange(count, dtype=np.int64)
+    return np.unique(np.linspace(0, count - 1, most).round().astype(np.int64))
 
 
 def thin(positions: np.ndarray, count: int, buckets: int = MARKER_BUCKETS) -> np.ndarray:
@@ -402,11 +414,13 @@ class TrimView(QWidget):
         self.plot.getPlotItem().setYRange(math.log10(self.scale.low), math.log10(self.scale.high), padding=0.02)
         self.plot.getPlotItem().setXRange(-0.5, max(count, 1) - 0.5, padding=0.01)
         running = np.frombuffer(self.index.running, dtype=np.int64)[: count + 1]
-        needed = (running[count] + 1 - running[:count]).astype(np.float64)
-        self.curve.setData(np.arange(count, dtype=np.float64), needed)
+        # The cap each entry needs to be kept falls as the entries get newer: drawn through at most
+        # CURVE_POINTS of them (a million points took pyqtgraph 30-50 ms on every cursor move).
+        shown = curve_positions(count)
+        self.curve.setData(shown.astype(np.float64), (running[count] + 1 - running[shown]).astype(np.float64))
         edits = np.frombuffer(self.index.edits, dtype=np.int64)
         edits = thin(edits[edits < count], count)
-        self.edit_points.setData(edits.astype(np.float64), needed[edits])
+        self.edit_points.setData(edits.astype(np.float64), (running[count] + 1 - running[edits]).astype(np.float64))
         where = self.context.cursor_text
         cap = self.context.session.caps.store_bytes if self.context.session is not None else None
         session_cap = f"; the session's cap is {cap_text(cap)}" if cap is not None else "; the session sets no store cap"

@@ -50,7 +50,7 @@ def test_cancel_drops_the_load_and_the_open_session_stays(window, open_file, dem
 
 
 def test_the_loader_reports_progress_and_measures_every_entry(qtbot, demo_path):
-    from wsi_inspector.gui.tabs.inputs.models import _store_indexes
+    from wsi_inspector.gui.background.session_facts import _store_indexes
 
     loader = SessionLoader()
     seen = []
@@ -207,7 +207,7 @@ def test_the_loader_holds_the_file_once_while_reading_it(tmp_path):
     import tracemalloc
 
     from wsi_inspector.gui.background.jobs import Job
-    from wsi_inspector.gui.background.loader import _read
+    from wsi_inspector.gui.background.load_work import _read
 
     class Progress:
         """The job's view: what the read reported."""

@@ -220,3 +220,16 @@ def test_the_notes_dock_needs_only_the_context_and_window_services(qtbot, tmp_pa
     assert pane.jump(pane.keeper.notes.notes[0]) and shown == ["run"] and str(context.cursor) == "b7"
     pane.keeper.ask_text = lambda _prompt: "and b3"
     assert pane.keeper.add(("body", "b3", None)).body == "b3" and said[-1].startswith("added note n2 on body b3")
+
+
+def test_the_marks_paint_only_while_the_session_has_notes(window, open_file, tmp_path):
+    """Issue 28, point 3: a column painted through the note marks costs a call into Python a row on every
+    paint; with no note to mark, the view's own delegate paints it, and the marks come back with a note."""
+    open_file(window, _demo(tmp_path))
+    tree = window.timeline.tree
+    mark = window.note_marks[0]
+    assert not window.notes_keeper.notes.notes and tree.itemDelegateForColumn(0) is not mark
+    _answer(window, "look here")
+    window.notes_keeper.add(mark.target_of(_timeline_index(window, "body", "b3")))
+    assert tree.itemDelegateForColumn(0) is mark
+    assert [n.text for n in mark.notes_at(_timeline_index(window, "body", "b3"))] == ["look here"]

@@ -62,3 +62,28 @@ def test_the_first_problems_record_is_read_back_when_the_tab_is_shown_not_at_ope
     assert problems.table.currentIndex().row() == 0
     assert problems.shown is not None and problems.shown.value == 5
     assert problems.tree.isVisible() and problems.stack.currentWidget() is problems.tree
+
+
+def test_on_a_big_session_a_record_is_found_by_a_job_and_no_copy_of_the_file_is_kept(window, open_file, tmp_path, qtbot, monkeypatch):
+    """Issue 28, point 3: reading a 3 GB file back to show a refused record took seconds of the GUI thread
+    and kept a copy of the file for as long as the session stayed open; a job finds it now, with its own
+    finder, dropped with its answer."""
+    from wsi_inspector.gui.tabs.problems import view as problems_view
+
+    monkeypatch.setattr(problems_view, "FOUND_HERE_UP_TO", 100)  # this small file counts as big
+    store = [{"id": "c1", "call": "pack.a.b", "input": {"n": 1}}, {"id": "c2", "call": 7, "input": {}},
+             {"id": "e1", "call": "pack.a.b", "input": {}, "applied": True, "editOf": "nope"}]
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({**HEAD, "store": store}))
+    session = open_file(window, path)
+    problems = window.views["problems"]
+    window.show_tab("problems")
+    refused = next(i for i, p in enumerate(problems.model.rows) if p.where.startswith("/store/1"))
+    assert problems.show_record(problems.model.index(refused, 0)) is None  # asked of a job
+    qtbot.waitUntil(lambda: problems.shown is not None and problems.shown.has_value, timeout=10_000)
+    assert problems.shown.value == {"id": "c2", "call": 7, "input": {}}
+    assert problems._finder._data is None  # the file read back is not held by the view
+    loaded = next(i for i, p in enumerate(problems.model.rows) if p.where.startswith("/store/2"))
+    with qtbot.waitSignal(window.context.entry_chosen, timeout=10_000) as chosen:
+        problems.activate(problems.model.index(loaded, 0))
+    assert chosen.args[0] is session.entry("e1")
