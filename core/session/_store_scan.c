@@ -1013,7 +1013,7 @@ static PyObject *record_at(Scanned *self, Py_ssize_t start, Py_ssize_t stop) {
     s->depth = 0;
     s->keys_len = 0;
     s->records_len = 0;
-    s->failed = 0;
+    s->failed = s->no_memory = 0;
     skip_space(s);
     int ok = scan_record(s);
     skip_space(s);

@@ -19,7 +19,7 @@ from wsi_inspector.core.session.formats.worker_session_1.json_lines import INCOM
 from wsi_inspector.core.session.model import Body, Entry, KeepRefusal, KeptSnapshot, Problem, TimelineItem
 from wsi_inspector.core.session.place import NOWHERE, Place
 from wsi_inspector.core.session.reading import BOM
-from wsi_inspector.core.session.records import RecordChecker
+from wsi_inspector.core.session.records import KnownIds, RecordChecker
 from wsi_inspector.core.jsrules.run_inputs import entry_bytes
 from wsi_inspector.core.session.load import Session
 from wsi_inspector.core.session.timeline import GROUP_AT, StatePoint, TimelineRow, accepted_keep, keep_place, timeline_rows
@@ -201,7 +201,7 @@ class Growth:
 def _checker_of(session: Session) -> RecordChecker:
     """A record checker that knows the ids of a session loaded without a line reader."""
     checker = RecordChecker(session.problems)
-    checker.entry_ids = {e.key for e in session.entries}
+    checker.entry_ids = KnownIds(session._entry_by_key)
     checker.body_ids = {b.key for b in session.bodies}
     return checker
 

@@ -20,6 +20,7 @@ from wsi_inspector.core.session.reading import (
 )
 from wsi_inspector.core.session.reading import gzip_limit as reading_gzip_limit
 from wsi_inspector.core.session.plain_header import Caps
+from wsi_inspector.core.session.records import KnownIds
 from wsi_inspector.core.session.place import Place
 from wsi_inspector.core.session.timeline import StatePoint, build_states, order_timeline
 
@@ -98,6 +99,8 @@ class Session:
         for entry in self.entries:
             self.edit_links.check(entry)
         self.edit_links.loaded()
+        if self.line_reader is not None:  # kept to read lines appended later: it need not hold every id again
+            self.line_reader.checker.entry_ids = KnownIds(self._entry_by_key)
         self._points, refusals = build_states(self.timeline, self.caps.max_keep_bytes, self.final_kept)
         self.problems.extend(refusals)
         self._check_store_cap()

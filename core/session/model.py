@@ -5,7 +5,7 @@ their inputs are large, so they are checked by hand in `wsi_inspector.core.sessi
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Sized
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Literal, NotRequired, TypedDict, overload
@@ -50,7 +50,7 @@ class Entry:
     """
 
     __slots__ = ("id", "call", "unit", "applied", "edit_of", "body", "seq", "at", "_extra", "_where",
-                 "input_bytes", "input_shape", "_size_beyond", "_input", "_output", "_text", "_input_at", "_input_tail")
+                 "input_bytes", "input_shape", "_size_beyond", "_input", "_output", "_text", "_input_at", "_input_beyond")
 
     def __init__(self, id: Id, call: str, input: Any = None, unit: str | None = None, applied: bool = False,
                  edit_of: Id | None = None, body: Id | None = None, output: Any = NO_OUTPUT,
@@ -73,10 +73,11 @@ class Entry:
         self._input = input
         self._output = output
         self._text: Any = None  # the record's JSON text (bytes or a buffer) once the values are let go
-        # Where in that text the input is spelled exactly as orjson writes it (see `input_span`): its
-        # start, and the bytes after it to the record's end (both small, so Python's shared ints).
+        # Where in that text the input is spelled exactly as orjson writes it (see `input_span`): its start,
+        # and how much longer that spelling is than input_bytes (JavaScript's): both small, so Python's shared
+        # ints, where the span's end would be an int object of its own for each entry (32 bytes).
         self._input_at: int | None = None
-        self._input_tail = 0
+        self._input_beyond = 0
 
     def __repr__(self) -> str:
         return f"Entry(id={self.id!r}, call={self.call!r}{', applied' if self.applied else ''}, where={str(self.where)!r})"
@@ -146,7 +147,7 @@ class Entry:
         Searching that span of the text is then searching the input's compact JSON, without parsing it.
         """
         at = self._input_at
-        return None if at is None else (at, len(self._text) - self._input_tail)
+        return None if at is None else (at, at + self.input_bytes + self._input_beyond)  # type: ignore[operator]  # set with it
 
     def hold_as_text(self, text: Any, input_json: bytes | None = None) -> None:
         """Let go of the parsed input and output and keep `text`, the record they were read from.
@@ -162,13 +163,17 @@ class Entry:
                 at, tail = start, len(record) - start - len(input_json)
         self.hold_text(text, at, tail)
 
-    def hold_text(self, text: object, input_at: int | None = None, input_tail: int = 0) -> None:
-        """Let go of the parsed input and output and keep `text`; `input_at`, `input_tail` give `input_span`."""
+    def hold_text(self, text: Sized, input_at: int | None = None, input_tail: int = 0) -> None:
+        """Let go of the parsed input and output and keep `text`; `input_at`, `input_tail` (the bytes after the
+        input to the record's end) give `input_span`, kept when input_bytes is known (the loaders measure first)."""
         self._text = text
         self._input = None
         if self._output is not NO_OUTPUT:
             self._output = None  # a marker that the record has one; the value comes from the text
-        self._input_at, self._input_tail = input_at, input_tail
+        if input_at is None or self.input_bytes is None:
+            self._input_at, self._input_beyond = None, 0
+        else:
+            self._input_at, self._input_beyond = input_at, len(text) - input_tail - input_at - self.input_bytes
 
     def _record(self) -> dict[str, Any]:
         return parse_json(memoryview(self._text))

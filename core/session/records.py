@@ -30,12 +30,30 @@ def _place(where: Place | str | int) -> Place:
     return Place.of_record(where)
 
 
+class KnownIds:
+    """The entry ids a checker has seen, once a load is done: the session's own index of its entries, and the
+    ids checked since (lines appended later, before they join the index). A JSON Lines session keeps its
+    checker to read lines appended later, and a second set of every id was some 70 bytes an entry."""
+
+    __slots__ = ("_index", "_since")
+
+    def __init__(self, index: dict[str, Entry]):
+        self._index = index
+        self._since: set[str] = set()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._index or key in self._since
+
+    def add(self, key: str) -> None:
+        self._since.add(key)
+
+
 class RecordChecker:
     """Checks records one by one, collecting problems; remembers ids to refuse duplicates."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
-        self.entry_ids: set[str] = set()
+        self.entry_ids: set[str] | KnownIds = set()  # a KnownIds once the load is done (Session.finish)
         self.body_ids: set[str] = set()
         self._names: dict[Any, Any] = {}  # each body id the entries name, kept once (a body makes dozens of calls)
 

@@ -10,6 +10,17 @@ figure is the best of three runs in the same run of this script, wall and CPU se
 system; the CPU figure moves less when the machine is shared); peak is the child's ru_maxrss, the
 interpreter included (the parse's own peak is shown beside its time). The load average is printed
 before and after the table.
+
+Where the peak goes (compact, 50,000 entries, 158 MiB of text; /proc/self/status and tracemalloc,
+2026-12-04), before → after issue 28's memory work: the interpreter and imports 32.6 → 17.9 MiB (building
+the header's pydantic models was 15); the text 157.8 both; Python objects per entry ~700 → 413 bytes
+(33 → 20 MiB: an Entry of 18 slots 176, its record text 48, its id 56, its place and sizes as ints,
+the index; an empty extra dict, the body id again, a pointer string, the size and the input span's
+end as ints of their own, the set of ids seen are gone); malloc's slack after the load ~5 MiB; the
+manifest document 8.7 MiB and its JSON 7.3 MiB (and a copy of it for the newline, gone). JSON Lines
+held a memoryview and a buffer export per line besides (~300 bytes an entry) and its checker's set of
+ids; gzip held its compressed bytes (0.4× the text) while unpacking and the load. make_big's entries
+are 1.3 KB each, so the same per-entry cost and manifest are a larger share of its file.
 """
 from __future__ import annotations
 

@@ -207,3 +207,22 @@ def test_following_starts_where_the_loader_saw_its_whole_lines_end_bom_and_blank
     assert text[growth.offset - 1:growth.offset] == b"\n"
     assert growth.feed(text[growth.offset:]) is not None
     assert _answers(session) == _answers(load_bytes(text, "live.jsonl"))
+
+
+@pytest.mark.parametrize("name", ["live.jsonl", "live.json"])
+def test_an_appended_entry_repeating_an_id_is_refused_whether_loaded_before_or_appended_with_it(name):
+    """After the load the checker knows the ids through the session's own index (records.KnownIds), not a
+    second set of every id: an id loaded before, and one appended twice in the same piece, are still refused."""
+    lines = _lines([HEADER, {"kind": "body", "id": "b1", "code": "x"},
+                    {"kind": "entry", "id": "c1", "call": "a.b.c", "input": 1, "body": "b1"}])
+    text = b"".join(lines)
+    session = load_bytes(text, "live.jsonl")
+    if name == "live.json":  # a session loaded without its line reader: the checker is made from the session
+        session.line_reader = None
+    growth = Growth(session, text)
+    more = _lines([{"kind": "entry", "id": "c1", "call": "a.b.c", "input": 2},
+                   {"kind": "entry", "id": "c2", "call": "a.b.c", "input": 3},
+                   {"kind": "entry", "id": "c2", "call": "a.b.c", "input": 4}])
+    growth.feed(b"".join(more))
+    assert [e.key for e in session.entries] == ["c1", "c2"]
+    assert [p.where for p in session.errors if "duplicate entry id" in p.message] == ["line 4 /id", "line 6 /id"]

@@ -20,7 +20,7 @@ from wsi_inspector.core.session.load import load
 from tests.bench.make_real import write_forms
 
 ENTRIES = 300
-HELD_PER_ENTRY = 600  # bytes an entry holds beside the text: 477 (JSON) and 544 (JSON Lines) when written; 692 and 810 before
+HELD_PER_ENTRY = 480  # bytes an entry holds beside the text: 413 (JSON) and 398 (JSON Lines) when written; 692 and 810 before
 
 
 @pytest.fixture(scope="module")
