@@ -93,3 +93,21 @@ def test_kept_names_are_whole_and_no_wider_so_the_shape_has_the_room(window, ope
     assert view.table.columnWidth(0) <= max(widest, header.fontMetrics().horizontalAdvance("name")) + 2 * 18
     tree = view.tree  # the chosen value's key (kept.departmentId) whole: an id
     qtbot.waitUntil(lambda: tree.columnWidth(0) >= tree.sizeHintForColumn(0), timeout=3000)
+
+
+def test_the_run_tabs_calls_are_whole_at_1024(window, open_file, qtbot):
+    # "mep.ri…risers" in a column held to 30 % of the Calls table; the outcome (JSON, prose) was cut in the middle.
+    open_file(window, DEMO)
+    window.context.set_cursor("b6")  # eight mep.risers.risers calls, in parallel
+    qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    settle(qtbot, window, SMALL)
+    view = window.views["run"]
+    with qtbot.waitSignal(view.bridge.finished, timeout=20_000):
+        qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    view.result_tabs.setCurrentWidget(view.calls_table)
+    table, model = view.calls_table, view.calls_model
+    qtbot.waitUntil(lambda: model.rowCount() == 8, timeout=3000)
+    assert shown_whole(table, 1, {model.data(model.index(row, 1)) for row in range(model.rowCount())})
+    assert table.textElideMode() == Qt.TextElideMode.ElideRight  # the outcome is prose
+    header = table.horizontalHeader()
+    assert header.sectionViewportPosition(4) + 60 <= table.viewport().width()  # and in view
