@@ -111,3 +111,18 @@ def test_the_run_tabs_calls_are_whole_at_1024(window, open_file, qtbot):
     assert table.textElideMode() == Qt.TextElideMode.ElideRight  # the outcome is prose
     header = table.horizontalHeader()
     assert header.sectionViewportPosition(4) + 60 <= table.viewport().width()  # and in view
+
+
+def test_the_edits_calls_take_the_change_lists_spare_room_at_1920(window, open_file, qtbot):
+    # At 1920 px "pack.corridor…corridorRuns" beside a change list whose last column was mostly empty.
+    open_file(window, DEMO)
+    window.show_tab("edits")
+    settle(qtbot, window, (1920, 1080))
+    view = window.views["edits"]
+    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    calls = {view.edits_model.data(view.edits_model.index(row, 4)) for row in range(view.edits_model.rowCount())}
+    qtbot.waitUntil(lambda: shown_whole(view.edits_table, 4, calls), timeout=3000)
+    changes = view.changes_table
+    header = changes.horizontalHeader()
+    last = header.count() - 1
+    assert header.sectionViewportPosition(last) <= changes.viewport().width()  # the change list's columns stay in view
