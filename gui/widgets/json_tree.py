@@ -324,6 +324,7 @@ class JsonTreeView(QTreeView):
         # the event loop after expands, not on each (expandAll of a value 988 deep is 988 expands, and
         # each measure walks up to a thousand rows: minutes on the GUI thread).
         self._key_wanted = KEY_LEAST  # what the keys on show last asked for (fit_keys)
+        self._style_indent = self.indentation()  # a small tree indents less (share_columns)
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
@@ -370,8 +371,15 @@ class JsonTreeView(QTreeView):
         # A narrow tree (the Inputs tab at 1024 px, beside whole calls) gives the type column's room to keys
         # and values: "obj…" said nothing the value's `{…} 2 keys` does not; the type is in the value's tooltip.
         # So does a tree whose keys (ids: never cut while there is room) want more than their share beside it.
-        narrow = (width < QFontMetrics(monospace()).horizontalAdvance("0" * NARROW_CHARS)
-                  or self._key_wanted > int(width * KEY_SHARE))
+        metrics = QFontMetrics(monospace())
+        small = width < metrics.horizontalAdvance("0" * NARROW_CHARS)
+        narrow = small or self._key_wanted > int(width * KEY_SHARE)
+        # A small tree indents less (a character and a half a level, not the style's 20 px): "size" four levels
+        # down read "s…" in Inputs at 1024 px. Only the width decides, so the keys measured again cannot flip it.
+        indent = metrics.horizontalAdvance("0") * 3 // 2 if small else self._style_indent
+        if self.indentation() != indent:
+            self.setIndentation(indent)
+            self._fit_timer.start()  # the keys are measured again with it
         if self.isColumnHidden(2) != narrow:
             self.setColumnHidden(2, narrow)
         wanted = {} if narrow else {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}

@@ -126,3 +126,19 @@ def test_the_edits_calls_take_the_change_lists_spare_room_at_1920(window, open_f
     header = changes.horizontalHeader()
     last = header.count() - 1
     assert header.sectionViewportPosition(last) <= changes.viewport().width()  # the change list's columns stay in view
+
+
+def test_keys_four_levels_deep_are_whole_in_the_inputs_tree_at_1024(window, open_file, qtbot):
+    # A search for "dept" reveals e3's rooms/1/id; its sibling "size" read "s…" beside the whole calls.
+    open_file(window, DEMO)
+    window.context.set_cursor("b5")
+    window.show_tab("inputs")
+    settle(qtbot, window, SMALL)
+    view = window.views["inputs"]
+    view.search_edit.setFocus()
+    qtbot.keyClicks(view.search_edit, "dept")
+    qtbot.keyClick(view.search_edit, Qt.Key.Key_Return)
+    tree = view.tree
+    qtbot.waitUntil(lambda: view.matches and tree.currentIndex().isValid() and tree.currentIndex().parent().parent().isValid(),
+                    timeout=5000)
+    qtbot.waitUntil(lambda: tree.columnWidth(0) >= tree.sizeHintForColumn(0), timeout=3000)
