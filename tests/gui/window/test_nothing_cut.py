@@ -142,3 +142,23 @@ def test_keys_four_levels_deep_are_whole_in_the_inputs_tree_at_1024(window, open
     qtbot.waitUntil(lambda: view.matches and tree.currentIndex().isValid() and tree.currentIndex().parent().parent().isValid(),
                     timeout=5000)
     qtbot.waitUntil(lambda: tree.columnWidth(0) >= tree.sizeHintForColumn(0), timeout=3000)
+
+
+def test_timeline_call_rows_are_cut_in_the_middle_and_body_rows_at_their_end(window, open_file, qtbot):
+    # At 1024 px the dock cut "c20  pack.corridorRuns.corrido…": the call lost its method.
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    open_file(window, DEMO)
+    settle(qtbot, window, SMALL)
+    tree, model = window.timeline.tree, window.timeline.model
+    body = model.index(model.row_for_cursor("b5"), 0)
+    call = model.index(0, 0, body)
+    assert "pack.corridorRuns.corridorRuns" in model.data(call)
+    delegate = tree.itemDelegateForColumn(0)
+    modes = []
+    for index in (call, body):
+        option = QStyleOptionViewItem()
+        option.textElideMode = tree.textElideMode()
+        delegate.initStyleOption(option, index)
+        modes.append(option.textElideMode)
+    assert modes == [Qt.TextElideMode.ElideMiddle, Qt.TextElideMode.ElideRight]
