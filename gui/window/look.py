@@ -153,7 +153,8 @@ def share_width(table: QTableView, column: int, wanted: int, leave: int, least: 
     With a `splitter` (two panes, the table in one) a table short of room takes it from the other pane,
     down to `keep` px there, once the splitter has its new width (`_widen`): ids whole before the prose
     beside them (docs/window.md, "Nothing cut off"). A handle the person dragged stays where they put it
-    until the splitter's width changes (the window's, the dock's), a pane shows or hides, or the calls shown change.
+    until the splitter's width changes (the window's, the dock's), a pane or the table's scroll bar shows or
+    hides, or the calls shown change.
     """
     room = _room(table, column)
     if splitter is not None:
