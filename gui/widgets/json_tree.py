@@ -384,7 +384,9 @@ class JsonTreeView(QTreeView):
             self.setColumnHidden(2, narrow)
         wanted = {} if narrow else {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}
         if self.json_model.columnCount() > 3:  # an annotation (e.g. Edits' "set by"): a compact mark, its words in the tooltip
-            wanted[3] = max(40, min(self.sizeHintForColumn(3), int(width * ANNOTATION_SHARE)))
+            # Its title whole too where there is room ("set b" over marks as short as "c4").
+            title = self.header().sectionSizeHint(3)
+            wanted[3] = max(40, min(max(self.sizeHintForColumn(3), title), int(width * ANNOTATION_SHARE)))
         key = self.columnWidth(0)
         if key > self._key_room() or key < min(self._key_wanted, self._key_room()):  # held to its share; grown back with the tree
             wanted[0] = min(max(self._key_wanted, KEY_LEAST // 2), self._key_room())

@@ -162,3 +162,17 @@ def test_timeline_call_rows_are_cut_in_the_middle_and_body_rows_at_their_end(win
         delegate.initStyleOption(option, index)
         modes.append(option.textElideMode)
     assert modes == [Qt.TextElideMode.ElideMiddle, Qt.TextElideMode.ElideRight]
+
+
+def test_the_set_by_title_is_whole_over_short_marks_at_1920(window, open_file, qtbot):
+    # The model's tree read "set b" over marks as short as "c4", beside the person's whole "set by".
+    open_file(window, DEMO)
+    window.show_tab("edits")
+    settle(qtbot, window, (1920, 1080))
+    view = window.views["edits"]
+    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    assert view.select_edit("e1")
+    qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
+    for tree in (view.model_tree, view.person_tree):
+        header = tree.header()
+        qtbot.waitUntil(lambda: header.sectionSize(3) >= header.sectionSizeHint(3), timeout=3000)  # the title and its margins
