@@ -111,6 +111,9 @@ def test_the_run_tabs_calls_are_whole_at_1024(window, open_file, qtbot):
     assert table.textElideMode() == Qt.TextElideMode.ElideRight  # the outcome is prose
     header = table.horizontalHeader()
     assert header.sectionViewportPosition(4) + 60 <= table.viewport().width()  # and in view
+    for column in range(4):  # the titles whole ("output from" read "ɔutput fron")
+        title = model.headerData(column, Qt.Orientation.Horizontal)
+        assert header.sectionSize(column) >= header.fontMetrics().horizontalAdvance(title) + 8, title
 
 
 def test_the_edits_calls_take_the_change_lists_spare_room_at_1920(window, open_file, qtbot):
