@@ -177,5 +177,5 @@ def test_the_set_by_title_is_whole_over_short_marks_at_1920(window, open_file, q
     assert view.select_edit("e1")
     qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
     for tree in (view.model_tree, view.person_tree):
-        header = tree.header()
-        qtbot.waitUntil(lambda: header.sectionSize(3) >= header.sectionSizeHint(3), timeout=3000)  # the title and its margins
+        qtbot.waitUntil(lambda tree=tree: tree.header().sectionSize(3) >= tree.header().sectionSizeHint(3),
+                        timeout=3000)  # the title and its margins
