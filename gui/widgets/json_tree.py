@@ -325,6 +325,8 @@ class JsonTreeView(QTreeView):
         # each measure walks up to a thousand rows: minutes on the GUI thread).
         self._key_wanted = KEY_LEAST  # what the keys on show last asked for (fit_keys)
         self._style_indent = self.indentation()  # a small tree indents less (share_columns)
+        self._narrow = False  # share_columns found the tree narrow: no type column, keys take more (_key_room)
+        self._type_wanted = True  # False: the view hid the type column for good (hide_type_column)
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
@@ -380,23 +382,31 @@ class JsonTreeView(QTreeView):
         if self.indentation() != indent:
             self.setIndentation(indent)
             self._fit_timer.start()  # the keys are measured again with it
-        if self.isColumnHidden(2) != narrow:
-            self.setColumnHidden(2, narrow)
-        wanted = {} if narrow else {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}
+        self._narrow = narrow
+        hidden = narrow or not self._type_wanted
+        if self.isColumnHidden(2) != hidden:
+            self.setColumnHidden(2, hidden)
+        wanted = {} if hidden else {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}
         if self.json_model.columnCount() > 3:  # an annotation (e.g. Edits' "set by"): a compact mark, its words in the tooltip
             # Its title whole too where there is room ("set b" over marks as short as "c4").
             title = self.header().sectionSizeHint(3)
             wanted[3] = max(40, min(max(self.sizeHintForColumn(3), title), int(width * ANNOTATION_SHARE)))
-        key = self.columnWidth(0)
-        if key > self._key_room() or key < min(self._key_wanted, self._key_room()):  # held to its share; grown back with the tree
-            wanted[0] = min(max(self._key_wanted, KEY_LEAST // 2), self._key_room())
         for column, size in wanted.items():
             if self.columnWidth(column) != size:  # an unchanged width is not set again: the header would repaint
                 self.setColumnWidth(column, size)
+        key, room = self.columnWidth(0), self._key_room()
+        if key > room or key < min(self._key_wanted, room):  # held to its share; grown back with the tree
+            self.setColumnWidth(0, min(max(self._key_wanted, KEY_LEAST // 2), room))
+
+    def hide_type_column(self) -> None:
+        """Hide the type column for good (a view that gives its room to an annotation column)."""
+        self._type_wanted = False
+        self.setColumnHidden(2, True)
 
     def _key_room(self) -> int:
-        """The most the key column takes: KEY_SHARE of the tree (more with no type nor annotation column), never under half its first width."""
-        share = NARROW_KEY_SHARE if self.isColumnHidden(2) and self.json_model.columnCount() == 3 else KEY_SHARE
+        """The most the key column takes: KEY_SHARE of the tree (NARROW_KEY_SHARE of a narrow tree with neither
+        a type nor an annotation column), never under half its first width."""
+        share = NARROW_KEY_SHARE if self._narrow and self.json_model.columnCount() == 3 else KEY_SHARE
         return max(KEY_LEAST // 2, int(self.viewport().width() * share))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook

@@ -154,7 +154,7 @@ class EditsView(QWidget):
         self.person_tree.setObjectName("editsPersonJson")
         for tree in (self.model_tree, self.person_tree):
             tree.doubleClicked.connect(lambda index, t=tree: self._open_read(t, index))  # SPEC 7: a read's line
-            tree.setColumnHidden(2, True)  # the type column: room for the origin column instead
+            tree.hide_type_column()  # the type column: room for the origin column instead
             tree.setColumnWidth(0, 110)
             tree.setColumnWidth(1, 150)
         self.plot = GeometryPlot(self)

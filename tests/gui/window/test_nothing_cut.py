@@ -179,3 +179,18 @@ def test_the_set_by_title_is_whole_over_short_marks_at_1920(window, open_file, q
     for tree in (view.model_tree, view.person_tree):
         qtbot.waitUntil(lambda tree=tree: tree.header().sectionSize(3) >= tree.header().sectionSizeHint(3),
                         timeout=3000)  # the title and its margins
+
+
+
+def test_the_edits_trees_keep_their_type_column_hidden_at_any_width(window, open_file, qtbot):
+    # The Edits view gives the type column's room to "set by"; the narrow-tree rule must not bring it back.
+    open_file(window, DEMO)
+    window.show_tab("edits")
+    settle(qtbot, window, (1920, 1080))
+    view = window.views["edits"]
+    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    assert view.select_edit("e1")
+    qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
+    for tree in (view.model_tree, view.person_tree):
+        assert tree.isColumnHidden(2)
+        assert tree.columnWidth(1) >= 0.3 * tree.viewport().width() - 1  # the value keeps the room
