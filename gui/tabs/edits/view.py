@@ -517,6 +517,10 @@ class EditsView(QWidget):
         rows = range(min(model.rowCount(), 200))  # the first rows are measured: a long list is elided past them
         for column in (2, 3):
             fit_column(self.changes_table, column, (str(model.index(row, column).data()) for row in rows), least=90, most=260)
+        # Paths (JSON Pointers, ids) as wide as they are: 130 px for "spine/1" put Δ and the unit behind a sideways
+        # scroll at 1024 px. Its note mark (note_actions) keeps its room at the right edge.
+        fit_column(self.changes_table, 1, (str(model.index(row, 1).data()) for row in rows), least=60, most=260, extra=12)
+        fit_column(self.changes_table, 4, (str(model.index(row, 4).data()) for row in rows), least=0, most=120)
 
     def _unit_chosen(self, _index: int) -> None:
         """Read lengths in another unit: the change list at once, the drawing drawn again."""

@@ -194,3 +194,19 @@ def test_the_edits_trees_keep_their_type_column_hidden_at_any_width(window, open
     for tree in (view.model_tree, view.person_tree):
         assert tree.isColumnHidden(2)
         assert tree.columnWidth(1) >= 0.3 * tree.viewport().width() - 1  # the value keeps the room
+
+
+def test_the_edits_change_list_keeps_delta_in_view_at_1024(window, open_file, qtbot):
+    # Δ and the unit were behind a sideways scroll, the path column 130 px for "spine/1".
+    open_file(window, DEMO)
+    window.show_tab("edits")
+    settle(qtbot, window, SMALL)
+    view = window.views["edits"]
+    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    assert view.select_edit("e1")
+    qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
+    table, model = view.changes_table, view.changes_model
+    header = table.horizontalHeader()
+    qtbot.waitUntil(lambda: header.sectionViewportPosition(4) + header.sectionSize(4) <= table.viewport().width(), timeout=3000)
+    paths = [model.data(model.index(row, 1)) for row in range(model.rowCount())]
+    assert shown_whole(table, 1, paths)
