@@ -126,11 +126,29 @@ class NoteMark(QStyledItemDelegate):
         return super().helpEvent(event, view, option, index)
 
 
+class IdNoteMark(NoteMark):
+    """A NoteMark on a column that mixes ids and prose (the timeline): rows whose text is an id (`is_id`) are
+    cut in the middle, both ends read (`c20  pack.corri…corridorRuns`); the others at their end, the view's way."""
+
+    def __init__(self, keeper: NotesKeeper, target_of: Callable[[Index], Target | None], view: QAbstractItemView,
+                 is_id: Callable[[Index], bool]):
+        super().__init__(keeper, target_of, view)
+        self.is_id = is_id
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:  # noqa: N802 — Qt's hook
+        super().initStyleOption(option, index)
+        if self.is_id(index):
+            option.textElideMode = Qt.TextElideMode.ElideMiddle  # type: ignore[attr-defined]
+
+
 def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[Index], Target | None],
-           column: int = 0) -> NoteMark:
-    """Give `view` an "Add note…" context menu and marks in `column`, both through `target_of`."""
-    mark = NoteMark(keeper, target_of, view)
-    plain = view.itemDelegateForColumn(column)  # what paints the column while the session has no notes
+           column: int = 0, is_id: Callable[[Index], bool] | None = None) -> NoteMark:
+    """Give `view` an "Add note…" context menu and marks in `column`, both through `target_of`
+    (`is_id`: the rows whose text is an id, cut in the middle; IdNoteMark)."""
+    mark = NoteMark(keeper, target_of, view) if is_id is None else IdNoteMark(keeper, target_of, view, is_id)
+    # What paints the column while the session has no notes: the view's own delegate, or the mark itself on
+    # a column whose ids it cuts in the middle (IdNoteMark).
+    plain = view.itemDelegateForColumn(column) if is_id is None else mark
 
     def paint_marks() -> None:
         # Painting through a Python delegate costs a call into Python per row (a tenth of a cursor
@@ -171,6 +189,18 @@ def note_menu(keeper: NotesKeeper, target: Target, parent: QWidget, menu: QMenu 
 
 
 # --- what each place's rows are about ---------------------------------------------------------------
+
+def timeline_call(timeline: TimelineView) -> Callable[[Index], bool]:
+    """Whether a timeline row is a model's call ("c20  pack.corridorRuns.corridorRuns": ids), not a body or an edit (prose)."""
+    model = timeline.model
+
+    def is_call(index: Index) -> bool:
+        row, call = model.item(index)
+        if call is None and row.kind == "entry":
+            call = row.item  # type: ignore[assignment]
+        return call is not None and not call.applied
+    return is_call
+
 
 def timeline_target(timeline: TimelineView) -> Callable[[Index], Target | None]:
     """A timeline row: its body, or its entry (a call nested under a body, a lone entry or canvas edit)."""
@@ -253,7 +283,7 @@ def install_note_actions(context: InspectorContext, services: WindowServices, ti
     The tabs' views come from `services.view`; one that failed to build (a stand-in) gets no menu.
     """
     keeper = NotesKeeper(context, services)
-    keeper.marks.append(attach(keeper, timeline.tree, timeline_target(timeline)))
+    keeper.marks.append(attach(keeper, timeline.tree, timeline_target(timeline), is_id=timeline_call(timeline)))
     inputs, edits, run = (services.view(name) for name in ("inputs", "edits", "run"))
     if hasattr(inputs, "table") and hasattr(inputs, "model"):
         keeper.marks.append(attach(keeper, inputs.table, inputs_target(inputs)))  # type: ignore[union-attr]

@@ -138,9 +138,10 @@ class ReducePanel(QDialog):
     def _failed(self, message: str) -> None:
         if self.cancelled:
             return
-        self.bar.setRange(0, 1)
+        self.bar.hide()  # an empty bar under "Nothing to reduce" said there was something still to come
         self.headline.setText(f"<b style='color:{hex_of('error')}'>Nothing to reduce</b>: {html.escape(message)}")
         self.status.setText("")
+        self.status.hide()
         self.cancel_button.setText("Close")
         self.running = False
         self.done.emit(None)

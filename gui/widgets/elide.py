@@ -20,7 +20,8 @@ class MiddleElided(QStyledItemDelegate):
 
 
 def ids_in_the_middle(view: QAbstractItemView, *columns: int) -> None:
-    """Prose in `view` elides at its end; the id `columns` in the middle. Called again, it changes nothing."""
+    """Prose in `view` elides at its end; the id `columns` in the middle. Called again, it changes nothing.
+    It replaces the columns' delegates: not for a column with one of its own (notes' marks, reads' tags)."""
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
     delegate = view.findChild(MiddleElided) or MiddleElided(view)
     for column in columns:

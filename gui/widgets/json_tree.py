@@ -324,6 +324,9 @@ class JsonTreeView(QTreeView):
         # the event loop after expands, not on each (expandAll of a value 988 deep is 988 expands, and
         # each measure walks up to a thousand rows: minutes on the GUI thread).
         self._key_wanted = KEY_LEAST  # what the keys on show last asked for (fit_keys)
+        self._style_indent = self.indentation()  # a small tree indents less (share_columns)
+        self._narrow = False  # share_columns found the tree narrow: no type column, keys take more (_key_room)
+        self._type_wanted = True  # False: the view hid the type column for good (hide_type_column)
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
@@ -370,23 +373,40 @@ class JsonTreeView(QTreeView):
         # A narrow tree (the Inputs tab at 1024 px, beside whole calls) gives the type column's room to keys
         # and values: "obj…" said nothing the value's `{…} 2 keys` does not; the type is in the value's tooltip.
         # So does a tree whose keys (ids: never cut while there is room) want more than their share beside it.
-        narrow = (width < QFontMetrics(monospace()).horizontalAdvance("0" * NARROW_CHARS)
-                  or self._key_wanted > int(width * KEY_SHARE))
-        if self.isColumnHidden(2) != narrow:
-            self.setColumnHidden(2, narrow)
-        wanted = {} if narrow else {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}
+        metrics = QFontMetrics(monospace())
+        small = width < metrics.horizontalAdvance("0" * NARROW_CHARS)
+        narrow = small or self._key_wanted > int(width * KEY_SHARE)
+        # A small tree indents less (a character and a half a level, not the style's 20 px): "size" four levels
+        # down read "s…" in Inputs at 1024 px. Only the width decides, so the keys measured again cannot flip it.
+        indent = metrics.horizontalAdvance("0") * 3 // 2 if small else self._style_indent
+        if self.indentation() != indent:
+            self.setIndentation(indent)
+            self._fit_timer.start()  # the keys are measured again with it
+        self._narrow = narrow
+        hidden = narrow or not self._type_wanted
+        if self.isColumnHidden(2) != hidden:
+            self.setColumnHidden(2, hidden)
+        wanted = {} if hidden else {2: max(40, min(TYPE_WIDTH, int(width * TYPE_SHARE)))}
         if self.json_model.columnCount() > 3:  # an annotation (e.g. Edits' "set by"): a compact mark, its words in the tooltip
-            wanted[3] = max(40, min(self.sizeHintForColumn(3), int(width * ANNOTATION_SHARE)))
-        key = self.columnWidth(0)
-        if key > self._key_room() or key < min(self._key_wanted, self._key_room()):  # held to its share; grown back with the tree
-            wanted[0] = min(max(self._key_wanted, KEY_LEAST // 2), self._key_room())
+            # Its title whole too where there is room ("set b" over marks as short as "c4").
+            title = self.header().sectionSizeHint(3)
+            wanted[3] = max(40, min(max(self.sizeHintForColumn(3), title), int(width * ANNOTATION_SHARE)))
         for column, size in wanted.items():
             if self.columnWidth(column) != size:  # an unchanged width is not set again: the header would repaint
                 self.setColumnWidth(column, size)
+        key, room = self.columnWidth(0), self._key_room()
+        if key > room or key < min(self._key_wanted, room):  # held to its share; grown back with the tree
+            self.setColumnWidth(0, min(max(self._key_wanted, KEY_LEAST // 2), room))
+
+    def hide_type_column(self) -> None:
+        """Hide the type column for good (a view that gives its room to an annotation column)."""
+        self._type_wanted = False
+        self.setColumnHidden(2, True)
 
     def _key_room(self) -> int:
-        """The most the key column takes: KEY_SHARE of the tree (more with no type nor annotation column), never under half its first width."""
-        share = NARROW_KEY_SHARE if self.isColumnHidden(2) and self.json_model.columnCount() == 3 else KEY_SHARE
+        """The most the key column takes: KEY_SHARE of the tree (NARROW_KEY_SHARE of a narrow tree with neither
+        a type nor an annotation column), never under half its first width."""
+        share = NARROW_KEY_SHARE if self._narrow and self.json_model.columnCount() == 3 else KEY_SHARE
         return max(KEY_LEAST // 2, int(self.viewport().width() * share))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook

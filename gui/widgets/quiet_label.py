@@ -80,6 +80,8 @@ class QuietLabel(QWidget):
 
     def _text_size(self) -> QSize:
         """The whole text's size, though the label shows it cut."""
+        if self.label.text() == self._full:  # shown whole: the label's own measure, to the pixel
+            return self.label.sizeHint().grownBy(self.contentsMargins())
         metrics = self.label.fontMetrics()
         return QSize(metrics.horizontalAdvance(self._full) + 2, self.label.sizeHint().height()).grownBy(self.contentsMargins())
 
@@ -118,9 +120,11 @@ class QuietLabel(QWidget):
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 — Qt's hook
         if self._yields:  # a short figure whole, a long one a dozen characters and "…": the rest is in the tooltip
-            # Not the text's own width: a layout keeps the minimum it read, and this label does not ask again.
-            width = self.label.fontMetrics().horizontalAdvance("0" * 12 + "…")
-            return QSize(width, self.label.sizeHint().height()).grownBy(self.contentsMargins())
+            # Not the text's own width (a layout keeps the minimum it read, and this label does not ask again at
+            # each text) but the widest yet, which asks when it grows: "22 entries" kept 120 px for 77.
+            margins = self.contentsMargins()
+            width = min(self.label.fontMetrics().horizontalAdvance("0" * 12 + "…"), self._widest - margins.left() - margins.right())
+            return QSize(max(width, 0), self.label.sizeHint().height()).grownBy(margins)
         return self.label.minimumSizeHint().grownBy(self.contentsMargins())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook

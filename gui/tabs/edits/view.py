@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, Qt, QTimer
+from PySide6.QtCore import QAbstractTableModel, QEvent, Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -46,7 +46,8 @@ from wsi_inspector.gui.widgets.geometry_plot import GeometryPlot
 from wsi_inspector.gui.background.jobs import Job, Jobs
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.keyboard import reading_order
-from wsi_inspector.gui.window.look import PERSON_BACKGROUND, fit_column, row_table
+from wsi_inspector.gui.widgets.elide import ids_in_the_middle
+from wsi_inspector.gui.window.look import PERSON_BACKGROUND, fit_column, row_table, share_width
 from wsi_inspector.gui.window.theme import colour, hex_of
 
 MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # wsi_inspector.gui.window.theme: light or dark
@@ -117,6 +118,7 @@ class EditsView(QWidget):
         self.summary.setWordWrap(True)
         self.edits_model = EditsModel(self)
         self.edits_table = _table(self.edits_model, "editsTable")
+        self._call_width = 0  # what the edits' calls need whole (_share_width)
         for column, width in enumerate((56, 52, 72, 48)):
             self.edits_table.setColumnWidth(column, width)
         self.step_combo = QComboBox(self)
@@ -152,7 +154,7 @@ class EditsView(QWidget):
         self.person_tree.setObjectName("editsPersonJson")
         for tree in (self.model_tree, self.person_tree):
             tree.doubleClicked.connect(lambda index, t=tree: self._open_read(t, index))  # SPEC 7: a read's line
-            tree.setColumnHidden(2, True)  # the type column: room for the origin column instead
+            tree.hide_type_column()  # the type column: room for the origin column instead
             tree.setColumnWidth(0, 110)
             tree.setColumnWidth(1, 150)
         self.plot = GeometryPlot(self)
@@ -164,6 +166,7 @@ class EditsView(QWidget):
         self._first_change = False
         self.plot.setObjectName("editsGeometry")
         self._build_layout()
+        self.edits_table.viewport().installEventFilter(self)  # a resized table shares its width again (_share_width)
         reading_order(self.edits_table, self.step_combo, self.copy_button, self.filter_edit, self.unit_box,
                       self.changes_table, self.model_tree, self.person_tree, self.plot)
         self._link_scrolling()
@@ -201,6 +204,7 @@ class EditsView(QWidget):
         top.addWidget(self.edits_table)
         top.addWidget(changes)
         top.setSizes([400, 880])
+        self.top_splitter = top
         inputs = QSplitter(Qt.Orientation.Horizontal, self)
         inputs.addWidget(_titled(self.model_label, self.model_tree))
         inputs.addWidget(_titled(self.person_label, self.person_tree))
@@ -263,6 +267,20 @@ class EditsView(QWidget):
         else:
             self._diffed(*value)
 
+    def _share_width(self) -> None:
+        """Calls whole (ids, "pack.corridor…corridorRuns" at 1920 px beside a change list with room to spare):
+        the edits table takes room from the change list down to what its columns need, never more."""
+        table = self.changes_table
+        header = table.horizontalHeader()
+        needs = sum(header.sectionSize(c) for c in range(header.count() - 1) if not table.isColumnHidden(c))
+        keep = needs + table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth()
+        share_width(self.edits_table, 4, self._call_width, 0, least=0, splitter=self.top_splitter, keep=keep)
+
+    def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
+        if watched is self.edits_table.viewport() and event.type() == QEvent.Type.Resize:
+            self._share_width()
+        return super().eventFilter(watched, event)
+
     def _paired(self, pairings: list[Pairing]) -> None:
         self._paired_yet = True
         self.edits_model.set_pairings(pairings)
@@ -276,6 +294,10 @@ class EditsView(QWidget):
         fit_column(self.edits_table, 0, [str(p.edit.id) for p in longest], least=56, most=260, extra=24)
         bases = sorted((str(p.base.id) for p in pairings if p.base is not None), key=len)[-3:]
         fit_column(self.edits_table, 1, bases, least=52, most=260)
+        calls = sorted({p.edit.call for p in pairings}, key=len)[-3:]
+        self._call_width = fit_column(self.edits_table, 4, calls, most=420)
+        ids_in_the_middle(self.edits_table, 1, 4)  # not 0: its delegate marks notes (note_actions), and edit ids are fitted whole
+        self._share_width()
         self.edits_table.selectRow(0)
         if self._pending_edit is not None:
             pending, self._pending_edit = self._pending_edit, None
@@ -496,6 +518,10 @@ class EditsView(QWidget):
         rows = range(min(model.rowCount(), 200))  # the first rows are measured: a long list is elided past them
         for column in (2, 3):
             fit_column(self.changes_table, column, (str(model.index(row, column).data()) for row in rows), least=90, most=260)
+        # Paths (JSON Pointers, ids) as wide as they are: 130 px for "spine/1" put Δ and the unit behind a sideways
+        # scroll at 1024 px. Its note mark (note_actions) keeps its room at the right edge.
+        fit_column(self.changes_table, 1, (str(model.index(row, 1).data()) for row in rows), least=60, most=260, extra=12)
+        fit_column(self.changes_table, 4, (str(model.index(row, 4).data()) for row in rows), least=0, most=120)
 
     def _unit_chosen(self, _index: int) -> None:
         """Read lengths in another unit: the change list at once, the drawing drawn again."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
 from wsi_inspector.core.runner.report import recorded_calls_text, source_text
 from wsi_inspector.core.jsrules.jsonsize import compact_json
@@ -19,7 +19,8 @@ OUTCOME_SHOWN = 200  # characters of a call's output in its cell; the tooltip ha
 class CallsModel(RowsModel):
     """The module calls of the last run: id, call, line, where its output came from, outcome (failed in red)."""
 
-    HEADERS = ("id", "call", "line", "output from", "outcome")
+    HEADERS = ("id", "call", "line", "from", "outcome")  # "from": "output from" was cut to "ɔutput fron" at 1024 px
+    FROM_TIP = "where the call's output came from: the recorded entry that answered it, or the runner"
 
     def set_calls(self, calls: list[dict[str, Any]]) -> None:
         """Show the `calls` of a result document (SPEC 5)."""
@@ -29,6 +30,11 @@ class CallsModel(RowsModel):
     def _cells(call: dict[str, Any]) -> tuple[str, ...]:
         outcome = f"failed: {call['error']}" if "error" in call else compact_json(call.get("output"))[:OUTCOME_SHOWN]
         return (str(call["id"]), call["call"], str(call.get("line", "")), source_text(call.get("source")), outcome)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:  # noqa: N802 — Qt's name
+        if role == TOOLTIP and orientation == Qt.Orientation.Horizontal and section == 3:
+            return self.FROM_TIP
+        return super().headerData(section, orientation, role)
 
     def call_at(self, row: int) -> dict[str, Any] | None:
         """The call shown in `row`."""

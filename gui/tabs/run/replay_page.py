@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTableView, QVBoxLayout, QWidget
 
 from wsi_inspector.core.runner.replay import Verdict, replay_badge
+from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.window.look import fit_column, monospace, row_table
 from wsi_inspector.gui.widgets.rows_model import RowsModel
 from wsi_inspector.gui.tabs.run.models import ReplayModel
@@ -43,6 +44,7 @@ class ReplayPage(QWidget):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.calls_label)
         fit_column(self.table, 1, ["diverged"])  # the longest verdict, whole
+        ids_in_the_middle(self.table, 0)  # the first difference is prose: it ends in "…", not "call 1: recorded …"
 
     @property
     def verdicts(self) -> list[Verdict]:
@@ -55,6 +57,7 @@ class ReplayPage(QWidget):
         self.calls_label.hide()
         self.table.setColumnHidden(2, True)  # "recorded calls" gives its room away until a verdict has some
         fit_column(self.table, 0, body_keys, most=160)
+        ids_in_the_middle(self.table, 0)
 
     def add(self, verdict: Verdict, result: dict[str, Any]) -> str:
         """Show one body's verdict; returns its badge. The first divergence is chosen, its calls shown."""

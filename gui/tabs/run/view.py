@@ -46,6 +46,7 @@ from wsi_inspector.gui.tabs.run.reads_panel import ReadsPanel
 from wsi_inspector.gui.widgets.body_choices import BodyChoices
 from wsi_inspector.gui.widgets.body_choices import attach as attach_choices
 from wsi_inspector.gui.widgets.code_editor import CodeEditor
+from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Job, Jobs
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
@@ -202,7 +203,7 @@ class RunView(QWidget):
         self.calls_table = result_table(self.calls_model, "runCalls")
         for column, width in enumerate((56, 230, 44, 150)):
             self.calls_table.setColumnWidth(column, width)
-        self.calls_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        ids_in_the_middle(self.calls_table, 0, 1)  # ids and calls cut in the middle if ever; where from and the outcome at their end
         self.calls_table.doubleClicked.connect(lambda index: self._call_activated(index.row()))
         self.plot = pg.PlotWidget(self, background=hex_of("plot_background"))
         self.plot.setObjectName("operationsPlot")
@@ -541,9 +542,12 @@ class RunView(QWidget):
         # Identity columns sized to what they hold, so "outcome" (the last, stretched) stays in view.
         room = max(self.result_tabs.width() - 24, 300)  # the table itself may be hidden behind another result tab
         fit_column(self.calls_table, 0, (str(c["id"]) for c in calls), most=120)
-        fit_column(self.calls_table, 1, {c["call"] for c in calls}, most=max(96, int(room * 0.3)))
+        # Calls are ids: whole up to 42 % of the table ("mep.ri…risers" at 1024 px under 30 %); where the output
+        # came from is prose, cut at its end past 18 %; the outcome keeps the rest.
+        fit_column(self.calls_table, 1, {c["call"] for c in calls}, most=max(96, int(room * 0.42)))
         fit_column(self.calls_table, 2, (str(c.get("line", "")) for c in calls), most=60)
-        fit_column(self.calls_table, 3, {source_text(c.get("source")) for c in calls}, most=max(76, int(room * 0.22)))
+        fit_column(self.calls_table, 3, {source_text(c.get("source")) for c in calls}, most=max(76, int(room * 0.18)))
+        ids_in_the_middle(self.calls_table, 0, 1)  # fit_column set the view's mode: prose ends in "…" again
 
     def _hover_operation(self, position: Any) -> None:
         """The bar under the pointer: its call, start, duration and outcome, with the runner's exact figures."""

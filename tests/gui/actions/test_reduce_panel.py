@@ -113,6 +113,7 @@ def test_reduce_of_a_body_that_does_not_fail_says_so(qtbot, window, open_file, l
         pass
     assert done.args == [None]
     assert "Nothing to reduce" in panel.headline.text()
+    assert not panel.bar.isVisible()  # no empty progress bar under it (seen in the issue 31 screenshots)
     panel.close()
 
 

@@ -53,6 +53,7 @@ def test_an_empty_recorded_calls_column_gives_its_room_to_the_first_difference(q
     assert any(not v["same"] for v in verdicts)
     assert not any(v.get("recordedCalls") for v in verdicts) and table.isColumnHidden(2)
     assert table.columnWidth(3) > 150  # the first difference takes the room
+    assert table.textElideMode() == Qt.TextElideMode.ElideRight  # and, prose, is cut at its end if ever (issue 31.8)
 
 
 def test_kept_names_added_are_said_added_not_changed():

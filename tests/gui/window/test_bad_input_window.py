@@ -3,7 +3,7 @@ import gzip
 import json
 
 from wsi_inspector.core.jsrules.jsonsize import compact_json
-from wsi_inspector.gui.widgets.json_tree import KEY_LEAST, KEY_SHARE, PREVIEW_CHARS, JsonTreeModel, JsonTreeView, preview
+from wsi_inspector.gui.widgets.json_tree import KEY_LEAST, KEY_SHARE, NARROW_KEY_SHARE, PREVIEW_CHARS, JsonTreeModel, JsonTreeView, preview
 from tests.helpers.session_text import HEAD, deep, entry, json_form, with_input
 from tests.fuzz.mutations import make_case
 
@@ -114,5 +114,8 @@ def test_expanding_a_value_988_deep_measures_the_key_column_once(qtbot):
     qtbot.waitUntil(lambda: len(measured) >= 1, timeout=2000)
     qtbot.wait(50)
     assert len(measured) == 1  # once after the expands, not once per level (quadratic: minutes)
-    # the deep keys want more than the key column's share of the tree (issue 31.4: the value takes the room)
-    assert tree.columnWidth(0) == max(KEY_LEAST // 2, int(tree.viewport().width() * KEY_SHARE))
+    # the deep keys want more than the key column's share of the tree (issue 31.4: the value takes the room);
+    # the type column gives its room to them (issue 31.8: keys are ids), and the value keeps the rest
+    share = NARROW_KEY_SHARE if tree.isColumnHidden(2) else KEY_SHARE
+    assert tree.columnWidth(0) == max(KEY_LEAST // 2, int(tree.viewport().width() * share))
+    assert tree.columnWidth(1) >= 0.4 * tree.viewport().width()

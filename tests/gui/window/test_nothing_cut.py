@@ -93,3 +93,120 @@ def test_kept_names_are_whole_and_no_wider_so_the_shape_has_the_room(window, ope
     assert view.table.columnWidth(0) <= max(widest, header.fontMetrics().horizontalAdvance("name")) + 2 * 18
     tree = view.tree  # the chosen value's key (kept.departmentId) whole: an id
     qtbot.waitUntil(lambda: tree.columnWidth(0) >= tree.sizeHintForColumn(0), timeout=3000)
+
+
+def test_the_run_tabs_calls_are_whole_at_1024(window, open_file, qtbot):
+    # "mep.ri…risers" in a column held to 30 % of the Calls table; the outcome (JSON, prose) was cut in the middle.
+    open_file(window, DEMO)
+    window.context.set_cursor("b6")  # eight mep.risers.risers calls, in parallel
+    qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    settle(qtbot, window, SMALL)
+    view = window.views["run"]
+    with qtbot.waitSignal(view.bridge.finished, timeout=20_000):
+        qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    view.result_tabs.setCurrentWidget(view.calls_table)
+    table, model = view.calls_table, view.calls_model
+    qtbot.waitUntil(lambda: model.rowCount() == 8, timeout=3000)
+    assert shown_whole(table, 1, {model.data(model.index(row, 1)) for row in range(model.rowCount())})
+    assert table.textElideMode() == Qt.TextElideMode.ElideRight  # the outcome is prose
+    header = table.horizontalHeader()
+    assert header.sectionViewportPosition(4) + 60 <= table.viewport().width()  # and in view
+    for column in range(4):  # the titles whole ("output from" read "ɔutput fron")
+        title = model.headerData(column, Qt.Orientation.Horizontal)
+        assert header.sectionSize(column) >= header.fontMetrics().horizontalAdvance(title) + 8, title
+
+
+def test_the_edits_calls_take_the_change_lists_spare_room_at_1920(window, open_file, qtbot):
+    # At 1920 px "pack.corridor…corridorRuns" beside a change list whose last column was mostly empty.
+    open_file(window, DEMO)
+    window.show_tab("edits")
+    settle(qtbot, window, (1920, 1080))
+    view = window.views["edits"]
+    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    calls = {view.edits_model.data(view.edits_model.index(row, 4)) for row in range(view.edits_model.rowCount())}
+    qtbot.waitUntil(lambda: shown_whole(view.edits_table, 4, calls), timeout=3000)
+    changes = view.changes_table
+    header = changes.horizontalHeader()
+    last = header.count() - 1
+    assert header.sectionViewportPosition(last) <= changes.viewport().width()  # the change list's columns stay in view
+
+
+def test_keys_four_levels_deep_are_whole_in_the_inputs_tree_at_1024(window, open_file, qtbot):
+    # A search for "dept" reveals e3's rooms/1/id; its sibling "size" read "s…" beside the whole calls.
+    open_file(window, DEMO)
+    window.context.set_cursor("b5")
+    window.show_tab("inputs")
+    settle(qtbot, window, SMALL)
+    view = window.views["inputs"]
+    view.search_edit.setFocus()
+    qtbot.keyClicks(view.search_edit, "dept")
+    qtbot.keyClick(view.search_edit, Qt.Key.Key_Return)
+    tree = view.tree
+    qtbot.waitUntil(lambda: view.matches and tree.currentIndex().isValid() and tree.currentIndex().parent().parent().isValid(),
+                    timeout=5000)
+    qtbot.waitUntil(lambda: tree.columnWidth(0) >= tree.sizeHintForColumn(0), timeout=3000)
+
+
+def test_timeline_call_rows_are_cut_in_the_middle_and_body_rows_at_their_end(window, open_file, qtbot):
+    # At 1024 px the dock cut "c20  pack.corridorRuns.corrido…": the call lost its method.
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    open_file(window, DEMO)
+    settle(qtbot, window, SMALL)
+    tree, model = window.timeline.tree, window.timeline.model
+    body = model.index(model.row_for_cursor("b5"), 0)
+    call = model.index(0, 0, body)
+    assert "pack.corridorRuns.corridorRuns" in model.data(call)
+    delegate = tree.itemDelegateForColumn(0)
+    modes = []
+    for index in (call, body):
+        option = QStyleOptionViewItem()
+        option.textElideMode = tree.textElideMode()
+        delegate.initStyleOption(option, index)
+        modes.append(option.textElideMode)
+    assert modes == [Qt.TextElideMode.ElideMiddle, Qt.TextElideMode.ElideRight]
+
+
+def test_the_set_by_title_is_whole_over_short_marks_at_1920(window, open_file, qtbot):
+    # The model's tree read "set b" over marks as short as "c4", beside the person's whole "set by".
+    open_file(window, DEMO)
+    window.show_tab("edits")
+    settle(qtbot, window, (1920, 1080))
+    view = window.views["edits"]
+    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    assert view.select_edit("e1")
+    qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
+    for tree in (view.model_tree, view.person_tree):
+        qtbot.waitUntil(lambda tree=tree: tree.header().sectionSize(3) >= tree.header().sectionSizeHint(3),
+                        timeout=3000)  # the title and its margins
+
+
+
+def test_the_edits_trees_keep_their_type_column_hidden_at_any_width(window, open_file, qtbot):
+    # The Edits view gives the type column's room to "set by"; the narrow-tree rule must not bring it back.
+    open_file(window, DEMO)
+    window.show_tab("edits")
+    settle(qtbot, window, (1920, 1080))
+    view = window.views["edits"]
+    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    assert view.select_edit("e1")
+    qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
+    for tree in (view.model_tree, view.person_tree):
+        assert tree.isColumnHidden(2)
+        assert tree.columnWidth(1) >= 0.3 * tree.viewport().width() - 1  # the value keeps the room
+
+
+def test_the_edits_change_list_keeps_delta_in_view_at_1024(window, open_file, qtbot):
+    # Δ and the unit were behind a sideways scroll, the path column 130 px for "spine/1".
+    open_file(window, DEMO)
+    window.show_tab("edits")
+    settle(qtbot, window, SMALL)
+    view = window.views["edits"]
+    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    assert view.select_edit("e1")
+    qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
+    table, model = view.changes_table, view.changes_model
+    header = table.horizontalHeader()
+    qtbot.waitUntil(lambda: header.sectionViewportPosition(4) + header.sectionSize(4) <= table.viewport().width(), timeout=3000)
+    paths = [model.data(model.index(row, 1)) for row in range(model.rowCount())]
+    assert shown_whole(table, 1, paths)

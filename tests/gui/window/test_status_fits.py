@@ -55,3 +55,17 @@ def test_the_trim_headline_is_two_whole_lines_ending_in_an_ellipsis_not_a_third_
     assert needed <= label.contentsRect().height()  # every line shown is whole
     assert shown == label.text() or (shown.endswith("…") and label.toolTip() == label.text())
     assert "inputs.last" in label.text()
+
+
+def test_the_status_message_beside_the_figures_is_whole_at_1024(window, open_file, qtbot):
+    # "opened demo.json in 0.0(": figures that kept a dozen characters for "22 entries" left it too little.
+    window.resize(*SMALL)
+    qtbot.waitUntil(lambda: window.width() == SMALL[0], timeout=3000)
+    open_file(window, DEMO)
+    window.context.set_cursor("b5")
+    status = window.status
+    qtbot.wait(50)
+    message = status.currentMessage()
+    assert message.startswith("opened demo.json")
+    first = min(label.x() for label in (status.cursor_label, status.entries_label) if label.isVisible())
+    assert status.fontMetrics().horizontalAdvance(message) + 8 <= first
