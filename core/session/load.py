@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from wsi_inspector.core.session.formats import VERSIONS, version_for
 from wsi_inspector.core.session.formats.worker_session_1.header import FORMAT
@@ -214,7 +214,8 @@ def load_bytes(data: bytes | bytearray | memoryview, name: str = "<memory>", pat
     session = Session(name, path)
     with no_gc():
         try:
-            text = data if unpacked else decode(data, gzip_limit)  # type: ignore[arg-type]
+            # A memoryview is read as it lies (decode and the scans take any buffer); typed as the bytes it holds.
+            text = cast("bytes | bytearray", data if unpacked else decode(data, gzip_limit))  # type: ignore[arg-type]
             refuse_foreign_text(text[:4096])  # what a gzip unpacked to, or bytes handed in
             del data  # a gzip's compressed bytes: not held beside the unpacked text while it is read
         except JsonSyntaxError as exc:

@@ -138,7 +138,7 @@ class IdNoteMark(NoteMark):
     def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:  # noqa: N802 — Qt's hook
         super().initStyleOption(option, index)
         if self.is_id(index):
-            option.textElideMode = Qt.TextElideMode.ElideMiddle  # type: ignore[attr-defined]
+            option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[Index], Target | None],
@@ -155,7 +155,7 @@ def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[In
         # move's painting on the Inputs table): the marks paint only while there is a note to mark.
         wanted = mark if keeper.notes.notes else plain
         if view.itemDelegateForColumn(column) is not wanted:
-            view.setItemDelegateForColumn(column, wanted)  # type: ignore[arg-type]  # None: the view's own delegate
+            view.setItemDelegateForColumn(column, wanted)  # None: the view's own delegate
 
     keeper.changed.connect(paint_marks)
     paint_marks()

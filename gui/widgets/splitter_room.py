@@ -33,7 +33,8 @@ def widen_later(table: QTableView, splitter: QSplitter, column: int, wanted: int
 def _seen(table: QTableView, splitter: QSplitter, wanted: int) -> str:
     """What the room depends on but the person's hand: the splitter's width, its panes shown, the table's
     vertical scroll bar (rows that came take 14 px), the width wanted."""
-    shown = "".join("1" if splitter.widget(n).isVisibleTo(splitter) else "0" for n in range(splitter.count()))
+    shown = "".join("1" if (pane := splitter.widget(n)) is not None and pane.isVisibleTo(splitter) else "0"
+                    for n in range(splitter.count()))
     return f"{splitter.width()} {shown} {table.verticalScrollBar().isVisible():d} {wanted}"
 
 
@@ -42,7 +43,7 @@ def _widen(table: QTableView, splitter: QSplitter, column: int, wanted: int, lea
     the other pane (which keeps `keep` px)."""
     sizes = splitter.sizes()
     mine = next((n for n in range(splitter.count())
-                 if splitter.widget(n) is table or splitter.widget(n).isAncestorOf(table)), None)
+                 if (pane := splitter.widget(n)) is table or (pane is not None and pane.isAncestorOf(table))), None)
     seen = _seen(table, splitter, wanted)
     if len(sizes) != 2 or mine is None or seen == splitter.property(WIDTH_SEEN):
         return

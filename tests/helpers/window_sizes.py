@@ -1,4 +1,5 @@
-"""Window sizes the layout tests use (a small laptop's and the default), and waiting until a window has taken one."""
+"""Window sizes the layout tests use (a small laptop's and the default), waiting until a window has taken one, and
+whether texts are whole in a column."""
 from __future__ import annotations
 
 SMALL = (1024, 700)
@@ -11,3 +12,13 @@ def settle(qtbot, window, size) -> None:
     qtbot.waitUntil(lambda: window.width() == size[0], timeout=3000)
     qtbot.waitUntil(lambda: abs(window.timeline_dock.width() - window.dock_target()) <= 2, timeout=3000)
     qtbot.wait(20)
+
+
+def shown_whole(view, column: int, texts) -> bool:
+    """Every text fits its column of `view`, in the ids' monospace font (so nothing of it is cut)."""
+    from PySide6.QtGui import QFontMetrics
+
+    from wsi_inspector.gui.window.look import monospace
+
+    metrics = QFontMetrics(monospace())
+    return all(metrics.horizontalAdvance(text) + 8 <= view.columnWidth(column) for text in texts)

@@ -73,7 +73,7 @@ class ReadMarks(QStyledItemDelegate):
     def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:  # noqa: N802 — Qt's hook
         super().initStyleOption(option, index)
         # A call is an id: cut, if it ever must be, in the middle (both ends read); the table's prose ends.
-        option.textElideMode = Qt.TextElideMode.ElideMiddle  # type: ignore[attr-defined]
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         text = self.tag(index)

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
 from tests.conftest import DEMO
-from tests.gui.window.test_small_screens import SMALL, settle, shown_whole
+from tests.helpers.window_sizes import SMALL, settle, shown_whole
 from wsi_inspector.gui.window.look import monospace
 
 

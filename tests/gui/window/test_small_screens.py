@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit, QWidget
 
 from wsi_inspector.gui.window.main_window import DOCK_MIN_WIDTH, TABS, MainWindow
 from tests.conftest import DEMO
-from tests.helpers.window_sizes import LARGE, SMALL, settle
+from tests.helpers.window_sizes import LARGE, SMALL, settle, shown_whole
 
 QT_SCROLL_ARROWS = ("ScrollLeftButton", "ScrollRightButton")  # a tab bar's own arrows, drawn narrow by design
 
@@ -67,15 +67,6 @@ def test_the_timeline_dock_grows_back_and_is_never_saved_collapsed(qtbot, settin
     second.resize(*LARGE)
     qtbot.waitUntil(lambda: second.width() == LARGE[0], timeout=3000)
     qtbot.waitUntil(lambda: abs(second.timeline_dock.width() - wide) <= 4, timeout=3000)
-
-
-def shown_whole(view, column: int, texts) -> bool:
-    """Every text fits its column (so nothing of it is cut)."""
-    from wsi_inspector.gui.window.look import monospace
-    from PySide6.QtGui import QFontMetrics
-
-    metrics = QFontMetrics(monospace())
-    return all(metrics.horizontalAdvance(text) + 8 <= view.columnWidth(column) for text in texts)
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE])

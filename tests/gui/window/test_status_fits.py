@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from tests.conftest import DEMO
-from tests.gui.window.test_small_screens import SMALL, settle
+from tests.helpers.window_sizes import SMALL, settle
 
 
 def test_a_cap_tried_in_the_trim_tab_keeps_the_window_1024_wide_and_its_figures_whole_in_tooltips(window, open_file, qtbot):

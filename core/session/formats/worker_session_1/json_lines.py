@@ -39,7 +39,7 @@ def read_json_lines(session: Session, text: bytes | bytearray) -> None:
     reader.whole_lines, reader.whole_end = newlines[0], text.rfind(b"\n") + 1
 
 
-def _line_spans(text: bytes, newlines: list[int]) -> Iterator[tuple[int, int, int, bool]]:
+def _line_spans(text: bytes | bytearray, newlines: list[int]) -> Iterator[tuple[int, int, int, bool]]:
     """(line number, start, stop, no newline after it) for each line of `text` that is not blank, without its
     trailing CRs; `newlines[0]` is left counting the lines that end with one. Offsets, not copies: the
     entries keep their lines where they lie, and copies of them all would hold the file twice."""
