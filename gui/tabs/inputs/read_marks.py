@@ -29,9 +29,9 @@ class ReadMarks(QStyledItemDelegate):
         super().__init__(table)
         self.table, self.context = table, context
         self.body: str | None = None
-        self.read: dict[int, str] = {}  # entry position in the store → how it was read (for the tooltip)
+        self.read: dict[str, str] = {}  # entry key → how it was read (for the tooltip)
         self.paths: dict[str, dict[str, str]] = {}  # entry key → {JSON Pointer read: "read by b7 at line 3"}
-        table.setItemDelegateForColumn(self.COLUMN, self)
+        self.plain = table.itemDelegateForColumn(self.COLUMN)  # what paints the column while nothing is marked
         context.cursor_changed.connect(self.refresh)
         context.badges_changed.connect(self.refresh)
         context.session_changed.connect(self.refresh)
@@ -45,16 +45,20 @@ class ReadMarks(QStyledItemDelegate):
         self.body = None if reads is None else str(cursor)
         self.read = {}
         self.paths = {}
-        if reads:
-            where = {entry.key: n for n, entry in enumerate(self.context.state.store)}
-            for read in reads:
-                key = None if read.get("entry") is None else str(read["entry"])
-                if key in where and where[key] not in self.read:
-                    self.read[where[key]] = f"{read['what']}({read['arg'] or ''}) at line {read['line']}"
-                if key in where:  # the first read of a path names its line, as the read's own place does
-                    read_paths = self.paths.setdefault(key, {})
-                    for path in read.get("paths") or ():
-                        read_paths.setdefault(path, f"read by {self.body} at line {read['line']}")
+        # Keyed by entry, not by place in the store: an entry the body read was in the store it was handed,
+        # and a map of that whole store (a million entries) was made on every cursor move.
+        for read in reads or ():
+            if read.get("entry") is None:
+                continue
+            key = str(read["entry"])
+            self.read.setdefault(key, f"{read['what']}({read['arg'] or ''}) at line {read['line']}")
+            read_paths = self.paths.setdefault(key, {})  # the first read of a path names its line, as the read's own place does
+            for path in read.get("paths") or ():
+                read_paths.setdefault(path, f"read by {self.body} at line {read['line']}")
+        # Painting through this delegate costs calls into Python a row: only while a row is marked.
+        wanted = self if self.read else self.plain
+        if self.table.itemDelegateForColumn(self.COLUMN) is not wanted:
+            self.table.setItemDelegateForColumn(self.COLUMN, wanted)  # type: ignore[arg-type]  # None: the view's own
         self.table.viewport().update()
         self.changed.emit()
 
@@ -64,8 +68,13 @@ class ReadMarks(QStyledItemDelegate):
 
     def tag(self, index: QModelIndex) -> str | None:
         """`read by b7` for the row of an entry the body read, else None."""
+        return f"read by {self.body}" if self.body is not None and self._key(index) in self.read else None
+
+    def _key(self, index: QModelIndex) -> str | None:
+        """The key of the entry in `index`'s row (the model's USER role is its place in the session's entries)."""
         position = index.data(USER)
-        return f"read by {self.body}" if self.body is not None and position in self.read else None
+        entries = self.context.index.entries
+        return entries[position].key if isinstance(position, int) and 0 <= position < len(entries) else None
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         text = self.tag(index)
@@ -86,10 +95,10 @@ class ReadMarks(QStyledItemDelegate):
         painter.restore()
 
     def helpEvent(self, event: Any, view: Any, option: QStyleOptionViewItem, index: QModelIndex) -> bool:  # noqa: N802 — Qt's hook
-        position = index.data(USER)
-        if self.body is not None and position in self.read:
+        key = self._key(index)
+        if self.body is not None and key in self.read:
             from PySide6.QtWidgets import QToolTip
 
-            QToolTip.showText(event.globalPos(), f"body {self.body} read this entry: {self.read[position]}", view)
+            QToolTip.showText(event.globalPos(), f"body {self.body} read this entry: {self.read[key]}", view)
             return True
         return super().helpEvent(event, view, option, index)
