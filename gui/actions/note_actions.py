@@ -22,6 +22,7 @@ from wsi_inspector.core.handoff.notes import Note, Notes, add_note, embedded_not
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.tabs.run.choice import RunChoice
 from wsi_inspector.gui.window.services import WindowServices
+from wsi_inspector.gui.widgets.elide import IdRowsElided
 from wsi_inspector.gui.window.look import Index
 from wsi_inspector.gui.tabs.timeline.view import TimelineView
 
@@ -146,9 +147,9 @@ def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[In
     """Give `view` an "Add note…" context menu and marks in `column`, both through `target_of`
     (`is_id`: the rows whose text is an id, cut in the middle; IdNoteMark)."""
     mark = NoteMark(keeper, target_of, view) if is_id is None else IdNoteMark(keeper, target_of, view, is_id)
-    # What paints the column while the session has no notes: the view's own delegate, or the mark itself on
-    # a column whose ids it cuts in the middle (IdNoteMark).
-    plain = view.itemDelegateForColumn(column) if is_id is None else mark
+    # What paints the column while the session has no notes: the view's own delegate, or on a column of ids
+    # and prose one that still cuts the ids in the middle.
+    plain = view.itemDelegateForColumn(column) if is_id is None else IdRowsElided(view, is_id)
 
     def paint_marks() -> None:
         # Painting through a Python delegate costs a call into Python per row (a tenth of a cursor

@@ -38,7 +38,10 @@ class EarlyLoad:
 
     def _run(self) -> None:
         try:
-            self._result = load_session(self, self.path)
+            result = load_session(self, self.path)
+            with self._lock:
+                if not self._abandoned:  # else nobody takes it: dropped now, not held by this object
+                    self._result = result
         except Abandoned:
             pass
         except BaseException as exc:  # handed to the job that adopts the load, which reports it as its own
@@ -61,6 +64,12 @@ class EarlyLoad:
             job = self._job
         if job is not None:
             job.progress(percent, text)
+
+    def abandon(self) -> None:
+        """Nobody will take this load: its work stops at its next check, and an answer it already has is dropped."""
+        with self._lock:
+            self._abandoned = True
+            self._result = None
 
     # --- the job that takes it over ------------------------------------------------------------------
     def adopt(self, job: Any, poll_s: float = 0.05) -> LoadedSession:
@@ -101,7 +110,7 @@ def take(path: str | Path) -> EarlyLoad | None:
     with _lock:
         early, _pending = _pending, None
     if early is not None and not _same_file(early.path, Path(path)):
-        early._abandoned = True
+        early.abandon()
         return None
     return early
 

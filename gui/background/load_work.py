@@ -16,7 +16,7 @@ from typing import Protocol
 from wsi_inspector.core.search.filtering import ManifestIndex
 from wsi_inspector.core.files.file_baseline import Baseline, take_baseline
 from wsi_inspector.core.files.input_file import read_input_stat
-from wsi_inspector.core.session.reading import JsonSyntaxError
+from wsi_inspector.core.session.reading import JsonSyntaxError, no_gc
 from wsi_inspector.core.session.load import LoadError, Session, load_bytes, refused_session
 from wsi_inspector.core.session.timeline import timeline_rows
 from wsi_inspector.gui.background.session_facts import prepare, store_index_of
@@ -61,10 +61,14 @@ def load_session(job: LoadJob, path: Path) -> LoadedSession:
     del data
     job.check()
     job.progress(85, f"measuring {len(session.entries):,} entries")
-    index = ManifestIndex(session.entries)
-    store_index_of(index)  # the running sums the Inputs, Trim and status bar read (0.3 s on a million entries)
-    timeline_rows(session)  # made here, off the GUI thread; the timeline view finds them ready
-    prepare(session)  # what the views show of every entry or body (wsi_inspector.gui.background.session_facts)
+    # Millions of objects that live as long as the session, and hold no cycles: made with the collector
+    # out of the way and frozen after, as the parse's are (no_gc). Left to it, they were walked by each
+    # full collection from then on, and one could fall in a cursor move on the GUI thread.
+    with no_gc():
+        index = ManifestIndex(session.entries)
+        store_index_of(index)  # the running sums the Inputs, Trim and status bar read (0.3 s on a million entries)
+        timeline_rows(session)  # made here, off the GUI thread; the timeline view finds them ready
+        prepare(session)  # what the views show of every entry or body (wsi_inspector.gui.background.session_facts)
     job.check()
     job.progress(100, "done")
     return LoadedSession(session, index, path, time.perf_counter() - start, baseline)

@@ -39,7 +39,7 @@ def longest_entry_id(session: Session) -> str:
     if "longest_id" not in facts:
         # max runs in C; a million ids through a Python key function took seconds
         facts["longest_id"] = max(map(str, map(attrgetter("id"), session.entries)), key=len, default="")
-    return facts["longest_id"]  # type: ignore[no-any-return]
+    return facts["longest_id"]
 
 
 def canvas_edit_count(session: Session) -> int:
@@ -47,7 +47,7 @@ def canvas_edit_count(session: Session) -> int:
     facts = _facts(session)
     if "edits" not in facts:
         facts["edits"] = sum(map(attrgetter("applied"), session.entries))
-    return facts["edits"]  # type: ignore[no-any-return]
+    return facts["edits"]
 
 
 def body_positions(session: Session) -> dict[str, int]:
@@ -60,7 +60,7 @@ def body_positions(session: Session) -> dict[str, int]:
     if seen < len(session.bodies):
         positions.update((body.key, number) for number, body in enumerate(session.bodies[seen:], seen))
         facts["positions"] = positions, len(session.bodies)
-    return positions  # type: ignore[no-any-return]
+    return positions
 
 
 def timeline_body_rows(session: Session) -> dict[str, int]:
@@ -71,7 +71,7 @@ def timeline_body_rows(session: Session) -> dict[str, int]:
     facts = _facts(session)
     if "body_rows" not in facts:
         facts["body_rows"] = {row.item.key: n for n, row in enumerate(timeline_rows(session)) if row.kind == "body"}  # type: ignore[union-attr]
-    return facts["body_rows"]  # type: ignore[no-any-return]
+    return facts["body_rows"]
 
 
 def edited_code(session: Session) -> dict[str | None, tuple[str, str]]:
@@ -86,7 +86,7 @@ def edited_code(session: Session) -> dict[str | None, tuple[str, str]]:
                 lang = body.extra.get("editedLang", body.lang)
                 carried[body.key] = (code, lang if lang in ("js", "ts") else body.lang)
         facts["edited_code"] = carried
-    return facts["edited_code"]  # type: ignore[no-any-return]
+    return facts["edited_code"]
 
 
 # One trimStore index per session's ManifestIndex, shared by the views that ask what falls at the

@@ -6,6 +6,8 @@ its ends read (`pack.corr…corridorRuns`), its whole text in the tooltip.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QStyledItemDelegate, QStyleOptionViewItem, QWidget
@@ -17,6 +19,20 @@ class MiddleElided(QStyledItemDelegate):
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802 — Qt's hook
         super().initStyleOption(option, index)
         option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
+class IdRowsElided(QStyledItemDelegate):
+    """For a column that mixes ids and prose (the timeline's): the rows `is_id` names are cut in the middle,
+    the others at their end (the view's way)."""
+
+    def __init__(self, view: QAbstractItemView, is_id: Callable[[QModelIndex | QPersistentModelIndex], bool]):
+        super().__init__(view)
+        self.is_id = is_id
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802 — Qt's hook
+        super().initStyleOption(option, index)
+        if self.is_id(index):
+            option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 def ids_in_the_middle(view: QAbstractItemView, *columns: int) -> None:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem,
 
 from wsi_inspector.core.edits.body_reads import cached_reads
 from wsi_inspector.core.session.model import Entry
+from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.window.look import USER, Index, monospace
 from wsi_inspector.gui.window.theme import colour
 
@@ -30,9 +31,11 @@ class ReadMarks(QStyledItemDelegate):
         super().__init__(table)
         self.table, self.context = table, context
         self.body: str | None = None
-        self.read: dict[int, str] = {}  # entry position in the store → how it was read (for the tooltip)
+        self.read: dict[str, str] = {}  # entry key → how it was read (for the tooltip)
         self.paths: dict[str, dict[str, str]] = {}  # entry key → {JSON Pointer read: "read by b7 at line 3"}
-        table.setItemDelegateForColumn(self.COLUMN, self)
+        # What paints the column while nothing is marked: a call is an id, cut (if it must be) in the middle.
+        ids_in_the_middle(table, self.COLUMN)
+        self.plain = table.itemDelegateForColumn(self.COLUMN)
         context.cursor_changed.connect(self.refresh)
         context.badges_changed.connect(self.refresh)
         context.session_changed.connect(self.refresh)
@@ -46,18 +49,20 @@ class ReadMarks(QStyledItemDelegate):
         self.body = None if reads is None else str(cursor)
         self.read = {}
         self.paths = {}
-        if reads:
-            where = {entry.key: n for n, entry in enumerate(self.context.state.store)}
-            for read in reads:
-                if read.get("entry") is None:
-                    continue  # a read of no entry marks no row
-                key = str(read["entry"])
-                if key in where and where[key] not in self.read:
-                    self.read[where[key]] = f"{read['what']}({read['arg'] or ''}) at line {read['line']}"
-                if key in where:  # the first read of a path names its line, as the read's own place does
-                    read_paths = self.paths.setdefault(key, {})
-                    for path in read.get("paths") or ():
-                        read_paths.setdefault(path, f"read by {self.body} at line {read['line']}")
+        # Keyed by entry, not by place in the store: an entry the body read was in the store it was handed,
+        # and a map of that whole store (a million entries) was made on every cursor move.
+        for read in reads or ():
+            if read.get("entry") is None:
+                continue
+            key = str(read["entry"])
+            self.read.setdefault(key, f"{read['what']}({read['arg'] or ''}) at line {read['line']}")
+            read_paths = self.paths.setdefault(key, {})  # the first read of a path names its line, as the read's own place does
+            for path in read.get("paths") or ():
+                read_paths.setdefault(path, f"read by {self.body} at line {read['line']}")
+        # Painting through this delegate costs calls into Python a row: only while a row is marked.
+        wanted = self if self.read else self.plain
+        if self.table.itemDelegateForColumn(self.COLUMN) is not wanted:
+            self.table.setItemDelegateForColumn(self.COLUMN, wanted)  # None: the view's own
         self.table.viewport().update()
         self.changed.emit()
 
@@ -67,8 +72,13 @@ class ReadMarks(QStyledItemDelegate):
 
     def tag(self, index: Index) -> str | None:
         """`read by b7` for the row of an entry the body read, else None."""
+        return f"read by {self.body}" if self.body is not None and self._key(index) in self.read else None
+
+    def _key(self, index: Index) -> str | None:
+        """The key of the entry in `index`'s row (the model's USER role is its place in the session's entries)."""
         position = index.data(USER)
-        return f"read by {self.body}" if self.body is not None and position in self.read else None
+        entries = self.context.index.entries
+        return entries[position].key if isinstance(position, int) and 0 <= position < len(entries) else None
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:  # noqa: N802 — Qt's hook
         super().initStyleOption(option, index)
@@ -94,10 +104,10 @@ class ReadMarks(QStyledItemDelegate):
         painter.restore()
 
     def helpEvent(self, event: Any, view: Any, option: QStyleOptionViewItem, index: Index) -> bool:  # noqa: N802 — Qt's hook
-        position = index.data(USER)
-        if self.body is not None and position in self.read:
+        key = self._key(index)
+        if self.body is not None and key in self.read:
             from PySide6.QtWidgets import QToolTip
 
-            QToolTip.showText(event.globalPos(), f"body {self.body} read this entry: {self.read[position]}", view)
+            QToolTip.showText(event.globalPos(), f"body {self.body} read this entry: {self.read[key]}", view)
             return True
         return super().helpEvent(event, view, option, index)

@@ -81,8 +81,11 @@ def test_the_inputs_table_marks_the_entries_the_cursors_body_read(qtbot, window,
     tags = {model.data(model.index(r, 0)): marks.tag(model.index(r, 1)) for r in range(model.rowCount())}
     assert tags["e2"] == "read by b5"
     assert {key for key, tag in tags.items() if tag} == {"e2"}
+    assert inputs.table.itemDelegateForColumn(1) is marks
     window.context.set_cursor("b4")  # b4's reads are not known yet: nothing is marked
     assert not any(marks.tag(model.index(r, 1)) for r in range(model.rowCount()))
+    assert inputs.table.itemDelegateForColumn(1) is not marks  # issue 28: no call into Python a row while nothing is marked
     window.context.set_cursor("b5")
+    assert inputs.table.itemDelegateForColumn(1) is marks
     inputs.table.scrollTo(model.index(next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "e2"), 0))
     window.grab().save("/tmp/evidence-inputs-read-by.png")

@@ -300,3 +300,15 @@ def test_the_trim_tab_reads_the_store_index_the_session_opened_with(window, open
     assert view.index is store_index_of(window.context.index)
     window.context.set_cursor("b5")
     assert view.preview.count == len(window.context.state.store) and view.index is store_index_of(window.context.index)
+
+
+def test_the_curve_is_drawn_through_a_bounded_number_of_entries():
+    """Issue 28, point 3: a million points cost pyqtgraph 30-50 ms of every cursor move with the tab in front;
+    the curve only falls, so a bounded, even choice of entries, the oldest and newest kept, draws the same line."""
+    from wsi_inspector.gui.tabs.trim.view import CURVE_POINTS, curve_positions
+
+    assert curve_positions(13).tolist() == list(range(13))
+    assert curve_positions(0).tolist() == []
+    shown = curve_positions(1_000_000)
+    assert len(shown) <= CURVE_POINTS and shown[0] == 0 and shown[-1] == 999_999
+    assert (shown[1:] > shown[:-1]).all() and (shown[1:] - shown[:-1]).max() <= 1_000_000 // (CURVE_POINTS - 1) + 1
