@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 import orjson
@@ -78,8 +78,12 @@ def dumps(obj: Any) -> bytes:
 
 def print_json(obj: PrintedDocument) -> None:
     """Exactly one JSON document on stdout."""
+    _write_document(dumps(obj))  # made whole first: a failure here leaves stdout empty for the error document
+
+
+def _write_document(text: bytes) -> None:
+    """A whole document's JSON, then its newline, on stdout."""
     global printed_json
-    text = dumps(obj)  # made whole first: a failure here leaves stdout empty for the error document
     printed_json = True
     out = sys.stdout.buffer
     out.write(text)
@@ -87,7 +91,7 @@ def print_json(obj: PrintedDocument) -> None:
     out.flush()
 
 
-def print_json_listing(head: Mapping[str, Any], name: str, chunks: Callable[[], Iterator[list[Any]]]) -> None:
+def print_json_listing(head: Mapping[str, object], name: str, chunks: Callable[[], Iterable[Sequence[object]]]) -> None:
     """Exactly one JSON document on stdout, `{**head, name: [...]}`, its list written a chunk at a time.
 
     The bytes are print_json's of the whole document, which is never held: for a big session the list's
@@ -103,7 +107,7 @@ def print_json_listing(head: Mapping[str, Any], name: str, chunks: Callable[[], 
         for chunk in chunks():
             orjson.dumps(chunk)
     except TypeError:  # something only the standard library writes: the whole document in its spelling
-        print_json({**head, name: [item for chunk in chunks() for item in chunk]})  # type: ignore[arg-type]
+        _write_document(dumps({**head, name: [item for chunk in chunks() for item in chunk]}))
         return
     printed_json = True
     out = sys.stdout.buffer
