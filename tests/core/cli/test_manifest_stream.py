@@ -125,3 +125,26 @@ def test_a_chunk_that_fails_writes_nothing(monkeypatch):
 def test_an_empty_listing_and_an_empty_head():
     assert printed(lambda: print_json_listing({"count": 0}, "entries", lambda: iter([]))) == b'{"count":0,"entries":[]}\n'
     assert printed(lambda: print_json_listing({}, "kept", lambda: iter([[], [1], [], [2, 3]]))) == b'{"kept":[1,2,3]}\n'
+
+
+def test_an_interrupt_while_writing_adds_no_second_document_and_exits_130(monkeypatch, capsys):
+    """Only an interrupt or the output itself can fail once the first byte is out (everything else failed
+    before it): the exit status and stderr say so, and no error document follows the cut one."""
+    monkeypatch.setattr(manifest, "MANIFEST_CHUNK", 2)
+    count = len(load(DEMO).state_at(None).store)
+    real = manifest.manifest_entry
+    made = []
+
+    def interrupted(entry):
+        made.append(entry)
+        if len(made) == count + 3:  # the second pass, in its second chunk: after the first bytes
+            raise KeyboardInterrupt
+        return real(entry)
+
+    monkeypatch.setattr(manifest, "manifest_entry", interrupted)
+    status = []
+    out = printed(lambda: status.append(dispatch.main(["manifest", str(DEMO), "--json"])))
+    assert status == [130] and "wsi: interrupted" in capsys.readouterr().err
+    assert out.startswith(b'{"count":') and out.count(b'{"count":') == 1 and b'"error"' not in out
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out)  # cut: the status says it is not the document
