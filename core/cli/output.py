@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 import orjson
@@ -77,12 +78,48 @@ def dumps(obj: Any) -> bytes:
 
 def print_json(obj: PrintedDocument) -> None:
     """Exactly one JSON document on stdout."""
+    _write_document(dumps(obj))  # made whole first: a failure here leaves stdout empty for the error document
+
+
+def _write_document(text: bytes) -> None:
+    """A whole document's JSON, then its newline, on stdout."""
     global printed_json
-    text = dumps(obj)  # made whole first: a failure here leaves stdout empty for the error document
     printed_json = True
     out = sys.stdout.buffer
     out.write(text)
     out.write(b"\n")  # not `text + b"\n"`: a copy of a big document at the command's peak (a manifest of 50,000 entries: 8 MB)
+    out.flush()
+
+
+def print_json_listing(head: Mapping[str, object], name: str, chunks: Callable[[], Iterable[Sequence[object]]]) -> None:
+    """Exactly one JSON document on stdout, `{**head, name: [...]}`, its list written a chunk at a time.
+
+    The bytes are print_json's of the whole document, which is never held: for a big session the list's
+    dicts and their JSON are a third of the text's size again. `chunks()` gives the list's items in
+    chunks, and is called twice: every chunk is made and encoded once before the first byte is written,
+    so whatever can fail (reading an entry, a value orjson refuses) fails with stdout still empty, and a
+    document that needs the standard library's spelling (see `dumps`) gets it whole, as print_json
+    would write it. The second pass can only fail writing (a full disk, a closed pipe, an interrupt).
+    """
+    global printed_json
+    try:
+        start = orjson.dumps(head)[:-1]  # `{"count":3,"bytes":120`
+        for chunk in chunks():
+            orjson.dumps(chunk)
+    except TypeError:  # something only the standard library writes: the whole document in its spelling
+        _write_document(dumps({**head, name: [item for chunk in chunks() for item in chunk]}))
+        return
+    printed_json = True
+    out = sys.stdout.buffer
+    out.write(start + (b"," if head else b"") + orjson.dumps(name) + b":[")
+    first = True
+    for chunk in chunks():
+        if chunk:
+            if not first:
+                out.write(b",")
+            out.write(memoryview(orjson.dumps(chunk))[1:-1])  # the items without the chunk's own brackets
+            first = False
+    out.write(b"]}\n")
     out.flush()
 
 

@@ -19,7 +19,8 @@ _loaded: list[Session] = []
 def open_session(args: argparse.Namespace, report: bool = True) -> Session:
     """Load args.file; with `report`, say on stderr what did not load. CliError when it cannot be read."""
     try:
-        session = load(args.file, getattr(args, "gzip_limit", None))
+        # the index of entries by id made when a command first asks (never, for `wsi manifest`): 5 MB a 100,000 at the peak
+        session = load(args.file, getattr(args, "gzip_limit", None), index=False)
     except LoadError as exc:
         raise CliError(f"wsi: {exc}") from None
     if session.unreadable is not None and report:

@@ -48,9 +48,9 @@ class Session:
         self.entries: list[Entry] = []
         self.bodies: list[Body] = []
         self.problems: list[Problem] = []
-        self._entry_by_key: dict[str, Entry] = {}
+        self._index = EntryIndex(self.entries)
         self._body_by_key: dict[str, Body] = {}
-        self.edit_links = EditLinks(self.problems, self._entry_by_key)  # made again, filled, by finish
+        self.edit_links = EditLinks(self.problems, self._index)  # made again, filled, by finish
         self._points: dict[str | None, StatePoint] = {}
         self.unreadable: Problem | None = None  # the error when nothing of the file reads as JSON
         self._broken_parts: set[str] = set()  # header parts refused whole (already reported)
@@ -73,6 +73,11 @@ class Session:
     def title(self) -> str:
         return str(self.info.get("title") or self.info.get("id") or self.name)
 
+    @property
+    def _entry_by_key(self) -> dict[str, Entry]:
+        """The entries by id (as strings): made on first use (EntryIndex)."""
+        return self._index.by_key()
+
     def entry(self, entry_id: Id | None) -> Entry | None:
         """The entry with that id (compared as strings), or None."""
         return self._entry_by_key.get(id_key(entry_id))  # type: ignore[arg-type]
@@ -88,14 +93,18 @@ class Session:
             raise KeyError(f"no body {body_id!r} in this session")
         return point.state(self.entries)
 
-    def finish(self) -> None:
-        """Order the timeline, index the records, build every body's state, and check links."""
+    def finish(self, index: bool = True) -> None:
+        """Order the timeline, index the records, build every body's state, and check links.
+
+        `index`: the entries by id are indexed now; else when first asked (EntryIndex)."""
         self.timeline = order_timeline(self.timeline, self.form)
         self.entries = [i for i in self.timeline if isinstance(i, Entry)]
         self.bodies = [i for i in self.timeline if isinstance(i, Body)]
-        self._entry_by_key = {str(e.id): e for e in self.entries}
+        self._index = EntryIndex(self.entries)
         self._body_by_key = {b.key: b for b in self.bodies}
-        self.edit_links = EditLinks(self.problems, self._entry_by_key)
+        # the ids edits name: the only ones whose order EditLinks must remember (a set of every id was 4 MB a 100,000)
+        named = {str(e.edit_of) for e in self.entries if e.applied and e.edit_of is not None}
+        self.edit_links = EditLinks(self.problems, self._index, named)
         for entry in self.entries:
             self.edit_links.check(entry)
         self.edit_links.loaded()
@@ -104,6 +113,8 @@ class Session:
         self._points, refusals = build_states(self.timeline, self.caps.max_keep_bytes, self.final_kept)
         self.problems.extend(refusals)
         self._check_store_cap()
+        if index:
+            self._index.by_key()
 
     def _check_store_cap(self) -> None:
         from wsi_inspector.core.jsrules.run_inputs import store_bytes
@@ -122,24 +133,45 @@ class Session:
             ))
 
 
+class EntryIndex:
+    """A session's entries by id (as a string), made when first asked: 100,000 entries make a 5 MB dict
+    (7 MB resident while it grows), at a load's peak, and `wsi manifest` never looks an entry up."""
+
+    __slots__ = ("_entries", "_by_key")
+
+    def __init__(self, entries: list[Entry]):
+        self._entries = entries  # the session's own list: entries appended to it later are found too
+        self._by_key: dict[str, Entry] | None = None
+
+    def by_key(self) -> dict[str, Entry]:
+        """Every entry by its id's string (made now if not yet; kept up to date by whoever adds entries)."""
+        by_key = self._by_key
+        if by_key is None:
+            by_key = self._by_key = {str(e.id): e for e in self._entries}
+        return by_key
+
+
 class EditLinks:
     """Checks, entry by entry in file order, that each canvas edit names an earlier model call."""
 
-    def __init__(self, problems: list[Problem], entry_by_key: dict[str, Entry]):
+    def __init__(self, problems: list[Problem], index: EntryIndex, named: set[str] | None = None):
         self.problems = problems
-        self.entry_by_key = entry_by_key  # every entry of the session: says whether a bad editOf is later or absent
-        self.seen: set[str] | None = set()  # the ids checked so far; None once all loaded are (see `loaded`)
+        self.index = index  # every entry of the session: says whether a bad editOf is later or absent
+        # The ids checked so far, of those in `named` when given (the ids edits name: no other is asked);
+        # None once all loaded are (see `loaded`).
+        self.seen: set[str] | None = set()
+        self.named = named
         self.model_calls: set[str] = set()
 
     def loaded(self) -> None:
-        """Every entry of `entry_by_key` is checked: from now on an entry is earlier when it is there (entries
+        """Every entry of the index is checked: from now on an entry is earlier when it is there (entries
         added later are put there before they are checked), and the set of ids seen is let go (2 MB a 50,000-entry session)."""
-        self.seen = None
+        self.seen = self.named = None
 
     def _earlier(self, key: str, entry: Entry) -> bool:
         if self.seen is not None:
             return key in self.seen
-        found = self.entry_by_key.get(key)
+        found = self.index.by_key().get(key)
         return found is not None and found is not entry
 
     def check(self, entry: Entry) -> None:
@@ -147,7 +179,7 @@ class EditLinks:
         if entry.applied:
             if entry.edit_of is not None and not self._earlier(str(entry.edit_of), entry):
                 own = str(entry.edit_of) == str(entry.id)
-                later = str(entry.edit_of) in self.entry_by_key
+                later = str(entry.edit_of) in self.index.by_key()
                 named = "its own entry" if own else "a later entry" if later else "no entry"
                 self.problems.append(Problem(
                     "warning", entry.where.field("editOf"),
@@ -162,10 +194,12 @@ class EditLinks:
         else:
             self.model_calls.add(entry.call)
         if self.seen is not None:
-            self.seen.add(str(entry.id))
+            key = str(entry.id)
+            if self.named is None or key in self.named:
+                self.seen.add(key)
 
 
-def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False) -> Session:
+def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False, index: bool = True) -> Session:
     """Load the session file at `path` (LoadError only when it cannot be read at all).
 
     The file is read into memory through `wsi_inspector.core.files.input_file` (regular files only, bounded reads, never
@@ -173,6 +207,7 @@ def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False) 
     NUL bytes or UTF-16/32 text are one located error without reading past the first bytes. A gzip
     file is unpacked as it is read: its compressed bytes are never held whole beside the text.
     `mapped` is accepted for callers written when the CLI mapped `.json` files, and changes nothing.
+    `index`: see `load_bytes`.
     """
     del mapped
     path = Path(path)
@@ -180,7 +215,7 @@ def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False) 
         text = file_text(path, gzip_limit)
     except JsonSyntaxError as exc:
         return refused_session(path, exc)
-    return load_bytes(text, path.name, path, unpacked=True)
+    return load_bytes(text, path.name, path, unpacked=True, index=index)
 
 
 def file_text(path: Path, gzip_limit: int | None = None) -> bytes | bytearray:
@@ -205,11 +240,13 @@ def refused_session(path: Path, exc: JsonSyntaxError) -> Session:
 
 
 def load_bytes(data: bytes | bytearray | memoryview, name: str = "<memory>", path: Path | None = None,
-               gzip_limit: int | None = None, unpacked: bool = False) -> Session:
+               gzip_limit: int | None = None, unpacked: bool = False, index: bool = True) -> Session:
     """Load a session from the file's bytes; `name` decides JSON vs JSON Lines by its suffix.
 
     A gzip file may unpack to `gzip_limit` bytes (None: `wsi_inspector.core.session.reading.gzip_limit()`);
     `unpacked`: `data` is the file's text as `file_text` gives it (gzip undone, BOM dropped), taken as it is.
+    `index`: the entries' index by id is made now (False: when first asked, which then costs that call a
+    pass over the entries: for one thread that may wait, the CLI's; the window asks on its GUI thread).
     """
     session = Session(name, path)
     with no_gc():
@@ -228,5 +265,5 @@ def load_bytes(data: bytes | bytearray | memoryview, name: str = "<memory>", pat
                 version.read_json_lines(session, text)
             else:
                 version.read_json(session, text)
-        session.finish()
+        session.finish(index)
     return session

@@ -163,3 +163,30 @@ def test_a_file_is_read_by_the_format_version_it_names(monkeypatch):
     session = load_bytes(b'{"format": "worker-session/9", "session": {"id": "s"}, "store": []}', "nine.json")
     assert [p.message for p in session.errors] == \
         ["format 'worker-session/9' is not worker-session/1: written by a newer editor; update the inspector"]
+
+
+def test_edit_links_remember_only_the_ids_edits_name_and_still_tell_earlier_later_and_absent():
+    """Issue 28: the check of editOf keeps the order of the ids edits name, not a set of every id (4 MB a 100,000)."""
+    store = [{"id": "c1", "call": "a.b.c", "input": 1},
+             {"id": 5, "call": "a.b.c", "input": 1},
+             {"id": "e1", "call": "a.b.c", "input": 2, "applied": True, "editOf": "c1"},   # earlier: fine
+             {"id": "e2", "call": "a.b.c", "input": 2, "applied": True, "editOf": "c9"},   # later
+             {"id": "e3", "call": "a.b.c", "input": 2, "applied": True, "editOf": "nope"},  # absent
+             {"id": "e4", "call": "a.b.c", "input": 2, "applied": True, "editOf": "5"},    # earlier, an int id named as a string
+             {"id": "c9", "call": "a.b.c", "input": 3}]
+    session = load_bytes(json.dumps({"format": "worker-session/1", "session": {"id": "s"}, "store": store}).encode(), "s.json")
+    said = {str(p.where): p.message for p in session.problems}
+    assert set(said) == {"/store/3/editOf", "/store/4/editOf"}
+    assert "names a later entry" in said["/store/3/editOf"] and "names no entry" in said["/store/4/editOf"]
+    assert session.edit_links.seen is None and session.edit_links.named is None  # let go once all are checked
+
+
+def test_the_index_by_id_can_be_made_when_first_asked():
+    """Issue 28: `wsi manifest` never looks an entry up, and the index is 5 MB a 100,000 entries at the load's peak."""
+    store = [{"id": f"c{i}", "call": "a.b.c", "input": i} for i in range(5)] + [{"id": 7, "call": "a.b.c", "input": 1}]
+    text = json.dumps({"format": "worker-session/1", "session": {"id": "s"}, "store": store}).encode()
+    assert load_bytes(text, "s.json")._index._by_key is not None  # made by the load (the window asks on its GUI thread)
+    session = load_bytes(text, "s.json", index=False)  # the CLI's load
+    assert session._index._by_key is None
+    assert session.entry("c3") is session.entries[3] and session.entry(7) is session.entries[5] and session.entry("c9") is None
+    assert session._index._by_key is not None

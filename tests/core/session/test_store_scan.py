@@ -195,6 +195,23 @@ def test_every_file_loads_the_same_with_and_without_the_scanner(monkeypatch, tmp
     assert path.read_bytes() == data
 
 
+def test_a_store_longer_than_a_release_of_the_records_table_loads_the_same_with_and_without_the_scanner(monkeypatch):
+    """The records table's pages behind the records handed out are given back every 16,384 records (issue 28:
+    7 MB at a 100,000-entry load's peak): every record, before and after each release, is read whole."""
+    rng = random.Random(9)
+    store = [{"id": f"c{i}", "call": "a.b.c", "input": [rng.randrange(10 ** rng.randint(0, 6)) for _ in range(i % 4)]
+              if i % 3 else {"k": i, f"n{i % 5}": "é"}, **({"unit": "mm"} if i % 2 else {})} for i in range(40_000)]
+    data = json.dumps({"format": "worker-session/1", "session": {"id": "t"}, "store": store}).encode()
+
+    def seen(session):
+        return [(e.id, e.call, e.unit, e.input_bytes, e.input_shape, e.input) for e in session.entries], [str(p) for p in session.problems]
+
+    scanned = seen(load_bytes(data, "t.json"))
+    monkeypatch.setattr(wsi_inspector.core.session.store_scan, "_scan", None)
+    assert scanned == seen(load_bytes(data, "t.json"))
+    assert len(scanned[0]) == 40_000 and scanned[1] == []
+
+
 def test_damaged_files_load_the_same_with_and_without_the_scanner(monkeypatch):
     """Flipped, cut and inserted bytes: the scan refuses what is not JSON and never reads past the text."""
     rng = random.Random(12)
