@@ -1,0 +1,65 @@
+"""Issue 31, point 8, what was still cut at 1024×700 after the first pass: the Edits tab's JSON keys, calls and
+unit (in cm); the timeline dock's calls beside the replay column; the Run tab's result tabs behind scroll
+arrows. Acted as a person would (keys and clicks); widths compared with font metrics measured here."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
+
+from tests.conftest import DEMO
+from tests.helpers.window_sizes import SMALL, settle, shown_whole
+from wsi_inspector.gui.window.look import monospace
+
+
+def _in_view(table, column: int) -> bool:
+    header = table.horizontalHeader()
+    return header.sectionViewportPosition(column) >= 0 and \
+        header.sectionViewportPosition(column) + header.sectionSize(column) <= table.viewport().width()
+
+
+def test_edits_at_1024_in_cm_keys_calls_and_unit_are_whole_and_in_view(window, open_file, qtbot):
+    # "bandDep…" in both trees, the call column off to the side of the edits table, the unit off the change list.
+    open_file(window, DEMO)
+    settle(qtbot, window, SMALL)
+    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)  # the Edits tab
+    view = window.views["edits"]
+    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    table = view.edits_table
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(view.edits_model.index(0, 0)).center())
+    qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
+    view.unit_box.setFocus()
+    while view.unit_box.currentData() != "cm":  # chosen with the keyboard, as a person would
+        before = view.unit_box.currentIndex()
+        qtbot.keyClick(view.unit_box, Qt.Key.Key_Down)
+        assert view.unit_box.currentIndex() != before, "no cm in the unit box"
+    qtbot.wait(50)
+    for tree in (view.model_tree, view.person_tree):
+        keys = [tree.model().data(tree.model().index(row, 0, tree.json_model.root_index()))
+                for row in range(tree.model().rowCount(tree.json_model.root_index()))]
+        assert "bandDepth" in keys
+        qtbot.waitUntil(lambda tree=tree: tree.columnWidth(0) >= tree.sizeHintForColumn(0), timeout=3000)
+        assert tree.columnWidth(0) >= QFontMetrics(tree.font()).horizontalAdvance("bandDepth") + 2 * tree.indentation()
+        # "set by" marks are ids ("e1 ← c4", read "e1 ← …"): whole, the value still keeping 30% of the tree.
+        qtbot.waitUntil(lambda tree=tree: tree.columnWidth(3) >= tree.sizeHintForColumn(3), timeout=3000)
+        assert tree.columnWidth(1) >= 0.3 * tree.viewport().width() - 1
+    calls = {view.edits_model.data(view.edits_model.index(row, 4)) for row in range(view.edits_model.rowCount())}
+    qtbot.waitUntil(lambda: shown_whole(table, 4, calls) and _in_view(table, 4), timeout=3000)
+    changes, model = view.changes_table, view.changes_model
+    assert "cm" in " ".join(str(model.data(model.index(row, 3))) for row in range(model.rowCount()))
+    last = model.columnCount() - 1  # the unit
+    qtbot.waitUntil(lambda: all(_in_view(changes, column) for column in range(last + 1)), timeout=3000)
+
+
+def test_run_result_tabs_are_all_in_view_at_1024_when_returned_says_none(window, open_file, qtbot):
+    # "eturned (none)" behind scroll arrows, the Reads tab past them.
+    open_file(window, DEMO)
+    settle(qtbot, window, SMALL)
+    qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    run = window.views["run"]
+    window.context.set_cursor("b6")
+    qtbot.keyClick(window, Qt.Key.Key_F8)  # the next failed body: b7, which returned nothing
+    tabs, bar = run.result_tabs, run.result_tabs.tabBar()
+    qtbot.waitUntil(lambda: tabs.tabText(tabs.indexOf(run.returned_tree)) == "Returned (none)", timeout=3000)
+    qtbot.waitUntil(lambda: bar.tabRect(0).left() >= 0 and bar.tabRect(bar.count() - 1).right() <= bar.width(), timeout=3000)
+    for index in range(bar.count()):  # every title whole, not elided
+        assert bar.tabRect(index).width() >= bar.fontMetrics().horizontalAdvance(bar.tabText(index))
