@@ -1,14 +1,15 @@
-"""Issue 31, point 8, what was still cut at 1024×700 after the first pass: the Edits tab's JSON keys, calls and
-unit (in cm); the timeline dock's calls beside the replay column; the Run tab's result tabs behind scroll
-arrows. Acted as a person would (keys and clicks); widths compared with font metrics measured here."""
+"""Issue 31, point 8, what was still cut after the first pass: at 1024×700 the Edits tab's JSON keys, calls and
+unit (in cm) and the Run tab's result tabs behind scroll arrows; at any size the timeline dock's calls beside
+the replay column. Acted as a person would (keys and clicks); widths compared with font metrics measured here."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
 from tests.conftest import DEMO
-from tests.helpers.window_sizes import SMALL, settle, shown_whole
+from tests.helpers.window_sizes import LARGE, SMALL, settle, shown_whole
 from wsi_inspector.gui.window.look import monospace
+from wsi_inspector.gui.window.main_window import tabs_keep
 
 
 def _in_view(table, column: int) -> bool:
@@ -48,6 +49,37 @@ def test_edits_at_1024_in_cm_keys_calls_and_unit_are_whole_and_in_view(window, o
     assert "cm" in " ".join(str(model.data(model.index(row, 3))) for row in range(model.rowCount()))
     last = model.columnCount() - 1  # the unit
     qtbot.waitUntil(lambda: all(_in_view(changes, column) for column in range(last + 1)), timeout=3000)
+
+
+def test_timeline_call_rows_are_whole_beside_the_replay_column_at_1400_and_1920(window, open_file, qtbot):
+    # "c20  pac…idorRuns" once the replay column showed, at every size: the dock kept its 430 px.
+    open_file(window, DEMO)
+    run = window.views["run"]
+    qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    with qtbot.waitSignal(run.bridge.replay_done, timeout=60_000):
+        qtbot.mouseClick(run.replay_button, Qt.MouseButton.LeftButton)
+    tree, model = window.timeline.tree, window.timeline.model
+    assert not tree.isColumnHidden(1)
+    metrics = QFontMetrics(monospace())
+    calls = []
+    for body in ("b5", "b6", "b8"):
+        parent = model.index(model.row_for_cursor(body), 0)
+        calls += [model.index(row, 0, parent) for row in range(model.rowCount(parent))]
+    assert any("pack.corridorRuns.corridorRuns" in model.data(call) for call in calls)
+
+    def whole() -> bool:
+        return all(metrics.horizontalAdvance(model.data(call)) + 8 <= tree.visualRect(call).width() for call in calls)
+
+    for size in (LARGE, (1920, 1080)):
+        settle(qtbot, window, size)
+        # Whole, the dock widened for them; or, in a font too big for that (not this test's), the tabs are down to
+        # what they keep (their ids first) and a call is cut in the middle.
+        qtbot.waitUntil(lambda: whole() or window.centralWidget().width() <= tabs_keep() + 2, timeout=3000)
+        verdict = model.index(model.row_for_cursor("b5"), 1)
+        assert tree.columnWidth(1) >= metrics.horizontalAdvance(str(model.data(verdict)))  # the verdict whole too
+    # The tabs keep their room: the Run tab's result tabs still all in view beside the code.
+    bar = run.result_tabs.tabBar()
+    assert bar.tabRect(bar.count() - 1).right() <= bar.width()
 
 
 def test_run_result_tabs_are_all_in_view_at_1024_when_returned_says_none(window, open_file, qtbot):
