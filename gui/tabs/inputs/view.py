@@ -123,6 +123,10 @@ class InputsView(QWidget):
         self.detail_tabs.setObjectName("inputsDetail")
         for tree, title in ((self.tree, "input"), (self.output_tree, "output"), (self.other_tree, "other fields")):
             self.detail_tabs.addTab(tree, title)
+        # All three titles in view beside whole calls (1024 px: "output (none r…" behind scroll arrows): prose,
+        # they end in "…" when the pane is narrow, each whole in its tooltip (_title_detail).
+        self.detail_tabs.tabBar().setElideMode(Qt.TextElideMode.ElideRight)
+        self.detail_tabs.tabBar().setUsesScrollButtons(False)
         self._detail_entry: Entry | None = None  # whose output and other fields the detail tabs are to show
         self._detail_filled: set[JsonTreeView] = set()  # the tabs showing them (_fill_detail)
         self.detail_tabs.currentChanged.connect(lambda _: self._fill_detail())
@@ -549,6 +553,7 @@ class InputsView(QWidget):
         # A tab bar lays itself out and repaints on every setTabText, even of the title it shows.
         if self.detail_tabs.tabText(tab) != title:
             self.detail_tabs.setTabText(tab, title)
+            self.detail_tabs.setTabToolTip(tab, title)  # whole, where the title ends in "…"
 
 
 def other_fields(entry: Entry) -> dict[str, Any]:

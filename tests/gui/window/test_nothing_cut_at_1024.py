@@ -95,3 +95,22 @@ def test_run_result_tabs_are_all_in_view_at_1024_when_returned_says_none(window,
     qtbot.waitUntil(lambda: bar.tabRect(0).left() >= 0 and bar.tabRect(bar.count() - 1).right() <= bar.width(), timeout=3000)
     for index in range(bar.count()):  # every title whole, not elided
         assert bar.tabRect(index).width() >= bar.fontMetrics().horizontalAdvance(bar.tabText(index))
+
+
+def test_inputs_detail_tabs_are_all_in_view_at_1024(window, open_file, qtbot):
+    # Seen in the 1024×700 dark screenshot: "input | output (none r…" and scroll arrows, "other fields" past them.
+    open_file(window, DEMO)
+    window.context.set_cursor("b5")
+    settle(qtbot, window, SMALL)
+    qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)  # the Inputs tab
+    view = window.views["inputs"]
+    table, model = view.table, view.model
+    row = next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "e3")  # an edit: no output recorded
+    table.scrollTo(model.index(row, 0))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(model.index(row, 0)).center())
+    tabs, bar = view.detail_tabs, view.detail_tabs.tabBar()
+    qtbot.waitUntil(lambda: "none" in tabs.tabText(1), timeout=3000)
+    qtbot.waitUntil(lambda: bar.tabRect(bar.count() - 1).right() <= bar.width(), timeout=3000)
+    assert bar.tabRect(0).left() >= 0
+    for index in range(bar.count()):  # a title cut at its end reads whole in its tooltip
+        assert tabs.tabToolTip(index) == tabs.tabText(index) or index == 0
