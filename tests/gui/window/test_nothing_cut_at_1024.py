@@ -114,3 +114,23 @@ def test_inputs_detail_tabs_are_all_in_view_at_1024(window, open_file, qtbot):
     assert bar.tabRect(0).left() >= 0
     for index in range(bar.count()):  # a title cut at its end reads whole in its tooltip
         assert tabs.tabToolTip(index) == tabs.tabText(index) or index == 0
+
+
+def test_trim_calls_are_whole_at_1024_beside_an_applied_mark(window, open_file, qtbot):
+    # Seen in the 1024×700 screenshots: "pack.corridorRuns.corridorRu…" (an id cut at its end) beside an
+    # "applied" column 78 px wide and empty but for the three edits.
+    open_file(window, DEMO)
+    window.context.set_cursor("b5")
+    settle(qtbot, window, SMALL)
+    qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)  # the Trim tab
+    view = window.views["trim"]
+    table, model = view.table, view.model
+    qtbot.waitUntil(lambda: model.rowCount() > 0, timeout=5000)
+    calls = {model.data(model.index(row, 1)) for row in range(model.rowCount())}
+    assert "pack.corridorRuns.corridorRuns" in calls
+    qtbot.waitUntil(lambda: shown_whole(table, 1, calls), timeout=3000)
+    header = table.horizontalHeader()
+    assert header.sectionSize(3) < header.fontMetrics().horizontalAdvance("applied")  # a mark, its words in the tooltip
+    assert "applied" in model.headerData(3, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    last = model.columnCount() - 1
+    assert header.sectionViewportPosition(last) + header.sectionSize(last) <= table.viewport().width()
