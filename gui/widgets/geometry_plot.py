@@ -205,9 +205,14 @@ class GeometryPlot(QWidget):
         if None in (x0, x1, y0, y1):
             return False
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-        if self.plot.getViewBox().state["aspectLocked"]:  # equal scale: one span, the longer side's
+        box = self.plot.getViewBox()
+        if box.state["aspectLocked"]:  # equal scale: the spans in the box's own proportions
+            # A square region in a wide, short box (the Edits tab stacked at 1024 px) was widened by the aspect lock
+            # to five times the changes' width: the side that needs more of the box's proportion decides.
             data_span = max(x1 - x0, y1 - y0, 1e-9)
-            span_x = span_y = max(max(xs) - min(xs), max(ys) - min(ys), data_span * 0.02) * margin
+            ratio = max(box.width(), 1.0) / max(box.height(), 1.0)
+            span_x = max(max(xs) - min(xs), (max(ys) - min(ys)) * ratio, data_span * 0.02) * margin
+            span_y = span_x / ratio
         else:  # each axis stretched: each framed on its own
             span_x = max(max(xs) - min(xs), (x1 - x0) * 0.02, 1e-9) * margin
             span_y = max(max(ys) - min(ys), (y1 - y0) * 0.02, 1e-9) * margin

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QResizeEvent, QShowEvent
+from PySide6.QtGui import QAction, QGuiApplication, QCloseEvent, QFontMetrics, QDragEnterEvent, QDropEvent, QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -74,6 +74,7 @@ _windows: list[QWidget] = []  # windows opened by open_window (reduced sessions)
 APP_TITLE = "Worker Session Inspector"
 WINDOW_SIZE = (1400, 900)
 DOCK_WIDTH = 430  # the timeline dock's width until the person drags it
+TABS_KEEP_CHARS = 88  # monospace characters the tabs keep when the timeline dock widens for its calls (dock_target)
 DOCK_MIN_WIDTH = 220  # narrower, its rows are only "…": a small window takes the room from the tabs first
 
 
@@ -146,6 +147,11 @@ class NoticeBar(QWidget):
         self.setStyleSheet(f"#noticeBar {{ background: {background}; }} #noticeText {{ color: {text}; }}")
 
 
+def tabs_keep() -> int:
+    """The px the tabs keep when the timeline dock widens for its calls: what they have at 1024 px beside its share."""
+    return QFontMetrics(monospace()).horizontalAdvance("0" * TABS_KEEP_CHARS)
+
+
 class MainWindow(QMainWindow):
     """The inspector: timeline dock on the left, the tabs, the status bar."""
 
@@ -186,6 +192,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.timeline = TimelineView(self.context, self)
         self.timeline.setMinimumWidth(DOCK_MIN_WIDTH)
+        self.timeline.wants_width.connect(lambda: QTimer.singleShot(0, self.fit_dock))
         self.dock_width = DOCK_WIDTH  # what the person wants; a small window may squeeze the dock below it
         self.dock_share = DOCK_WIDTH / WINDOW_SIZE[0]  # of the window's width, when it is smaller than the one it was chosen at
         self.timeline_dock = QDockWidget("Timeline", self)
@@ -456,6 +463,9 @@ class MainWindow(QMainWindow):
         assert central is not None  # set once, in __init__
         room = dock.width() + central.width() - central.minimumSizeHint().width()
         wanted = min(self.dock_width, max(DOCK_MIN_WIDTH, round(self.dock_share * self.width())))
+        # Its calls whole beside the replay column, as far as the tabs keep TABS_KEEP_CHARS: their ids first (docs/window.md).
+        floor = self.timeline.width_wanted() + dock.width() - self.timeline.width()
+        wanted = max(wanted, min(floor, dock.width() + central.width() - tabs_keep()))
         return max(DOCK_MIN_WIDTH, min(wanted, room))
 
     def fit_dock(self) -> None:

@@ -128,6 +128,10 @@ class ChangesView(QWidget):
         self.points = BodyChoices(lambda body: f"body {body.id}", after=[(END_WORDS, END)], parent=self)
         for box in (self.from_box, self.to_box):
             attach_choices(box, self.points, len(END_WORDS))
+            # As narrow as "body b12 · 3 call": the longest point's 226 px each made this tab's minimum the
+            # window's widest, and at 1024 px it held the timeline dock short of its calls (docs/window.md).
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(16)
         self.summary = QLabel(self)
         self.summary.setObjectName("changesSummary")
         self.summary.setWordWrap(True)

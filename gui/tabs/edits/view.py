@@ -18,7 +18,7 @@ import threading
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, Qt, QTimer
-from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtGui import QColor, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -47,12 +47,13 @@ from wsi_inspector.gui.background.jobs import Job, Jobs
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.widgets.elide import ids_in_the_middle
-from wsi_inspector.gui.window.look import PERSON_BACKGROUND, fit_column, row_table, share_width
+from wsi_inspector.gui.window.look import PERSON_BACKGROUND, fit_column, monospace, row_table, share_width
 from wsi_inspector.gui.window.theme import colour, hex_of
 
 MODEL_WRITTEN, MODEL_ANCESTOR = colour("model_written"), colour("model_ancestor")  # wsi_inspector.gui.window.theme: light or dark
 PERSON_WRITTEN, PERSON_ANCESTOR = colour("person_written"), PERSON_BACKGROUND
 MIN_DRAWING_WIDTH = 120  # px: a drawing narrower than this is given back its share of the row
+SIDE_BY_SIDE_CHARS = 110  # monospace characters: a narrower Edits tab stacks its panes (_arrange)
 IN_PROCESS_ROWS = 400  # more edits than this are diffed in a worker process (wsi_inspector.gui.background.jobs): seconds of pure Python
 
 
@@ -208,6 +209,7 @@ class EditsView(QWidget):
         inputs = QSplitter(Qt.Orientation.Horizontal, self)
         inputs.addWidget(_titled(self.model_label, self.model_tree))
         inputs.addWidget(_titled(self.person_label, self.person_tree))
+        self.inputs_splitter = inputs
         bottom = QSplitter(Qt.Orientation.Horizontal, self)
         bottom.addWidget(inputs)
         bottom.addWidget(self.plot)
@@ -221,6 +223,39 @@ class EditsView(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.summary)
         layout.addWidget(self.splitter, 1)
+
+    def _arrange(self) -> None:
+        """Panes side by side where the tab is wide, stacked where it is narrow (docs/window.md, "Nothing cut off").
+
+        Under SIDE_BY_SIDE_CHARS the edits' columns (some 45 characters with a call) and the change list's
+        (some 60 in cm: "3.4 cm (34 mm)") cannot both be whole in one row: the change list goes under the edits.
+        Nor can keys beside values in two trees beside a drawing (each tree had 200 px at 1024: "bandDep…"): the
+        person's tree goes under the model's, the drawing keeps half the width and the trees' height (under the
+        trees it was a strip too short to frame a change at equal scale). Only the width decides, so choosing
+        another edit or unit never flips the layout."""
+        narrow = self.width() < QFontMetrics(monospace()).horizontalAdvance("0" * SIDE_BY_SIDE_CHARS)
+        wanted = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
+        if self.top_splitter.orientation() == wanted:
+            return
+        for splitter in (self.top_splitter, self.inputs_splitter):
+            splitter.setOrientation(wanted)
+        height, width = self.splitter.height(), self.splitter.width()
+        if narrow:  # the first shares of the height: the edits' first rows, the change list; the two trees
+            top = height * 43 // 100
+            self.splitter.setSizes([top, height - top])
+            self.top_splitter.setSizes([top * 15 // 43, top - top * 15 // 43])
+            self.inputs_splitter.setSizes([(height - top) // 2, height - top - (height - top) // 2])
+            self.drawing_splitter.setSizes([width // 2, width - width // 2])
+        else:
+            self.splitter.setSizes([height * 7 // 20, height - height * 7 // 20])
+            self.top_splitter.setSizes([width * 5 // 16, width - width * 5 // 16])
+            self.inputs_splitter.setSizes([width * 3 // 10, width * 3 // 10])
+            self.drawing_splitter.setSizes([width * 3 // 5, width - width * 3 // 5])
+        self._share_width()
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 — Qt's hook
+        super().resizeEvent(event)
+        self._arrange()
 
     def _link_scrolling(self) -> None:
         left, right = self.model_tree.verticalScrollBar(), self.person_tree.verticalScrollBar()
@@ -274,7 +309,9 @@ class EditsView(QWidget):
         header = table.horizontalHeader()
         needs = sum(header.sectionSize(c) for c in range(header.count() - 1) if not table.isColumnHidden(c))
         keep = needs + table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth()
-        share_width(self.edits_table, 4, self._call_width, 0, least=0, splitter=self.top_splitter, keep=keep)
+        beside = self.top_splitter.orientation() == Qt.Orientation.Horizontal  # stacked (_arrange): its own width
+        share_width(self.edits_table, 4, self._call_width, 0, least=0, splitter=self.top_splitter if beside else None,
+                    keep=keep)
 
     def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
         if watched is self.edits_table.viewport() and event.type() == QEvent.Type.Resize:

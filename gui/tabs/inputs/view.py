@@ -123,6 +123,13 @@ class InputsView(QWidget):
         self.detail_tabs.setObjectName("inputsDetail")
         for tree, title in ((self.tree, "input"), (self.output_tree, "output"), (self.other_tree, "other fields")):
             self.detail_tabs.addTab(tree, title)
+        # All three titles in view beside whole calls (1024 px: "output (none r…" behind scroll arrows): where the
+        # pane is too narrow for them, each is its first word ("output"), whole in its tooltip (_fit_titles);
+        # narrower still, prose, they end in "…".
+        self._detail_titles = ["input", "output", "other fields"]
+        self.detail_tabs.tabBar().setElideMode(Qt.TextElideMode.ElideRight)
+        self.detail_tabs.tabBar().setUsesScrollButtons(False)
+        self.detail_tabs.installEventFilter(self)  # its width: the titles fitted again (_fit_titles)
         self._detail_entry: Entry | None = None  # whose output and other fields the detail tabs are to show
         self._detail_filled: set[JsonTreeView] = set()  # the tabs showing them (_fill_detail)
         self.detail_tabs.currentChanged.connect(lambda _: self._fill_detail())
@@ -259,6 +266,8 @@ class InputsView(QWidget):
         # The viewport too: a vertical scroll bar coming or going narrows it without resizing the table.
         if (watched is self.table or watched is self.table.viewport()) and event.type() == QEvent.Type.Resize:
             self.share_width()
+        if watched is self.detail_tabs and event.type() == QEvent.Type.Resize:
+            self._fit_titles()
         if (watched is self.search_edit and event.type() == QEvent.Type.KeyPress
                 and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):  # type: ignore[attr-defined]
             self.step_match(not event.modifiers() & Qt.KeyboardModifier.ShiftModifier)  # type: ignore[attr-defined]
@@ -546,9 +555,22 @@ class InputsView(QWidget):
         self._detail_filled.add(tree)  # type: ignore[arg-type]
 
     def _title_detail(self, tab: int, title: str) -> None:
-        # A tab bar lays itself out and repaints on every setTabText, even of the title it shows.
-        if self.detail_tabs.tabText(tab) != title:
-            self.detail_tabs.setTabText(tab, title)
+        self._detail_titles[tab] = title
+        self._fit_titles()
+
+    def _fit_titles(self) -> None:
+        """The detail tabs' whole titles where the bar has room for them all, else their first words."""
+        bar = self.detail_tabs.tabBar()
+        metrics = bar.fontMetrics()
+        pad = bar.tabSizeHint(0).width() - metrics.horizontalAdvance(bar.tabText(0)) if bar.count() else 0
+        whole = sum(metrics.horizontalAdvance(title) + pad for title in self._detail_titles) <= self.detail_tabs.width()
+        for tab, title in enumerate(self._detail_titles):
+            shown = title if whole else title.split(" ")[0]
+            # A tab bar lays itself out and repaints on every setTabText, even of the title it shows.
+            if self.detail_tabs.tabText(tab) != shown:
+                self.detail_tabs.setTabText(tab, shown)
+            if self.detail_tabs.tabToolTip(tab) != title:
+                self.detail_tabs.setTabToolTip(tab, title)  # whole, where the tab shows less
 
 
 def other_fields(entry: Entry) -> dict[str, Any]:

@@ -239,7 +239,8 @@ class RunView(QWidget):
         right_layout.addWidget(self.error_label)
         right_layout.addWidget(self.keep_label)
         right_layout.addWidget(self.result_tabs, 1)
-        right.setMinimumWidth(self.result_tabs.tabBar().sizeHint().width() + 8)  # every result tab's title in view
+        self._results_pane = right
+        self._titles_in_view()
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("runSplitter")
@@ -410,6 +411,7 @@ class RunView(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)
+        self._titles_in_view()  # polished now: the titles in the style's font
         if self.context.session is not None:
             self._ensure_runner()  # warm a guest while the person reads the body
 
@@ -502,6 +504,13 @@ class RunView(QWidget):
             self.returned_tree.set_value(None, "returned", present=False)
             self.result_tabs.setTabText(index, "Returned (none)")
             self.result_tabs.setTabToolTip(index, f"no value returned: {why_none}")
+        self._titles_in_view()
+
+    def _titles_in_view(self) -> None:
+        """Every result tab's title whole and in view, never behind scroll arrows: the results' pane is at least
+        as wide as the tab bar wants, measured again when a title changes ("Returned (none)") and once the style
+        has its font; the code beside it gives the room (it scrolls sideways, as an editor does)."""
+        self._results_pane.setMinimumWidth(self.result_tabs.tabBar().sizeHint().width() + 8)
 
     def _show_error(self, error: RecordedFailure | None, which: str = "") -> None:
         """The error (a run's, or `which`="recorded" for the record's) under the status, and at its line in the editor."""

@@ -1,23 +1,29 @@
 """The timeline dock: bodies with their calls nested, canvas edits marked; choosing a row moves the cursor."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt
-from PySide6.QtGui import QKeyEvent
+import heapq
+from itertools import islice
+
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QVBoxLayout, QWidget
 
 from wsi_inspector.core.session.growing import Appended
 from wsi_inspector.core.text.words import plural
 from wsi_inspector.gui.background.session_facts import canvas_edit_count
 from wsi_inspector.gui.window.context import InspectorContext
-from wsi_inspector.gui.window.look import still_header
+from wsi_inspector.gui.window.look import CELL_PADDING, monospace, still_header
 from wsi_inspector.gui.tabs.timeline.models import TimelineModel
 from wsi_inspector.gui.widgets.quiet_label import QuietLabel
 
 REPLAY_BADGE_ROOM = 44  # the badge icon and the cell's margins beside the longest verdict, "diverged"
+CALLS_SAMPLED = 5000  # call rows looked at for the widest (width_wanted): bounded work on the GUI thread
 
 
 class TimelineView(QWidget):
     """The one cursor's home: "the state at body B" for the chosen row; "End of session" is a row too."""
+
+    wants_width = Signal()  # the calls or the replay column beside them changed: the dock's floor (width_wanted)
 
     def __init__(self, context: InspectorContext, parent: QWidget | None = None):
         super().__init__(parent)
@@ -34,6 +40,7 @@ class TimelineView(QWidget):
         # Fixed, not ResizeToContents: sizing a column to its contents walks every row of a
         # 100,000-entry timeline on each cursor move.
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        self._calls_width: int | None = None  # the widest call row's text, px (width_wanted)
         self.tree.header().resizeSection(1, self.fontMetrics().horizontalAdvance("diverged") + REPLAY_BADGE_ROOM)
         self.summary = QuietLabel(self, wrap=True)  # its counts change on every line a followed file appends
         self.summary.setObjectName("timelineSummary")
@@ -71,6 +78,7 @@ class TimelineView(QWidget):
     def _session_changed(self) -> None:
         session = self.context.session
         self.model.set_session(session)
+        self._calls_width = None
         self.model.set_cursor(self.context.cursor)
         self._edits = canvas_edit_count(session) if session is not None else 0  # counted by the load job
         self._summarize()
@@ -80,6 +88,7 @@ class TimelineView(QWidget):
             for row in self.model.body_rows.values():
                 self.tree.expand(self.model.index(row, 0))
         self._cursor_changed()
+        self.wants_width.emit()
 
     def _summarize(self) -> None:
         session = self.context.session
@@ -95,6 +104,8 @@ class TimelineView(QWidget):
         if session is None:
             return
         self.model.extend(session, appended.rows)
+        self._calls_width = None  # measured again: a longer call may have come
+        self.wants_width.emit()
         self._edits += sum(e.applied for e in appended.entries)
         self._summarize()
         if len(session.bodies) <= 30:  # as a fresh open: a small session's bodies are expanded
@@ -107,6 +118,25 @@ class TimelineView(QWidget):
         widest = "diverged · retyped 99" if any(retyped.values()) else "diverged"  # SPEC 7's badge, whole
         self.tree.header().resizeSection(1, self.fontMetrics().horizontalAdvance(widest) + REPLAY_BADGE_ROOM)
         self.tree.setColumnHidden(1, not self.context.badges)  # the replay column only once there is a replay
+        self.wants_width.emit()  # the dock may widen for the calls beside it
+
+    def width_wanted(self) -> int:
+        """The px this view needs for its calls whole (`c20  pack.corridorRuns.corridorRuns`, ids: never cut while
+        there is room) beside the replay column when it shows: the timeline dock's floor (MainWindow.dock_target).
+        The longest few of the first CALLS_SAMPLED calls are measured."""
+        if self._calls_width is None:  # measured once a session (and as it grows), not on every resize
+            rows = self.model.rows
+            calls = heapq.nlargest(3, islice(((n, c) for n, row in enumerate(rows) if row.kind == "body"
+                                              for c in range(len(row.children))), CALLS_SAMPLED),
+                                   key=lambda nc: len(str(rows[nc[0]].children[nc[1]].id)) + len(rows[nc[0]].children[nc[1]].call))
+            metrics = QFontMetrics(monospace())
+            texts = [str(self.model.data(self.model.index(c, 0, self.model.index(n, 0)))) for n, c in calls]
+            self._calls_width = max((metrics.horizontalAdvance(t) for t in texts), default=0)
+        text = self._calls_width
+        level = self.tree.indentation() * (2 if self.tree.rootIsDecorated() else 1)  # a call is one level down
+        badge = 0 if self.tree.isColumnHidden(1) else self.tree.header().sectionSize(1)
+        scroll = 0 if self.tree.verticalScrollBar().isVisible() else self.tree.verticalScrollBar().sizeHint().width()
+        return self.width() - self.tree.viewport().width() + scroll + level + text + CELL_PADDING + badge
 
     def _cursor_changed(self) -> None:
         self.model.set_cursor(self.context.cursor)

@@ -38,14 +38,14 @@ from PySide6.QtWidgets import (
 from wsi_inspector.core.jsrules.sizes import ENTRY_BYTES_TIP, FIELD_UNITS, SizeError, format_size, parse_size_in_unit, size_in_unit
 from wsi_inspector.core.trim.preview import StoreIndex, TrimPreview, cap_text
 from wsi_inspector.core.text.words import plural
-from wsi_inspector.gui.widgets.elide import LinesLabel
+from wsi_inspector.gui.widgets.elide import LinesLabel, ids_in_the_middle
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.window.look import (
-    ALIGN, BACKGROUND, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_TAG, RIGHT, TOOLTIP, Index,
+    ALIGN, BACKGROUND, DISPLAY, FONT, FOREGROUND, MUTED, PERSON, PERSON_MARK, PERSON_TAG, RIGHT, TOOLTIP, Index,
     monospace, size_tooltip, status_icon,
 )
-from wsi_inspector.gui.tabs.inputs.models import store_index_of
+from wsi_inspector.gui.tabs.inputs.models import ManifestModel, store_index_of
 from wsi_inspector.gui.window.theme import colour, hex_of
 
 SLIDER_STEPS = 1000
@@ -66,7 +66,8 @@ _ROLES = frozenset({DISPLAY, TOOLTIP, FOREGROUND, BACKGROUND, FONT, ALIGN})
 class TrimModel(QAbstractTableModel):
     """The store at the cursor: one row per entry, oldest first, greyed when it falls at the cap."""
 
-    HEADERS = ("id", "call", "unit", "applied", "bytes", "kept from cap ≥ (B)")
+    # "applied" is a mark (✎) as in Inputs: its empty 78 px cut the calls beside it at 1024 px (docs/window.md).
+    HEADERS = ("id", "call", "unit", PERSON_MARK, "bytes", "kept from cap ≥ (B)")
 
     def __init__(self, parent: Any = None):
         super().__init__(parent)
@@ -107,6 +108,8 @@ class TrimModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == TOOLTIP and self.HEADERS[section:section + 1] == ("bytes",):
             return ENTRY_BYTES_TIP
+        if orientation == Qt.Orientation.Horizontal and role == TOOLTIP and section == 3:
+            return ManifestModel.APPLIED_TIP
         if role != DISPLAY:
             return None
         if orientation == Qt.Orientation.Horizontal:
@@ -128,13 +131,15 @@ class TrimModel(QAbstractTableModel):
             if column == 2:
                 return entry.unit or ""
             if column == 3:
-                return PERSON_TAG if entry.applied else ""
+                return PERSON_MARK if entry.applied else ""
             # Exact bytes: a rounded "4 KiB" would hide whether a 4 KiB cap keeps the entry.
             if column == 4:
                 return f"{self.preview.entry_size(row):,}"
             return f"{self.preview.kept_from_cap(row):,}"
         if role == TOOLTIP:
             needed = self.preview.kept_from_cap(row)
+            if column == 3 and entry.applied:
+                return f"{entry.id}: {PERSON_TAG}, a canvas edit (applied)"
             if column == 4:
                 return f"{size_tooltip(self.preview.entry_size(row))} as the editor injects it"
             fate = "falls at this cap" if fallen else "kept at this cap"
@@ -330,9 +335,10 @@ class TrimView(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(22)
-        for column, width in enumerate((80, 260, 44, 78, 80, 140)):
+        for column, width in enumerate((80, 260, 44, 28, 80, 140)):
             self.table.setColumnWidth(column, width)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        ids_in_the_middle(self.table, 0, 1)  # a call too long for its room reads at both ends, never "…" at its end
         self.table.activated.connect(self._row_activated)
 
     def _build_layout(self) -> None:
