@@ -230,7 +230,7 @@ class TimelineModel(QAbstractItemModel):
             of = f" of {entry.edit_of}" if entry.edit_of is not None else ""
             return (monospace(), PERSON, status_icon("person"), f"{PERSON_TAG}  {entry.id}  canvas edit{of}  ·  {entry.call}",
                     PERSON_BACKGROUND)
-        return monospace(), None, None, f"{entry.id}  {entry.call}", None
+        return monospace(), None, None, f"{entry.id} {entry.call}", None
 
     def _tooltip(self, row: TimelineRow, call: Entry | None, column: int) -> str | None:
         """A cell's tooltip: what its row stands for, where it was recorded."""

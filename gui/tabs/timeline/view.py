@@ -33,6 +33,7 @@ class TimelineView(QWidget):
         self.tree.setObjectName("timelineTree")
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)
+        self.tree.setIndentation(10)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         still_header(self.tree).setStretchLastSection(False)

@@ -167,6 +167,26 @@ def test_timeline_call_rows_are_cut_in_the_middle_and_body_rows_at_their_end(win
     assert modes == [Qt.TextElideMode.ElideMiddle, Qt.TextElideMode.ElideRight]
 
 
+def test_timeline_call_rows_are_whole_at_1024_before_any_replay(window, open_file, qtbot):
+    # At 1024 px the dock cut "c20  pack.corrid…uns.corridorRuns" by 25 px: a call row is now one level of a
+    # small indentation in and its id one space from its call, so the demo's longest calls are whole.
+    from wsi_inspector.gui.window.main_window import tabs_keep
+
+    open_file(window, DEMO)
+    settle(qtbot, window, SMALL)
+    tree, model, dock = window.timeline.tree, window.timeline.model, window.timeline_dock
+    assert tree.isColumnHidden(1)  # no replay yet
+    if window.logicalDpiX() > 96:  # a bigger font (150 %) than 1024 px holds: the tabs keep their ids first, calls cut
+        room = dock.width() + window.centralWidget().width() - tabs_keep()  # docs/window.md, "Nothing cut off"
+        assert dock.width() >= min(room, window.dock_target()) - 2
+        return
+    metrics = QFontMetrics(monospace())
+    calls = [model.index(c, 0, model.index(n, 0)) for n in range(model.rowCount()) for c in range(model.rowCount(model.index(n, 0)))]
+    assert len(calls) == 33
+    cut = [model.data(c) for c in calls if metrics.horizontalAdvance(model.data(c)) + 4 > tree.visualRect(c).width()]
+    assert cut == []
+
+
 def test_the_set_by_title_is_whole_over_short_marks_at_1920(window, open_file, qtbot):
     # The model's tree read "set b" over marks as short as "c4", beside the person's whole "set by".
     open_file(window, DEMO)
