@@ -510,8 +510,10 @@ class InputsView(QWidget):
 
     def _reads_changed(self) -> None:
         """The cursor's body's reads changed: mark the paths it read in the shown input afresh."""
-        self._read_paths = self.read_marks.paths_of(self.shown_entry) if self.shown_entry is not None else {}
-        self.tree.viewport().update()
+        read_paths = self.read_marks.paths_of(self.shown_entry) if self.shown_entry is not None else {}
+        if read_paths != self._read_paths:  # another entry's reads changed: the shown input looks the same
+            self._read_paths = read_paths
+            self.tree.viewport().update()
 
     def _show_json(self, entry: Entry, last_match: bool = False) -> None:
         tag = f' <span style="color:{PERSON.name()}; font-weight:600">✎ person</span>' if entry.applied else ""
