@@ -38,6 +38,7 @@ from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.look import HIGHLIGHT, PERSON, READ_BACKGROUND, CELL_PADDING, PERSON_MARK, fit_column, header_apart, monospace, share_width
 from wsi_inspector.gui.tabs.inputs.models import ManifestModel, trim_preview_of
 from wsi_inspector.gui.widgets.quiet_label import QuietLabel
+from wsi_inspector.gui.widgets.still_rows import StillRowsTable
 from wsi_inspector.gui.tabs.inputs.recorded_outcome import RecordedOutcome
 from wsi_inspector.gui.tabs.inputs.read_marks import ReadMarks
 from wsi_inspector.gui.window.theme import hex_of
@@ -82,7 +83,7 @@ class InputsView(QWidget):
         self.resolver_label.setObjectName("resolverResult")
         self.resolver_label.setWordWrap(True)
         self.resolver_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = QTableView(self)
+        self.table = StillRowsTable(self)  # a cursor move's rows come and go below those shown: not repainted for it
         self.table.setObjectName("inputsTable")
         self.table.setModel(self.model)
         self.read_marks = ReadMarks(self.table, context)  # SPEC 7: "read by B" beside what the cursor's body read

@@ -1,0 +1,62 @@
+"""A table that does not repaint the rows it shows when rows come or go below them (issue 28.3).
+
+A cursor move adds or removes the store's rows at the end of the Inputs table, mostly far below the
+screenful shown. Qt answers any change of the row count by laying the view out again and repainting
+its whole viewport: every cell shown painted afresh, the same cells, 4–6 ms of each move (a third of
+it). Here, while every change since the last layout was below the last row shown, the layout runs
+with the viewport's repaint held back; the scroll bar follows as ever. Anything else — a row
+inserted or removed at or above the last row shown, a viewport with room below its rows, the
+offset clamped by a shorter table — repaints as Qt does. A cell whose look changes in place
+(`dataChanged`) is repainted by Qt at once, outside the layout.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QTableView
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+class StillRowsTable(QTableView):
+    """A QTableView; rows inserted or removed below those it shows do not repaint the ones it shows.
+
+    `held_layouts` counts the layouts that kept the shown rows as painted (tests count it).
+    """
+
+    def __init__(self, parent=None):  # type: ignore[no-untyped-def]
+        super().__init__(parent)
+        self._below: bool | None = None  # since the last layout: None no change, True all below the rows shown
+        self.held_layouts = 0
+
+    def _note(self, parent: Index, first: int) -> None:
+        """A change of rows from `first` on: below the shown rows only when the viewport is full of rows above it."""
+        last_shown = self.rowAt(self.viewport().height() - 1)  # -1: room below the last row, or none at all
+        below = not parent.isValid() and 0 <= last_shown < first
+        self._below = below if self._below is None else self._below and below
+
+    def rowsInserted(self, parent: Index, first: int, last: int) -> None:  # noqa: N802 — Qt's hook
+        self._note(parent, first)
+        super().rowsInserted(parent, first, last)
+
+    def rowsAboutToBeRemoved(self, parent: Index, first: int, last: int) -> None:  # noqa: N802 — Qt's hook
+        self._note(parent, first)
+        super().rowsAboutToBeRemoved(parent, first, last)
+
+    def doItemsLayout(self) -> None:  # noqa: N802 — Qt's hook
+        held, self._below = self._below is True, None
+        if not held:
+            super().doItemsLayout()
+            return
+        bar = self.verticalScrollBar()
+        offset = bar.value()
+        viewport = self.viewport()
+        # Attribute, not setUpdatesEnabled: enabling updates again would repaint the viewport whole.
+        viewport.setAttribute(Qt.WidgetAttribute.WA_UpdatesDisabled, True)
+        try:
+            super().doItemsLayout()
+        finally:
+            viewport.setAttribute(Qt.WidgetAttribute.WA_UpdatesDisabled, False)
+        if bar.value() != offset:  # the table got shorter than its offset: the rows shown moved
+            viewport.update()
+        else:
+            self.held_layouts += 1
