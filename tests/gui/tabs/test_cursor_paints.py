@@ -61,3 +61,17 @@ def test_a_move_that_adds_rows_below_the_screenful_does_not_repaint_the_inputs_r
     row = view.table.rowHeight(0)
     # At most the chosen entry's cell, set current again as the move keeps it shown: never the screenful.
     assert all(rect.height() <= row for rect in painted.rects), painted.rects
+
+
+def test_a_move_redraws_no_empty_operations_waterfall_in_the_hidden_run_tab(window, open_file, demo_path, qtbot):
+    # Each move showed the chosen body's record in the Run tab, hidden or not, and cleared its waterfall:
+    # a pyqtgraph title, bars, ticks and ranges redone for a plot that showed nothing before and after.
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    run = window.views["run"]
+    drawn = []
+    run.bars.setOpts = lambda **opts: drawn.append(opts)  # what drawing the waterfall begins with
+    for cursor in ("b2", "b5", "b8", None):
+        window.context.set_cursor(cursor)
+    assert run.operations == [] and run.plot.getPlotItem().titleLabel.text == "no module calls"
+    assert drawn == []
