@@ -6,8 +6,10 @@ its whole viewport: every cell shown painted afresh, the same cells, 4–6 ms of
 it). Here, while every change since the last layout was below the last row shown, the layout runs
 with the viewport's repaint held back; the scroll bar follows as ever. Anything else — a row
 inserted or removed at or above the last row shown, a viewport with room below its rows, the
-offset clamped by a shorter table — repaints as Qt does. A cell whose look changes in place
-(`dataChanged`) is repainted by Qt at once, outside the layout.
+offset clamped by a shorter table, a shown row changed while the layout is pending — repaints as
+Qt does. A change of rows in place (`dataChanged`) repaints the changed rows shown, and no others:
+Qt repainted the whole viewport for any range of many rows, as when the entries that fall at the cap
+move far below those shown (every move on a million-entry session).
 """
 from __future__ import annotations
 
@@ -33,6 +35,27 @@ class StillRowsTable(QTableView):
         last_shown = self.rowAt(self.viewport().height() - 1)  # -1: room below the last row, or none at all
         below = not parent.isValid() and 0 <= last_shown < first
         self._below = below if self._below is None else self._below and below
+
+    def _rows_shown(self) -> tuple[int, int] | None:
+        """The first and last rows in the viewport (the last row when there is room below it); None: no row."""
+        first = self.rowAt(0)
+        if first < 0:
+            return None
+        last = self.rowAt(self.viewport().height() - 1)
+        return first, last if last >= 0 else self.model().rowCount() - 1
+
+    def dataChanged(self, top_left: Index, bottom_right: Index, roles: list[int] = []) -> None:  # type: ignore[override]  # noqa: N802, B006 — Qt's hook and default
+        """Repaint the changed rows that are shown, no others. Qt repaints the whole viewport for a range of more than a
+        few rows, shown or not: the rows whose entries start to fall at the cap, far below, repainted every row shown."""
+        shown = self._rows_shown()
+        if shown is not None and top_left.isValid() and bottom_right.isValid() and not top_left.parent().isValid():
+            top, bottom = max(top_left.row(), shown[0]), min(bottom_right.row(), shown[1])
+            if top > bottom:
+                return  # no row shown changed
+            top_left, bottom_right = top_left.siblingAtRow(top), bottom_right.siblingAtRow(bottom)
+        # While a layout is pending Qt leaves the repaint to it, so that layout must not be held.
+        self._below = False if self._below is not None else None
+        super().dataChanged(top_left, bottom_right, roles)
 
     def rowsInserted(self, parent: Index, first: int, last: int) -> None:  # noqa: N802 — Qt's hook
         self._note(parent, first)

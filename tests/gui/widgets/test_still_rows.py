@@ -6,6 +6,7 @@ repainted the whole screenful shown (the same cells) on each. Counted in paint e
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from wsi_inspector.gui.widgets.still_rows import StillRowsTable
@@ -72,4 +73,36 @@ def test_rows_removed_below_a_table_scrolled_to_its_end_repaint_when_the_offset_
     assert last == ROWS - 1
     # Removing the last rows is not below the last row shown: the rows shown move up.
     assert changed(qtbot, table, paints, lambda model: model.removeRows(ROWS - 5, 5)) != []
+    assert table.held_layouts == 0
+
+
+def test_a_change_in_place_repaints_the_rows_shown_that_changed_and_no_others(qtbot, table, paints):
+    # Qt repainted the whole viewport for a range of many rows, shown or not (the rows that start to fall at
+    # the cap, far below those shown, on every move of a million-entry session).
+    model = table.model()
+    assert changed(qtbot, table, paints, lambda m: m.dataChanged.emit(m.index(100, 0), m.index(190, 1))) == []
+    painted = []
+
+    class Rects(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+            if event.type() == QEvent.Type.Paint:
+                painted.append(event.region().boundingRect())
+            return False
+
+    spy = Rects()
+    table.viewport().installEventFilter(spy)
+    model.dataChanged.emit(model.index(2, 0), model.index(190, 1))  # from a row shown to far below
+    qtbot.wait(30)
+    shown = table.rowAt(table.viewport().height() - 1)
+    assert painted and all(rect.top() >= table.rowViewportPosition(2) for rect in painted)
+    assert all(rect.bottom() <= table.rowViewportPosition(shown) + table.rowHeight(shown) for rect in painted)
+
+
+def test_a_row_shown_that_changes_while_the_layout_is_pending_is_repainted(qtbot, table, paints):
+    # Qt leaves the repaint of a change to the pending layout, so a layout held for the rows appended
+    # below would have left the changed row as it was.
+    def append_then_change(model):
+        model.insertRows(ROWS, 10)
+        model.dataChanged.emit(model.index(1, 0), model.index(3, 1))
+    assert changed(qtbot, table, paints, append_then_change) != []
     assert table.held_layouts == 0
