@@ -14,7 +14,7 @@ move far below those shown (every move on a million-entry session).
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtWidgets import QTableView
+from PySide6.QtWidgets import QTableView, QWidget
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -25,7 +25,7 @@ class StillRowsTable(QTableView):
     `held_layouts` counts the layouts that kept the shown rows as painted (tests count it).
     """
 
-    def __init__(self, parent=None):  # type: ignore[no-untyped-def]
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._below: bool | None = None  # since the last layout: None no change, True all below the rows shown
         self.held_layouts = 0
@@ -52,7 +52,8 @@ class StillRowsTable(QTableView):
             top, bottom = max(top_left.row(), shown[0]), min(bottom_right.row(), shown[1])
             if top > bottom:
                 return  # no row shown changed
-            top_left, bottom_right = top_left.siblingAtRow(top), bottom_right.siblingAtRow(bottom)
+            model = self.model()
+            top_left, bottom_right = model.index(top, top_left.column()), model.index(bottom, bottom_right.column())
         # While a layout is pending Qt leaves the repaint to it, so that layout must not be held.
         self._below = False if self._below is not None else None
         super().dataChanged(top_left, bottom_right, roles)
