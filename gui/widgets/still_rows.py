@@ -13,7 +13,7 @@ move far below those shown (every move on a million-entry session).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QTableView, QWidget
 
 Index = QModelIndex | QPersistentModelIndex
@@ -36,6 +36,16 @@ class StillRowsTable(QTableView):
         below = not parent.isValid() and 0 <= last_shown < first
         self._below = below if self._below is None else self._below and below
 
+    def setModel(self, model: QAbstractItemModel | None) -> None:  # noqa: N802 — Qt's hook
+        super().setModel(model)
+        if model is not None:  # anything else that moves rows or columns repaints them all, as Qt does
+            for signal in (model.modelReset, model.layoutChanged, model.rowsMoved, model.columnsInserted,
+                           model.columnsRemoved, model.columnsMoved):
+                signal.connect(self._repaint_all)
+
+    def _repaint_all(self, *_args: object) -> None:
+        self._below = False if self._below is not None else None
+
     def _rows_shown(self) -> tuple[int, int] | None:
         """The first and last rows in the viewport (the last row when there is room below it); None: no row."""
         first = self.rowAt(0)
@@ -54,8 +64,7 @@ class StillRowsTable(QTableView):
                 return  # no row shown changed
             model = self.model()
             top_left, bottom_right = model.index(top, top_left.column()), model.index(bottom, bottom_right.column())
-        # While a layout is pending Qt leaves the repaint to it, so that layout must not be held.
-        self._below = False if self._below is not None else None
+        self._repaint_all()  # while a layout is pending Qt leaves the repaint to it, so that layout must not be held
         super().dataChanged(top_left, bottom_right, roles)
 
     def rowsInserted(self, parent: Index, first: int, last: int) -> None:  # noqa: N802 — Qt's hook

@@ -6,7 +6,7 @@ repainted the whole screenful shown (the same cells) on each. Counted in paint e
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from wsi_inspector.gui.widgets.still_rows import StillRowsTable
@@ -105,4 +105,17 @@ def test_a_row_shown_that_changes_while_the_layout_is_pending_is_repainted(qtbot
         model.insertRows(ROWS, 10)
         model.dataChanged.emit(model.index(1, 0), model.index(3, 1))
     assert changed(qtbot, table, paints, append_then_change) != []
+    assert table.held_layouts == 0
+
+
+@pytest.mark.parametrize("then", ["reset", "sorted"])
+def test_rows_appended_below_then_reset_or_sorted_before_the_layout_repaint(qtbot, table, paints, then):
+    def append_then(model):
+        model.insertRows(ROWS, 10)
+        if then == "reset":
+            model.beginResetModel()
+            model.endResetModel()
+        else:
+            model.sort(0, Qt.SortOrder.DescendingOrder)  # a layout change: every row may have moved
+    assert changed(qtbot, table, paints, append_then) != []
     assert table.held_layouts == 0
