@@ -43,6 +43,7 @@ class ReadMarks(QStyledItemDelegate):
     def refresh(self, *_args: Any) -> None:
         """Mark what the cursor's body read (when its reads are known)."""
         session, cursor = self.context.session, self.context.cursor
+        before = self._marks()
         reads = None
         if session is not None and cursor is not None:
             reads = (self.context.evidence.get(str(cursor)) or {}).get("reads") or cached_reads(session, cursor)
@@ -63,8 +64,14 @@ class ReadMarks(QStyledItemDelegate):
         wanted = self if self.read else self.plain
         if self.table.itemDelegateForColumn(self.COLUMN) is not wanted:
             self.table.setItemDelegateForColumn(self.COLUMN, wanted)  # None: the view's own
+        if self._marks() == before:
+            return  # nothing marked before or after (most moves): the table and the JSON tree are not repainted for it
         self.table.viewport().update()
         self.changed.emit()
+
+    def _marks(self) -> tuple[str | None, dict[str, str], dict[str, dict[str, str]]] | None:
+        """What the marks paint: None while nothing is marked (then which body the cursor is at paints nothing)."""
+        return (self.body, self.read, self.paths) if self.read or self.paths else None
 
     def paths_of(self, entry: Entry) -> dict[str, str]:
         """The JSON Pointers the cursor's body read in `entry`'s input, each with its tooltip; {} when none known."""

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QSplitter,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -38,6 +37,7 @@ from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.look import HIGHLIGHT, PERSON, READ_BACKGROUND, CELL_PADDING, PERSON_MARK, fit_column, header_apart, monospace, share_width
 from wsi_inspector.gui.tabs.inputs.models import ManifestModel, trim_preview_of
 from wsi_inspector.gui.widgets.quiet_label import QuietLabel
+from wsi_inspector.gui.widgets.still_rows import StillRowsTable
 from wsi_inspector.gui.tabs.inputs.recorded_outcome import RecordedOutcome
 from wsi_inspector.gui.tabs.inputs.read_marks import ReadMarks
 from wsi_inspector.gui.window.theme import hex_of
@@ -82,7 +82,7 @@ class InputsView(QWidget):
         self.resolver_label.setObjectName("resolverResult")
         self.resolver_label.setWordWrap(True)
         self.resolver_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = QTableView(self)
+        self.table = StillRowsTable(self)  # a cursor move's rows come and go below those shown: not repainted for it
         self.table.setObjectName("inputsTable")
         self.table.setModel(self.model)
         self.read_marks = ReadMarks(self.table, context)  # SPEC 7: "read by B" beside what the cursor's body read
@@ -519,8 +519,10 @@ class InputsView(QWidget):
 
     def _reads_changed(self) -> None:
         """The cursor's body's reads changed: mark the paths it read in the shown input afresh."""
-        self._read_paths = self.read_marks.paths_of(self.shown_entry) if self.shown_entry is not None else {}
-        self.tree.viewport().update()
+        read_paths = self.read_marks.paths_of(self.shown_entry) if self.shown_entry is not None else {}
+        if read_paths != self._read_paths:  # another entry's reads changed: the shown input looks the same
+            self._read_paths = read_paths
+            self.tree.viewport().update()
 
     def _show_json(self, entry: Entry, last_match: bool = False) -> None:
         tag = f' <span style="color:{PERSON.name()}; font-weight:600">✎ person</span>' if entry.applied else ""

@@ -571,8 +571,14 @@ class RunView(QWidget):
                 text = operation_text(op)
         self.plot.setToolTip(text)
 
+    _showing_none = False  # the waterfall shows no operations: a cursor move (nothing run yet) redraws nothing
+
     def _show_operations(self, operations: list[dict[str, Any]], duration_ms: float = 0.0) -> None:
         """A waterfall: one fixed-height row per call, first on top, on an axis from 0 to the run's end, each labelled."""
+        none = not operations and not duration_ms
+        if none and self._showing_none:
+            return  # every cursor move clears it, the tab mostly hidden: its plot's title, bars and axes were redone each time
+        self._showing_none = none
         self.operations = operations
         count = len(operations)
         for label in self._op_labels:

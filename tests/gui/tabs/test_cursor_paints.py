@@ -1,0 +1,77 @@
+"""A cursor move repaints only what it changes (issue 28.3: every move under 16 ms on a million entries).
+
+Counted, not timed: the paint events each widget gets for a move. Painting is most of a move's cost.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QRect
+
+
+def test_a_move_with_no_reads_known_repaints_no_json_tree_that_shows_the_same_entry(window, open_file, demo_path, qtbot, paints, settle):
+    # The read marks told the Inputs tab "the reads changed" on every move, and its JSON tree repainted
+    # whole (1.2–1.4 ms of each move), though no reads were known before or after and it showed the same input.
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    window.context.set_cursor("b3")
+    view.show_entry(session.entry("c5"))
+    settle(view, window)
+    painted = paints(view.tree.viewport())
+    for cursor in ("b4", "b6", "b8", None):  # forwards: every store holds c5, which stays shown
+        window.context.set_cursor(cursor)
+        qtbot.wait(20)
+        assert view.shown_entry is session.entry("c5")
+    assert view.read_marks.read == {}, "no replay ran: no reads are known"
+    assert painted == []
+
+
+
+class PaintedRects(QObject):
+    """The rectangles a widget is asked to paint, from now on."""
+
+    def __init__(self, widget):
+        super().__init__()
+        self.rects: list[QRect] = []
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+        if event.type() == QEvent.Type.Paint:
+            self.rects.append(event.region().boundingRect())
+        return False
+
+
+def test_a_move_that_adds_rows_below_the_screenful_does_not_repaint_the_inputs_rows(window, open_file, demo_path, qtbot, settle):
+    # Each move added or removed the store's rows at the end of the table, and Qt repainted every cell
+    # shown (the same cells): 4–6 ms of each move on a big session (StillRowsTable).
+    window.resize(1400, 420)  # the store overflows the table: the rows a move adds are below those shown
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    window.context.set_cursor("b5")  # 22 rows: the scroll bar is there already (one coming repaints all, rightly)
+    view.show_entry(session.entry("c1"))
+    view.table.scrollToTop()
+    settle(view, window)
+    assert view.table.verticalScrollBar().isVisible()
+    assert view.table.rowAt(view.table.viewport().height() - 1) < view.model.rowCount() - 1, "rows below those shown"
+    painted = PaintedRects(view.table.viewport())
+    for cursor in ("b6", "b7"):  # forwards, nothing falls at any: the rows shown keep their look
+        window.context.set_cursor(cursor)
+        qtbot.wait(20)
+    assert view.model.rowCount() == len(session.state_at("b7").store) and view.table.held_layouts == 2
+    row = view.table.rowHeight(0)
+    # At most the chosen entry's cell, set current again as the move keeps it shown: never the screenful.
+    assert all(rect.height() <= row for rect in painted.rects), painted.rects
+
+
+def test_a_move_redraws_no_empty_operations_waterfall_in_the_hidden_run_tab(window, open_file, demo_path, qtbot):
+    # Each move showed the chosen body's record in the Run tab, hidden or not, and cleared its waterfall:
+    # a pyqtgraph title, bars, ticks and ranges redone for a plot that showed nothing before and after.
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    run = window.views["run"]
+    drawn = []
+    run.bars.setOpts = lambda **opts: drawn.append(opts)  # what drawing the waterfall begins with
+    for cursor in ("b2", "b5", "b8", None):
+        window.context.set_cursor(cursor)
+    assert run.operations == [] and run.plot.getPlotItem().titleLabel.text == "no module calls"
+    assert drawn == []
