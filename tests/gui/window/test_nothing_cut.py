@@ -187,8 +187,8 @@ def test_timeline_call_rows_are_whole_at_1024_before_any_replay(window, open_fil
     assert cut == []
 
 
-def test_the_set_by_title_is_whole_over_short_marks_at_1920(window, open_file, qtbot):
-    # The model's tree read "set b" over marks as short as "c4", beside the person's whole "set by".
+def edits_at_1920_on_e1(window, open_file, qtbot):
+    """The Edits tab of the demo at 1920×1080, edit e1 chosen and its detail shown."""
     open_file(window, DEMO)
     window.show_tab("edits")
     settle(qtbot, window, (1920, 1080))
@@ -196,6 +196,12 @@ def test_the_set_by_title_is_whole_over_short_marks_at_1920(window, open_file, q
     qtbot.waitUntil(lambda: view.ready, timeout=20_000)
     assert view.select_edit("e1")
     qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
+    return view
+
+
+def test_the_set_by_title_is_whole_over_short_marks_at_1920(window, open_file, qtbot):
+    # The model's tree read "set b" over marks as short as "c4", beside the person's whole "set by".
+    view = edits_at_1920_on_e1(window, open_file, qtbot)
     for tree in (view.model_tree, view.person_tree):
         qtbot.waitUntil(lambda tree=tree: tree.header().sectionSize(3) >= tree.header().sectionSizeHint(3),
                         timeout=3000)  # the title and its margins
@@ -204,13 +210,7 @@ def test_the_set_by_title_is_whole_over_short_marks_at_1920(window, open_file, q
 
 def test_the_edits_trees_keep_their_type_column_hidden_at_any_width(window, open_file, qtbot):
     # The Edits view gives the type column's room to "set by"; the narrow-tree rule must not bring it back.
-    open_file(window, DEMO)
-    window.show_tab("edits")
-    settle(qtbot, window, (1920, 1080))
-    view = window.views["edits"]
-    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
-    assert view.select_edit("e1")
-    qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
+    view = edits_at_1920_on_e1(window, open_file, qtbot)
     for tree in (view.model_tree, view.person_tree):
         assert tree.isColumnHidden(2)
         assert tree.columnWidth(1) >= 0.3 * tree.viewport().width() - 1  # the value keeps the room

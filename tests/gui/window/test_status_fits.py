@@ -8,7 +8,8 @@ from tests.conftest import DEMO
 from tests.helpers.window_sizes import SMALL, settle
 
 
-def test_a_cap_tried_in_the_trim_tab_keeps_the_window_1024_wide_and_its_figures_whole_in_tooltips(window, open_file, qtbot):
+def cap_tried_at_1024(window, open_file, qtbot):
+    """The Trim tab of the demo at body b5 in a 1024×700 window, a cap of 2,560 bytes typed and entered."""
     open_file(window, DEMO)
     window.context.set_cursor("b5")
     window.show_tab("trim")
@@ -18,6 +19,10 @@ def test_a_cap_tried_in_the_trim_tab_keeps_the_window_1024_wide_and_its_figures_
     trim.cap_field.selectAll()
     qtbot.keyClicks(trim.cap_field, "2560")
     qtbot.keyClick(trim.cap_field, Qt.Key.Key_Return)
+    return trim
+
+def test_a_cap_tried_in_the_trim_tab_keeps_the_window_1024_wide_and_its_figures_whole_in_tooltips(window, open_file, qtbot):
+    cap_tried_at_1024(window, open_file, qtbot)
     status = window.status
     qtbot.waitUntil(lambda: status.trim_label.isVisible(), timeout=3000)
     qtbot.wait(50)  # a minimum grown past the screen would resize the window now
@@ -35,15 +40,7 @@ def test_a_cap_tried_in_the_trim_tab_keeps_the_window_1024_wide_and_its_figures_
 def test_the_trim_headline_is_two_whole_lines_ending_in_an_ellipsis_not_a_third_line_cut_through(window, open_file, qtbot):
     # At 2.5 KiB the headline names the inputs.last() answers lost: three lines and more at 1024 px, in a
     # label two lines high (of a smaller font than its own), the third cut through the middle.
-    open_file(window, DEMO)
-    window.context.set_cursor("b5")
-    window.show_tab("trim")
-    settle(qtbot, window, SMALL)
-    trim = window.views["trim"]
-    trim.cap_field.setFocus()
-    trim.cap_field.selectAll()
-    qtbot.keyClicks(trim.cap_field, "2560")
-    qtbot.keyClick(trim.cap_field, Qt.Key.Key_Return)
+    trim = cap_tried_at_1024(window, open_file, qtbot)
     label = trim.summary_label
     qtbot.waitUntil(lambda: "8 of 22 entries fall" in label.text(), timeout=3000)
     shown = label.shown_text()
