@@ -7,10 +7,18 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QRect
 
 
-def test_a_move_with_no_reads_known_repaints_no_json_tree_that_shows_the_same_entry(window, open_file, demo_path, qtbot, paints, settle):
+def unreplayed_demo(tmp_path, demo_path):
+    """A copy of the demo: no replay an earlier test ran has taught the process its bodies' reads (none is marked)."""
+    fresh = tmp_path / "demo.json"
+    fresh.write_bytes(demo_path.read_bytes())
+    return fresh
+
+
+def test_a_move_with_no_reads_known_repaints_no_json_tree_that_shows_the_same_entry(window, open_file, demo_path, qtbot, paints, settle,
+                                                                                      tmp_path):
     # The read marks told the Inputs tab "the reads changed" on every move, and its JSON tree repainted
     # whole (1.2–1.4 ms of each move), though no reads were known before or after and it showed the same input.
-    session = open_file(window, demo_path)
+    session = open_file(window, unreplayed_demo(tmp_path, demo_path))
     window.show_tab("inputs")
     view = window.views["inputs"]
     window.context.set_cursor("b3")
@@ -40,11 +48,12 @@ class PaintedRects(QObject):
         return False
 
 
-def test_a_move_that_adds_rows_below_the_screenful_does_not_repaint_the_inputs_rows(window, open_file, demo_path, qtbot, settle):
+def test_a_move_that_adds_rows_below_the_screenful_does_not_repaint_the_inputs_rows(window, open_file, demo_path, qtbot, settle,
+                                                                                     tmp_path):
     # Each move added or removed the store's rows at the end of the table, and Qt repainted every cell
     # shown (the same cells): 4–6 ms of each move on a big session (StillRowsTable).
     window.resize(1400, 420)  # the store overflows the table: the rows a move adds are below those shown
-    session = open_file(window, demo_path)
+    session = open_file(window, unreplayed_demo(tmp_path, demo_path))
     window.show_tab("inputs")
     view = window.views["inputs"]
     window.context.set_cursor("b5")  # 22 rows: the scroll bar is there already (one coming repaints all, rightly)
