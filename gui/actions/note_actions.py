@@ -163,7 +163,8 @@ def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[In
     view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 
     def menu(at: QPoint) -> None:
-        target = target_of(view.indexAt(at))
+        # Outside the viewport is on nothing (a spanned row's index answers for any x, even left of the view).
+        target = target_of(view.indexAt(at)) if view.viewport().rect().contains(at) else None
         if target is None:
             return
         show_menu(note_menu(keeper, target, view), view.viewport().mapToGlobal(at))

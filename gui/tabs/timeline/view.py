@@ -51,6 +51,10 @@ class TimelineView(QWidget):
         layout.addWidget(self.tree)
         self._moving = False  # the cursor is being moved from here: do not echo it back
         self.tree.selectionModel().currentChanged.connect(self._chosen)
+        # A call row spans the replay column (verdicts are the bodies'): its id has the tree's whole width.
+        # Set as a body opens, and for calls a followed file appends: never a walk of every row.
+        self.tree.expanded.connect(self._span_calls)
+        self.model.rowsInserted.connect(self._span_inserted)
         self.tree.installEventFilter(self)  # Up and Down step bodies; Right goes into a body's calls
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
@@ -99,6 +103,15 @@ class TimelineView(QWidget):
             self.summary.setText(f"{plural(len(session.bodies), 'body', 'bodies')} · {plural(len(session.entries), 'entry', 'entries')} · "
                                  f"{self._edits:,} canvas edit{'s' if self._edits != 1 else ''}")
 
+    def _span_calls(self, body: QModelIndex) -> None:
+        """The calls of an opened body span the replay column (Qt forgets spans when the model resets)."""
+        self._span_inserted(body, 0, self.model.rowCount(body) - 1)
+
+    def _span_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        if parent.isValid():  # call rows: the top rows (bodies, edits, the end) keep the verdict column
+            for row in range(first, last + 1):
+                self.tree.setFirstColumnSpanned(row, parent, True)
+
     def _grew(self, appended: Appended) -> None:
         """Show lines a followed file appended (`wsi_inspector.core.session.growing`): new rows inserted, none rebuilt."""
         session = self.context.session
@@ -122,8 +135,8 @@ class TimelineView(QWidget):
         self.wants_width.emit()  # the dock may widen for the calls beside it
 
     def width_wanted(self) -> int:
-        """The px this view needs for its calls whole (`c20  pack.corridorRuns.corridorRuns`, ids: never cut while
-        there is room) beside the replay column when it shows: the timeline dock's floor (MainWindow.dock_target).
+        """The px this view needs for its calls whole (`c20 pack.corridorRuns.corridorRuns`, ids: never cut while
+        there is room; a call row spans the replay column): the timeline dock's floor (MainWindow.dock_target).
         The longest few of the first CALLS_SAMPLED calls are measured."""
         if self._calls_width is None:  # measured once a session (and as it grows), not on every resize
             rows = self.model.rows
@@ -135,9 +148,8 @@ class TimelineView(QWidget):
             self._calls_width = max((metrics.horizontalAdvance(t) for t in texts), default=0)
         text = self._calls_width
         level = self.tree.indentation() * (2 if self.tree.rootIsDecorated() else 1)  # a call is one level down
-        badge = 0 if self.tree.isColumnHidden(1) else self.tree.header().sectionSize(1)
         scroll = 0 if self.tree.verticalScrollBar().isVisible() else self.tree.verticalScrollBar().sizeHint().width()
-        return self.width() - self.tree.viewport().width() + scroll + level + text + CELL_PADDING + badge
+        return self.width() - self.tree.viewport().width() + scroll + level + text + CELL_PADDING  # calls span the replay column
 
     def _cursor_changed(self) -> None:
         self.model.set_cursor(self.context.cursor)
