@@ -17,8 +17,12 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem,
 from wsi_inspector.core.edits.body_reads import cached_reads
 from wsi_inspector.core.session.model import Entry
 from wsi_inspector.gui.widgets.elide import ids_in_the_middle
-from wsi_inspector.gui.window.look import USER, Index, monospace
+from wsi_inspector.gui.window.look import CELL_PADDING, USER, Index, monospace
 from wsi_inspector.gui.window.theme import colour
+
+
+READ_MARK = "●"  # a read entry's mark where its call leaves no room for "read by b7" (the words in the tooltip)
+TAG_ROOM = 10  # px around the tag
 
 
 class ReadMarks(QStyledItemDelegate):
@@ -92,12 +96,24 @@ class ReadMarks(QStyledItemDelegate):
         # A call is an id: cut, if it ever must be, in the middle (both ends read); the table's prose ends.
         option.textElideMode = Qt.TextElideMode.ElideMiddle
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+    def shown_tag(self, index: Index, width: int) -> str | None:
+        """What a cell `width` px wide shows beside its call: `read by b7`, or where the call and the words do not
+        both fit, the mark alone (READ_MARK, the words in the tooltip): the call is an id, whole first."""
         text = self.tag(index)
+        if text is None:
+            return None
+        metrics = QFontMetrics(monospace())
+        call = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        if metrics.horizontalAdvance(call) + metrics.horizontalAdvance(text) + TAG_ROOM + CELL_PADDING > width:
+            return READ_MARK
+        return text
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        text = self.shown_tag(index, option.rect.width())
         if text is None:
             super().paint(painter, option, index)
             return
-        room = QFontMetrics(monospace()).horizontalAdvance(text) + 10
+        room = QFontMetrics(monospace()).horizontalAdvance(text) + TAG_ROOM
         narrowed = QStyleOptionViewItem(option)
         narrowed.rect = option.rect.adjusted(0, 0, -room, 0)
         alternate = option.features & QStyleOptionViewItem.ViewItemFeature.Alternate

@@ -89,3 +89,27 @@ def test_the_inputs_table_marks_the_entries_the_cursors_body_read(qtbot, window,
     assert inputs.table.itemDelegateForColumn(1) is marks
     inputs.table.scrollTo(model.index(next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "e2"), 0))
     window.grab().save("/tmp/evidence-inputs-read-by.png")
+
+
+def test_a_read_entrys_tag_is_a_mark_where_the_call_and_its_words_do_not_both_fit(qtbot, window, open_file):
+    # Issue 31.8: at 1024 px "e2 pack.corr…ridorRuns  read by b5": the tag took most of the id's room.
+    from PySide6.QtGui import QFontMetrics
+
+    from wsi_inspector.gui.tabs.inputs.read_marks import READ_MARK
+    from wsi_inspector.gui.window.look import monospace
+
+    open_file(window, DEMO)
+    window.show_tab("run")
+    run = window.views["run"]
+    window.context.set_cursor("b5")
+    run.result_tabs.setCurrentWidget(run.reads_panel)
+    qtbot.waitUntil(lambda: run.reads_panel.model.rowCount() > 0, timeout=RUN_TIMEOUT_MS)
+    window.show_tab("inputs")
+    inputs = window.views["inputs"]
+    model, marks = inputs.model, inputs.read_marks
+    e2 = model.index(next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "e2"), 1)
+    metrics = QFontMetrics(monospace())
+    call = model.data(e2)
+    words = metrics.horizontalAdvance(call) + metrics.horizontalAdvance("read by b5") + 40
+    assert marks.shown_tag(e2, words) == "read by b5"  # room for both: the words
+    assert marks.shown_tag(e2, words - 30) == READ_MARK  # not for both: the mark, the call whole beside it
