@@ -485,9 +485,14 @@
   // A body that made them unchangeable gets no place (null), never one it wrote.
   const getOwnDescriptor = Reflect.getOwnPropertyDescriptor;
   const deleteProp = Reflect.deleteProperty;
+  // A property descriptor without a prototype (V8 reads a descriptor's fields through the chain: see reads.js).
+  function bareDescriptor(own) {
+    return own === undefined ? undefined : { __proto__: null, ...own };
+  }
   function cleanStack(read) {
-    const prepare = getOwnDescriptor(RealError, "prepareStackTrace");
-    const limit = getOwnDescriptor(RealError, "stackTraceLimit");
+    // Put back as they were, read without a prototype: a body's Object.prototype.get would make them accessors.
+    const prepare = bareDescriptor(getOwnDescriptor(RealError, "prepareStackTrace"));
+    const limit = bareDescriptor(getOwnDescriptor(RealError, "stackTraceLimit"));
     if ((prepare && !prepare.configurable) || (limit && !limit.configurable)) return null;
     if (prepare) deleteProp(RealError, "prepareStackTrace");
     defineProp(RealError, "stackTraceLimit", { __proto__: null, value: 10, writable: true, enumerable: true, configurable: true });
@@ -900,7 +905,7 @@
         if (!hasOwn(run.known, key)) return undefined;
         const path = list();
         path[0] = key;
-        return { value: ghost(path), enumerable: true, configurable: true };
+        return { __proto__: null, value: ghost(path), enumerable: true, configurable: true };
       },
     });
   }

@@ -28,6 +28,7 @@
   const mapGet = Map.prototype.get;
   const mapSet = Map.prototype.set;
   const stringify = JSON.stringify;
+  const toStr = String;
   const charAt = String.prototype.charAt;
   const indexOf = String.prototype.indexOf;
   const MAX_READS = 2000;
@@ -35,9 +36,15 @@
   const MAX_SEEN = 20000;
   const STACK_FRAMES = 64;
 
+  // A property descriptor without a prototype: V8 reads a descriptor's fields through the prototype chain, so
+  // a `get` or `set` a body put on Object.prototype would otherwise turn it into an (invalid) accessor.
+  function bareDescriptor(own) {
+    return own === undefined ? undefined : { __proto__: null, ...own };
+  }
+
   // Appends without looking up the prototype chain (a body may put setters on Array.prototype).
   function append(list, value) {
-    defineProperty(list, list.length, { value, writable: true, enumerable: true, configurable: true });
+    defineProperty(list, list.length, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
   }
 
   function escapeKey(key) {
@@ -72,10 +79,11 @@
   // the script's line 3: the same offset as prelude.js's BODY_LINE_OFFSET (the reads tests hold both).
   const BODY_LINE_OFFSET = 2;
   function bodyPlace() {
-    const prepare = getOwnDescriptor(RealError, "prepareStackTrace");
-    const limit = getOwnDescriptor(RealError, "stackTraceLimit");
-    defineProperty(RealError, "prepareStackTrace", { value: structured, writable: true, configurable: true });
-    defineProperty(RealError, "stackTraceLimit", { value: STACK_FRAMES, writable: true, configurable: true });
+    // Put back as they were, read without a prototype: a body's Object.prototype.get would make them accessors.
+    const prepare = bareDescriptor(getOwnDescriptor(RealError, "prepareStackTrace"));
+    const limit = bareDescriptor(getOwnDescriptor(RealError, "stackTraceLimit"));
+    defineProperty(RealError, "prepareStackTrace", { __proto__: null, value: structured, writable: true, configurable: true });
+    defineProperty(RealError, "stackTraceLimit", { __proto__: null, value: STACK_FRAMES, writable: true, configurable: true });
     const probe = {};
     let frames = null;
     try {
@@ -127,7 +135,7 @@
       const seenKey = key === "" ? "\u0000" : key;
       if (paths.seen[seenKey] !== undefined) return;
       if (paths.size < MAX_SEEN) {
-        defineProperty(paths.seen, seenKey, { value: true, writable: true, enumerable: true, configurable: true });
+        defineProperty(paths.seen, seenKey, { __proto__: null, value: true, writable: true, enumerable: true, configurable: true });
         paths.size += 1;
       }
       if (paths.list.length >= MAX_PATHS) paths.cut += 1;
@@ -171,7 +179,7 @@
         return ownKeys(target);
       },
       getOwnPropertyDescriptor(target, key) {
-        return getOwnDescriptor(target, key);
+        return bareDescriptor(getOwnDescriptor(target, key));
       },
     };
 
@@ -191,7 +199,7 @@
 
     // One record per (what, arg, entry): the place of its first read; its paths are the value's.
     function record(what, arg, entry, name, value) {
-      const key = what + "\u0000" + (arg === null ? "\u0001" : arg) + "\u0000" + (entry === null ? "\u0001" : String(entry)) +
+      const key = what + "\u0000" + (arg === null ? "\u0001" : arg) + "\u0000" + (entry === null ? "\u0001" : toStr(entry)) +
         "\u0000" + (name === null ? "\u0001" : name);
       if (apply(mapGet, byRead, [key]) !== undefined) return;
       if (records.length >= MAX_READS) {

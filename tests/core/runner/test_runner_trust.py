@@ -326,3 +326,17 @@ def test_the_host_keeps_only_a_real_place_and_one_short_line(demo):
         assert {k: error[k] for k in ("line", "column") if k in error} == kept
         assert "\n" not in error["name"] + error["message"] and len(error["message"]) <= 2000
         assert error["message"].endswith("characters in all]")
+
+
+@pytest.mark.parametrize("override", [
+    "String = () => { throw new Error('boom'); };",
+    "Object.defineProperty(Object.prototype, 'get', { value() { return 1; }, configurable: true });",
+    "Object.defineProperty(Object.prototype, 'set', { value() {}, configurable: true });",
+])
+def test_the_read_tracer_uses_no_global_and_no_inherited_descriptor_field_while_the_body_runs(demo, runner, override):
+    # The read tracer (reads.js) built a read's key with the global String, and its records' fields with
+    # descriptors that inherit from Object.prototype: a body that replaced either broke inputs.at itself.
+    result = run(demo, runner, override + '\nconst input = inputs.at("c4");\nreturn Object.keys(input).length;')
+    assert result["ok"], result.get("error")
+    assert result["returned"] > 0
+    assert [r["entry"] for r in result["reads"] if r["what"] == "inputs.at"] == ["c4"]
