@@ -116,7 +116,6 @@ class Realm:
         # reads.js: the tracer is evaluated first, handed to the prelude alone (a parameter, never a global).
         hooks = self.mr.eval(f"const {self.name} = ((__wsiReads) => {PRELUDE})({READS});\n{self.name}")
         self.start, self.poll, self.answer, self.fire = (hooks[name] for name in ("start", "poll", "answer", "fire"))
-        self.texts = texts or {}
         if texts:
             self.mr.eval(f"{self.name}.preload(" + ", ".join(js_string(texts[key]) for key in STATE_TEXTS) + ")")
         self.no_args = self.mr.eval("[]")
@@ -220,7 +219,11 @@ class Quiet:
         self.read = False
 
     async def answer(self) -> PythonJSConvertedTypes:
-        """The script's value (or its exception), already in the queue: V8 answered a task posted after it."""
+        """The script's value (or its exception), already in the queue: V8 answered a task posted after it.
+
+        A coroutine so that `Realm.call` maps V8's exceptions as for any call. Nothing synchronous may
+        call into V8 between `evaluate_quietly` and this: mini-racer's queue is one line for all of them.
+        """
         ctx = self.realm._ctx
         self.read = True
         return ctx._value_handle_to_python(ctx._non_cancelable_mr_task_results_queue.get_nowait())
@@ -399,17 +402,19 @@ class Guest:
         from py_mini_racer import JSEvalException
 
         code: str = message["code"]
-        for key in STATE_TEXTS:  # the host leaves out a text it sent the run before (KeyError: the host's bug)
-            if key not in message:
-                message[key] = self.texts[key]
-        self.texts = {key: message[key] for key in STATE_TEXTS}
-        # A text the realm already holds goes in as `undefined` (prelude.js `start`).
-        state = {key: "undefined" if message[key] is realm.texts.get(key) else js_string(message[key]) for key in STATE_TEXTS}
+        # The host leaves out a text it sent the run before: this realm was made holding it, and it goes in
+        # as `undefined` (prelude.js `start`). One it never sent is the host's bug (KeyError: an InternalError).
+        missing = [key for key in STATE_TEXTS if key not in message and key not in self.texts]
+        if missing:
+            raise KeyError(missing[0])
+        self.texts.update({key: message[key] for key in STATE_TEXTS if key in message})
+        state = {key: js_string(message[key]) if key in message else "undefined" for key in STATE_TEXTS}
         # One script starts the run: it calls the start hook (by the realm's secret name) with the
         # body's text, which V8 compiles there as a function body of its own (see prelude.js), the
-        # state it is handed (three JSON texts: the store and the scene are parsed only when the
+        # state it is handed (JSON texts: the store, the scene and the manifest are parsed only when the
         # body reads them) and a secret for its handles. A body cannot reach the name: it is not
-        # in the body's text, and no text of the body is ever joined to the runner's.
+        # in the body's text, and no text of the body is joined to a script that runs (the syntax
+        # probe in `_syntax_place` joins it to one that throws before anything in it runs).
         source = (f"{realm.name}.start(" + js_string(code) + ", " + js_string(message["env"]) + ", " +
                   state["store"] + ", " + state["scene"] + ", " + js_string(os.urandom(12).hex()) + ", " + state["manifest"] + ")")
         # The first poll is posted right behind the script: V8 runs one task at a time, in order, and
@@ -452,8 +457,8 @@ class Guest:
                     }}, started)
                     return True
         except JSEvalException as exc:
-            # The body threw while the wrapper was evaluated (it broke out of it), or broke a
-            # built-in the runner's hooks use; the realm goes away with the run either way.
+            # The body broke a built-in the runner's hooks use (it cannot break out of its function:
+            # V8 compiles it as a function body); the realm goes away with the run either way.
             self.finish(realm, {"ok": False, "error": {
                 "name": "InternalError",
                 "message": f"the body broke the runner's own code ({_first_line(exc)}); the next run starts in a fresh realm",

@@ -84,7 +84,7 @@
   const FN_MARK = "__wsi_fn__";
   const MAX_CALLS = 100000;
   const MAX_ERROR_CHARS = 2000;
-  // One nesting limit for what loads and what comes back: core/reading.py's MAX_DEPTH (orjson's).
+  // One nesting limit for what loads and what comes back: core/session/reading.py's MAX_DEPTH (orjson's).
   const MAX_DEPTH = 1024;
   // What may cross to the host: a returned value or keep of at most this many characters of JSON
   // and values (each value is a Python object on the host: 500,000 of them are ~50 MB there), a
