@@ -12,7 +12,7 @@ SHELLS = ("bash", "zsh")
 # `wsi gui`'s options: its parser lives in gui/ (it imports Qt), which core never imports; a test
 # compares this with `wsi gui --help`.
 GUI_OPTIONS = ("--screenshot", "--tab", "--at", "--gzip-limit", "--help")
-TOP_OPTIONS = ("--help", "--version", "--completion")
+TOP_OPTIONS = ("--help", "--version", "--completion", "--install-desktop")  # dispatch.py's own
 
 
 def script(shell: str, options: dict[str, list[str]]) -> str:

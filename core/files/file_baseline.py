@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from wsi_inspector.core.session.growing import Growth
 from wsi_inspector.core.session.load import Session
+from wsi_inspector.core.session.reading import GZIP_MAGIC
 
 HEAD = 4096
 MARK = 64  # bytes before the read point kept to notice a file rewritten rather than appended to
@@ -53,7 +54,7 @@ def _digest(data: bytes | bytearray | memoryview) -> bytes:
 def take_baseline(session: Session, data: bytes | bytearray, info: os.stat_result) -> Baseline:
     """The baseline of a file whose bytes `data` (as read, before gzip) were loaded into `session`."""
     growth = None
-    if session.form == "jsonl" and data[:2] != b"\x1f\x8b" and session.is_session:
+    if session.form == "jsonl" and data[:2] != GZIP_MAGIC and session.is_session:
         growth = Growth(session, data)
     offset = growth.offset if growth is not None else len(data)
     head = min(len(data), HEAD)

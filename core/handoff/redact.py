@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from wsi_inspector.core.jsrules.json_values import is_point
+from wsi_inspector.core.edits.geometry import NOT_POSITIONS
 from wsi_inspector.core.edits.units import UNITS
 
 if TYPE_CHECKING:
@@ -55,7 +56,6 @@ ID_KEY = re.compile(r"(?:Id|Ids|_id|_ids|ID)$")
 ISO_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
 JS_WORDS = frozenset({"string", "number", "object", "undefined", "boolean", "function", "symbol", "bigint",
                       "length", "use strict"})
-NOT_POSITIONS = frozenset({"size", "module", "dims", "dimensions", "extent", "scale", "span"})  # as wsi_inspector.core.edits.geometry
 _JS_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 

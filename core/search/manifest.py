@@ -5,7 +5,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, TypedDict
 
 from wsi_inspector.core.session.model import State
-from wsi_inspector.core.jsrules.run_inputs import KeptLine, ManifestEntry, entry_bytes, js_type, kept_manifest, manifest_entry
+from wsi_inspector.core.jsrules.run_inputs import KeptLine, ManifestEntry, js_type, kept_manifest, manifest_entry, store_bytes
 
 
 class InputsManifest(TypedDict):
@@ -42,7 +42,7 @@ def inputs_manifest(state: State) -> InputsManifest:
 def manifest_head(state: State) -> ManifestHead:
     """`{"count", "bytes"}` of the inputs manifest at the state: what comes before its entries."""
     store = state.store
-    return {"count": len(store), "bytes": 2 + sum(entry_bytes(e) for e in store) + max(len(store) - 1, 0)}
+    return {"count": len(store), "bytes": store_bytes(store)}
 
 
 def manifest_chunks(state: State, size: int | None = None) -> Iterator[list[ManifestEntry]]:

@@ -38,6 +38,7 @@ def test_bash_completes_commands_and_each_command_s_options(bash_script):
     assert complete(bash_script, "wsi", "check", "--ses") == ["--session-budget"]
     assert complete(bash_script, "wsi", "gui", "--scr") == ["--screenshot"]
     assert complete(bash_script, "wsi", "--comp") == ["--completion"]
+    assert complete(bash_script, "wsi", "--inst") == ["--install-desktop"]  # a top option of dispatch.py's own
 
 
 def test_zsh_script_parses():
