@@ -37,8 +37,8 @@ CallItem = dict[str, Any]  # {"a", "b", "call", "same", "changes"?, "outputChang
 StepItem = dict[str, Any]  # {"a", "b", "same", "code", "calls", "outcome", "codeDiff"?, "handed"?, "errors"?, …}
 
 MAX_CODE_LINES = 400  # lines of a code difference kept in the document (a marker says how many more)
-MAX_REASON_CHANGES = 1
-_PAIR = -1  # a stack item of `align_steps` that is an aligned pair, not a span  # changes named in the one-line reason; the rest are counted
+MAX_REASON_CHANGES = 1  # changes named in the one-line reason; the rest are counted
+_PAIR = -1  # a stack item of `align_steps` that is an aligned pair, not a span
 
 
 @dataclass(slots=True)

@@ -146,7 +146,7 @@ class Evidence:
         return None
 
     def judge_shown(self, origins: dict[str, dict[str, LeafOrigin]], reads_of: Callable[[Id], list[Read] | None]) -> None:
-        """Judge every body's call among `origins` (entry key → pointer → origin, as `wsi_inspector.core.blame` made them
+        """Judge every body's call among `origins` (entry key → pointer → origin, as `wsi_inspector.core.edits.provenance.blame` made them
         in leaf order); `reads_of(body id)` gives that body's reads (or None)."""
         for key, by_path in origins.items():
             entry = self.session.entry(key)

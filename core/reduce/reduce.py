@@ -281,8 +281,8 @@ class Reducer:
 
         try:
             everything = list(range(len(items)))
-            read = [index for index, (name, value) in enumerate(items) if self._was_read(name, value)]
-            if self.reads is not None and "received" in fields and len(read) < len(items):
+            read = self._read_items(items) if self.reads is not None and "received" in fields else everything
+            if len(read) < len(items):
                 # The unread ones all go at once; should B then fail otherwise, ddmin tries them as usual.
                 start = read if ddmin_start(read, everything, first_passing, lambda: self._stop) else everything
             else:
@@ -293,13 +293,15 @@ class Reducer:
             raise
         return build(chosen)
 
-    def _was_read(self, name: str, value: Any) -> bool:
-        """Whether B read this received entry or kept value in its failing run (True when unknown)."""
-        if self.reads is None or name not in ("received", "kept"):
-            return True
-        if name == "kept":
-            return any(r.get("what") == "kept" and r.get("name") == value for r in self.reads)
-        return any(r.get("entry") is not None and str(r["entry"]) == str(value.id) for r in self.reads)
+    def _read_items(self, items: list[tuple[str, Any]]) -> list[int]:
+        """The places of the items B read in its failing run: received entries and kept values it read, and
+        every other item (one look-up each, not a walk of the reads per item)."""
+        reads = self.reads or []
+        entries = {str(r["entry"]) for r in reads if r.get("entry") is not None}
+        kept = {r.get("name") for r in reads if r.get("what") == "kept"}
+        return [index for index, (name, value) in enumerate(items)
+                if (name == "received" and str(value.id) in entries) or (name == "kept" and value in kept)
+                or name not in ("received", "kept")]
 
     def _judge(self, keys: list[Any], cuts: list[Cut]) -> list[bool]:
         """Whether each cut reproduces, running the ones not seen yet at the same time."""
