@@ -30,6 +30,7 @@ from wsi_inspector.core.edits.edits import value_text
 from wsi_inspector.core.jsrules.json_values import canonical, json_equal
 from wsi_inspector.core.session.model import Body, Entry, Id
 from wsi_inspector.core.session.reading import parse_json
+from wsi_inspector.core.session.store_scan import RecordText, digest
 from wsi_inspector.core.session.load import Session, load
 
 # The document's parts (SPEC 7), as `wsi_inspector.core.edits.diff.Change` and `wsi_inspector.core.check.check.SessionReport` are: JSON objects.
@@ -66,20 +67,19 @@ class Step:
         return f"{self.key}\x00{hash((tuple(map(input_hash, self.calls)), tuple(e.unit for e in self.calls))):x}"
 
 
-def _view(text: Any) -> memoryview | bytes:
-    """A record text's bytes without copying them where the buffer is read-only (a read-only view hashes)."""
-    view = memoryview(text)
-    return view if view.readonly else view.tobytes()
-
-
 def input_hash(entry: Entry) -> int:
-    """The hash of an entry's input as compact JSON text: equal texts are equal inputs (not the converse).
+    """A digest of an entry's input as compact JSON text: equal texts are equal inputs (not the converse).
 
-    Hashed where it lies in the record's text (a read-only view hashes as the bytes it holds), not
-    copied out first: a session's inputs are as big as the session.
+    Read where it lies in the record's text, not copied out first: a session's inputs are as big as
+    the session, and this is the most of a compare's work.
     """
     span = entry.input_span
-    return hash(_view(entry.text)[span[0]:span[1]]) if span is not None else hash(canonical(entry.input))
+    if span is None:
+        return digest(canonical(entry.input))
+    text = entry.text
+    if type(text) is RecordText:  # the JSON form's: digested in C where it lies
+        return text.digest(span[0], span[1])
+    return digest(memoryview(text)[span[0]:span[1]])
 
 
 def steps_of(session: Session) -> tuple[list[Step], list[Entry]]:
@@ -203,9 +203,12 @@ def _record(entry: Entry) -> _Record:
 def _same_text(a: Entry, b: Entry) -> bool:
     """Both records' texts are byte for byte the same (ids, inputs, outputs, units alike): no parsing needed."""
     text_a, text_b = a.text, b.text
-    # Copied to bytes to compare: a memoryview compares byte by byte through its format, 7× slower.
-    return (text_a is not None and text_b is not None and len(text_a) == len(text_b)
-            and memoryview(text_a).tobytes() == memoryview(text_b).tobytes())
+    if text_a is None or text_b is None or len(text_a) != len(text_b):
+        return False
+    if type(text_a) is RecordText:  # compares with any bytes by memcmp, in C
+        return bool(text_a == text_b)
+    # Else copied to bytes to compare: a memoryview compares byte by byte through its format, 7× slower.
+    return memoryview(text_a).tobytes() == memoryview(text_b).tobytes()
 
 
 def compare_entries(a: Entry, b: Entry) -> CallItem:

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 import wsi_inspector.core.session.formats.worker_session_1.json_form
+from wsi_inspector.core.session import store_scan
 from wsi_inspector.core.session.load import load_bytes
 
 SESSIONS = Path(__file__).resolve().parents[3] / "resources" / "sessions"
@@ -77,3 +78,25 @@ def test_a_json_lines_entry_reads_its_values_from_its_line():
 ])
 def test_repeated_parts_and_odd_records_read_the_same(monkeypatch, text):
     assert described(load_bytes(text, "s.json")) == described(whole_parse(monkeypatch, text, "s.json"))
+
+
+@pytest.mark.skipif(not store_scan.BUILT, reason="the C scan was not built")
+def test_a_record_text_compares_and_hashes_as_its_bytes_and_digests_its_spans():
+    """The compare pairs records by these (wsi_inspector.core.edits.compare): equal bytes, whatever holds them."""
+    data = (SESSIONS / "demo.json").read_bytes()
+    entries = load_bytes(data, "demo.json").entries
+    texts = [e.text for e in entries]
+    assert all(type(t) is store_scan.RecordText for t in texts)
+    first = texts[0]
+    assert first == bytes(first) and bytes(first) == first and first == memoryview(bytes(first))
+    assert first != texts[1] and first != bytes(first)[:-1] and not (first == "a string")
+    assert hash(first) == hash(bytes(first))
+    for entry in entries:
+        start, stop = entry.input_span or (0, len(entry.text))
+        span = bytes(entry.text)[start:stop]
+        assert entry.text.digest(start, stop) == store_scan.digest(span) == store_scan.digest(bytearray(span))
+    with pytest.raises(IndexError):
+        first.digest(0, len(first) + 1)
+    # Every length's tail is read (8 bytes at a time, then the rest): no two of these collide.
+    digests = {store_scan.digest(bytes([byte]) * length) for byte in range(256) for length in range(1, 20)}
+    assert len(digests) == 256 * 19
