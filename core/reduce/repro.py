@@ -74,11 +74,6 @@ class Cut:
         return self.body.lang if self.edited_lang is None else self.edited_lang
 
 
-def own_calls(session: Session, body: Body) -> list[Entry]:
-    """The entries body B made (they follow B on the timeline)."""
-    return [e for e in session.entries if e.body is not None and str(e.body) == body.key]
-
-
 def cut_after(session: Session, body_id: Id, code: str | None = None, lang: str | None = None,
               later: bool = False) -> Cut:
     """The whole cut just after body `body_id` (KeyError when there is no such body).
@@ -91,7 +86,7 @@ def cut_after(session: Session, body_id: Id, code: str | None = None, lang: str 
         raise KeyError(f"no body {body_id!r} in this session")
     state = session.state_at(body.id)
     received_ids = {id(e) for e in state.store}
-    own = [e for e in own_calls(session, body) if id(e) not in received_ids]  # (a `seq` may put one before B)
+    own = [e for e in session.calls_of(body) if id(e) not in received_ids]  # (a `seq` may put one before B)
     own_ids = {id(e) for e in own}
     after = [e for e in session.entries if id(e) not in received_ids and id(e) not in own_ids] if later else []
     scene = session.scene or {}

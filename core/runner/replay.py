@@ -23,7 +23,7 @@ from typing import Any, Callable, NotRequired, TypedDict
 from wsi_inspector.core.edits.diff import Change, diff
 from wsi_inspector.core.jsrules.json_values import json_equal
 from wsi_inspector.core.jsrules.js_value import as_js
-from wsi_inspector.core.session.model import Body, Entry, Id
+from wsi_inspector.core.session.model import Body, Id
 from wsi_inspector.core.runner.envelope import EnvelopeError, RunOptions, build_envelope
 from wsi_inspector.core.runner.host import Runner
 from wsi_inspector.core.runner.mock_modules import describe_change
@@ -54,11 +54,6 @@ class Verdict(TypedDict):
     recordedCalls: NotRequired[list[Id]]
 
 
-def recorded_calls(session: Any, body: Body) -> list[Entry]:
-    """The entries the body made, in timeline order."""
-    return [e for e in session.entries if e.body is not None and str(e.body) == body.key]
-
-
 def _changes_text(changes: list[dict[str, Any]]) -> str:
     shown = "; ".join(describe_change(c) for c in changes[:3])
     return shown + (f" and {len(changes) - 3} more" if len(changes) > 3 else "")
@@ -66,7 +61,7 @@ def _changes_text(changes: list[dict[str, Any]]) -> str:
 
 def first_difference(session: Any, body: Body, result: RunResult) -> Difference | None:
     """Where the replay first differs from the record, or None when it is the same."""
-    recorded = recorded_calls(session, body)
+    recorded = session.calls_of(body)
     ran = result["calls"]
     for index, (entry, call) in enumerate(zip(recorded, ran)):
         if entry.call != call["call"]:

@@ -55,6 +55,8 @@ class Session:
         self.unreadable: Problem | None = None  # the error when nothing of the file reads as JSON
         self._broken_parts: set[str] = set()  # header parts refused whole (already reported)
         self.line_reader: LineReader | None = None  # a JSON Lines session's reader, to read lines added later
+        self._calls_by_body: dict[str, list[Entry]] = {}
+        self._calls_indexed = -1  # how many entries `_calls_by_body` was made from (a live session grows)
 
     @property
     def is_session(self) -> bool:
@@ -85,6 +87,20 @@ class Session:
     def body(self, body_id: Id | None) -> Body | None:
         """The body with that id (compared as strings), or None."""
         return self._body_by_key.get(id_key(body_id))  # type: ignore[arg-type]
+
+    def calls_of(self, body: Body) -> list[Entry]:
+        """The entries body B made (those whose `body` is B), in timeline order.
+
+        From an index made on first use (and again once a live session has grown): a replay of every
+        body asks for each body's, and a walk of the store each time grew as bodies times entries.
+        """
+        if self._calls_indexed != len(self.entries):
+            index: dict[str, list[Entry]] = {}
+            for entry in self.entries:
+                if entry.body is not None:
+                    index.setdefault(str(entry.body), []).append(entry)
+            self._calls_by_body, self._calls_indexed = index, len(self.entries)
+        return list(self._calls_by_body.get(body.key, ()))
 
     def state_at(self, body_id: Id | None = None) -> State:
         """What body B was handed (the entries and kept set before it); None: the end of the session."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from wsi_inspector.core.session.model import Body, Id
-from wsi_inspector.core.reduce.repro import own_calls
 from wsi_inspector.core.runner.report import RecordedError, recorded_error
 from wsi_inspector.core.session.load import Session
 
@@ -36,7 +35,7 @@ def recorded_failure(session: Session, body: Body) -> RecordedFailure | None:
     if "line" in error:
         found["lineFrom"] = "record"
         return found
-    unanswered = [e for e in own_calls(session, body) if not e.has_output]
+    unanswered = [e for e in session.calls_of(body) if not e.has_output]
     if unanswered:
         call = unanswered[-1]
         found["entry"], found["call"] = call.id, call.call

@@ -82,7 +82,7 @@ def body_document(session: Session, body: Body) -> ShownBody:
     if "returned" in result:
         outcome["returned"] = result["returned"]
     outcome["logs"] = logs  # last, as the document lists it
-    calls: list[Call] = [{"id": e.id, "call": e.call} for e in session.entries if e.body is not None and str(e.body) == body.key]
+    calls: list[Call] = [{"id": e.id, "call": e.call} for e in session.calls_of(body)]
     keep = body.keep
     if keep is None and isinstance(result.get("returned"), dict):
         keep = result["returned"].get("keep")

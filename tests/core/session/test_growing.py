@@ -72,6 +72,7 @@ def _answers(session) -> dict:
         "sizes": index.sizes,
         "ward": index.containing(range(len(index)), "ward 3"),
         "entry lookup": [session.entry(e.id) is e for e in session.entries],
+        "calls": {b.key: [e.key for e in session.calls_of(b)] for b in session.bodies},
     }
 
 
@@ -79,6 +80,8 @@ def _grow(text: bytes, cut: int, pieces: list[int]):
     """Load the first `cut` bytes, then feed the rest in pieces ending at `pieces` (offsets), as a follower reads."""
     session = load_bytes(text[:cut], "live.jsonl")
     timeline_rows(session)  # the window has its rows already
+    for body in session.bodies:  # and the calls each body made, asked once (an index made then)
+        session.calls_of(body)
     growth = Growth(session, text[:cut])
     for stop in [*pieces, len(text)]:
         assert growth.feed(text[growth.offset:stop]) is not None
