@@ -52,7 +52,7 @@ ANY_ALLOWANCE = {
     "wsi_inspector.core.runner.host": 1,
     "wsi_inspector.core.runner.mock_modules": 8,
     "wsi_inspector.core.runner.protocol": 3,
-    "wsi_inspector.core.runner.replay": 12,
+    "wsi_inspector.core.runner.replay": 11,
     "wsi_inspector.core.runner.report": 4,
     "wsi_inspector.core.runner.result": 4,
     "wsi_inspector.core.runner.scene": 3,
