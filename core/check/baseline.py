@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from wsi_inspector.core.check.check import SessionReport
-from wsi_inspector.core.edits.compare import compare_sessions
-from wsi_inspector.core.session.load import LoadError, load
+from wsi_inspector.core.edits.compare import compare_sessions, load_pair
+from wsi_inspector.core.session.load import LoadError
 
 Baseline = dict[str, Any]  # {"path", "same", "firstDivergence", "wasClean", "error"?}: a JSON object, as SessionReport is
 
@@ -55,7 +55,7 @@ def baseline_of(report: SessionReport, old: SessionReport | None) -> Baseline:
         return {"path": None, "same": None, "firstDivergence": None, "wasClean": None}
     baseline: dict[str, Any] = {"path": old["path"], "same": None, "firstDivergence": None, "wasClean": old["clean"]}
     try:
-        before, after = load(old["path"]), load(report["path"])
+        before, after = load_pair(Path(old["path"]), Path(report["path"]))  # both at once, as the compare window does
     except (LoadError, OSError) as exc:
         baseline["error"] = f"not compared: {exc}"
         return baseline
