@@ -25,7 +25,7 @@ import orjson
 from wsi_inspector.core.files.input_file import TooBig, read_input
 from wsi_inspector.core.session.model import Id
 from wsi_inspector.core.files.output_file import write_output
-from wsi_inspector.core.session.reading import LoadError
+from wsi_inspector.core.session.reading import JsonSyntaxError, LoadError, parse_json
 
 if TYPE_CHECKING:
     from wsi_inspector.core.session.load import Session
@@ -117,20 +117,13 @@ def notes_path(file: str | Path) -> Path:
     return path.with_name(path.name + SUFFIX)
 
 
-def _where(name: str, text: bytes, error: orjson.JSONDecodeError) -> str:
-    offset = getattr(error, "pos", 0) or 0
-    before = text[:offset]
-    line = before.count(b"\n") + 1
-    column = offset - (before.rfind(b"\n") + 1) + 1
-    return f"{name}:{line}:{column}"
-
-
 def parse_notes(text: bytes, name: str) -> Notes:
-    """The notes in a sidecar's bytes; every problem located, nothing raised."""
+    """The notes in a sidecar's bytes; every problem located (line and column in characters), nothing raised."""
     try:
-        document = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        return Notes(problems=[f"{_where(name, text, exc)}: not JSON ({exc.msg}); fix or remove the notes file, "
+        document = parse_json(text)
+    except JsonSyntaxError as exc:
+        what = str(exc).split(";")[0]  # the hint after it speaks of session files
+        return Notes(problems=[f"{name}:{exc.line}:{exc.column}: not JSON: {what}; fix or remove the notes file, "
                                "the session itself is unaffected"])
     return notes_from(document, name)
 

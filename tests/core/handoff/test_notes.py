@@ -50,6 +50,9 @@ def test_a_bad_sidecar_is_located_and_never_crashes(tmp_path, capsys):
     notes_path(path).write_text('{"format": "worker-session-notes/1", "notes": [\n  {"id": "n1"}, ')
     assert main(["notes", str(path)]) == 1
     assert "demo.json.notes.json:2:" in capsys.readouterr().err
+    # The column counts characters, as an editor shows them: "é" is two bytes and one column.
+    bad = parse_notes('{"notes": ["é", x]}'.encode(), "x.notes.json")
+    assert bad.problems[0].startswith("x.notes.json:1:17: not JSON")
     found = parse_notes(json.dumps({"format": "worker-session-notes/1", "notes": [
         {"id": "n1", "on": {"body": "b1"}, "text": "ok", "author": "a", "at": "2026-12-04T10:00:00Z"},
         {"id": "n2", "on": {}, "text": "on nothing", "author": "a", "at": "2026-12-04T10:00:00Z"},
