@@ -123,7 +123,7 @@ def parse_notes(text: bytes, name: str) -> Notes:
         document = parse_json(text)
     except JsonSyntaxError as exc:
         what = str(exc).split(";")[0]  # the hint after it speaks of session files
-        return Notes(problems=[f"{name}:{exc.line}:{exc.column}: not JSON: {what}; fix or remove the notes file, "
+        return Notes(problems=[f"{name}:{exc.line}:{exc.column}: {what}; fix or remove the notes file, "
                                "the session itself is unaffected"])
     return notes_from(document, name)
 
