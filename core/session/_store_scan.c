@@ -28,7 +28,6 @@
 
 #define MAX_DEPTH 512          /* deeper than this: not scanned here (the loader's limit is 1,024) */
 #define FEW_KEYS 8             /* objects with at most this many keys are checked for duplicates pairwise */
-#define RELEASE_EVERY (16 << 20) /* with release: give back the pages read so far every 16 MB */
 #define RECORDS_RELEASE_EVERY 16384 /* records handed out between two returns of the table's pages behind them (1.1 MB) */
 
 enum kind { K_OBJECT, K_ARRAY, K_STRING, K_NUMBER, K_TRUE, K_FALSE, K_NULL };
@@ -68,8 +67,6 @@ typedef struct {
     Record *records; Py_ssize_t records_len, records_cap;
     Part *parts; Py_ssize_t parts_len, parts_cap;  /* the document's own members */
     Py_ssize_t store_index;   /* which part is "store", or -1 */
-    int release;              /* the text is a read-only file mapping: hand back pages behind us */
-    Py_ssize_t released;
     int failed;               /* not JSON, too deep, or out of memory */
     int no_memory;
 } Scan;
@@ -716,23 +713,12 @@ static int scan_record(Scan *s) {
     return 1;
 }
 
-/* Give back the pages of a file mapping read so far (they come back from the page cache if asked). */
-static void release_behind(Scan *s) {
-    if (!s->release || s->pos - s->released < RELEASE_EVERY) return;
-    long page = sysconf(_SC_PAGESIZE);
-    uintptr_t from = ((uintptr_t)(s->text + s->released) + page - 1) & ~(uintptr_t)(page - 1);
-    uintptr_t to = (uintptr_t)(s->text + s->pos) & ~(uintptr_t)(page - 1);
-    if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
-    s->released = s->pos;
-}
-
 static int scan_store(Scan *s) {
     s->pos++;  /* [ */
     if (++s->depth > MAX_DEPTH) return fail(s);
     if (!closes_at_once(s, ']')) for (int more = 1; more;) {
         skip_space(s);
         if (!scan_record(s)) return 0;
-        release_behind(s);
         if ((more = next_member(s, ']')) < 0) return 0;
     }
     s->depth--;
@@ -1076,8 +1062,6 @@ static PyObject *Scanned_next(Scanned *self) {
     if (self->next >= self->scan.records_len) return NULL;
     Record *r = self->scan.records + self->next++;
     PyObject *record = record_tuple(self, r);
-    self->scan.pos = r->end;  /* reading the record's keys and members brought its pages back */
-    release_behind(&self->scan);
     release_records_behind(self);
     return record;
 }
@@ -1152,7 +1136,6 @@ static PyTypeObject ScannedType = {
     .tp_methods = Scanned_methods,
 };
 
-/* scan(text, release=False) -> Scanned, or None when the text is not a plain JSON session document. */
 /* A Scanned over `text`, nothing scanned yet; NULL with an exception set. */
 static Scanned *new_scanned(PyObject *text) {
     Scanned *self = PyObject_New(Scanned, &ScannedType);
@@ -1169,20 +1152,14 @@ static Scanned *new_scanned(PyObject *text) {
     return self;
 }
 
-/* scan(text, release=False) -> Scanned, or None when the text is not a plain JSON session document. */
-static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"text", "release", NULL};
-    PyObject *text;
-    int release = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p", names, &text, &release)) return NULL;
+/* scan(text) -> Scanned, or None when the text is not a plain JSON session document. */
+static PyObject *scan(PyObject *Py_UNUSED(module), PyObject *text) {
     Scanned *self = new_scanned(text);
     if (!self) return NULL;
     Scan *s = &self->scan;
-    s->release = release;
     Py_BEGIN_ALLOW_THREADS
     scan_document(s);
     Py_END_ALLOW_THREADS
-    s->released = 0;  /* handing out the records reads their pages again: released again behind them */
     if (s->no_memory) { Py_DECREF(self); return PyErr_NoMemory(); }
     if (s->failed) { Py_DECREF(self); Py_RETURN_NONE; }
     return (PyObject *)self;
@@ -1286,8 +1263,7 @@ failed:
 }
 
 static PyMethodDef module_methods[] = {
-    {"scan", (PyCFunction)(void (*)(void))scan, METH_VARARGS | METH_KEYWORDS,
-     "scan(text, release=False): the session document scanned, or None (see core/session/store_scan.py)."},
+    {"scan", (PyCFunction)scan, METH_O, "scan(text): the session document scanned, or None (see core/session/store_scan.py)."},
     {"scan_record", (PyCFunction)scan_one_record, METH_O,
      "scan_record(text): one record (a JSON Lines line) scanned, or None (see core/session/store_scan.py)."},
     {"lines", (PyCFunction)scan_lines, METH_O,

@@ -215,17 +215,15 @@ class EditLinks:
                 self.seen.add(key)
 
 
-def load(path: str | Path, gzip_limit: int | None = None, mapped: bool = False, index: bool = True) -> Session:
+def load(path: str | Path, gzip_limit: int | None = None, index: bool = True) -> Session:
     """Load the session file at `path` (LoadError only when it cannot be read at all).
 
     The file is read into memory through `wsi_inspector.core.files.input_file` (regular files only, bounded reads, never
     mapped: a file cut shorter by another program while it is read is a truncated text, not a crash);
     NUL bytes or UTF-16/32 text are one located error without reading past the first bytes. A gzip
     file is unpacked as it is read: its compressed bytes are never held whole beside the text.
-    `mapped` is accepted for callers written when the CLI mapped `.json` files, and changes nothing.
     `index`: see `load_bytes`.
     """
-    del mapped
     path = Path(path)
     try:
         text = file_text(path, gzip_limit)

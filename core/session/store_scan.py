@@ -63,16 +63,11 @@ class Scanned(NamedTuple):
     records: Iterator[tuple[int, int, int, int, int, Any, dict[str, Any] | None, bool, Any]]
 
 
-def scan(text: bytes | bytearray | memoryview, release: bool = False) -> Scanned | None:
-    """The session document in `text` scanned, or None (see the module's docstring).
-
-    `release`: `text` is a read-only mapping of a file, whose pages read so far are handed back as
-    the scan goes (they come back from the page cache when an entry is read), so a big file does
-    not stay resident.
-    """
+def scan(text: bytes | bytearray | memoryview) -> Scanned | None:
+    """The session document in `text` scanned, or None (see the module's docstring)."""
     if _scan is None:
         return None
-    scanned = _scan(text, release=release)
+    scanned = _scan(text)
     if scanned is None:
         return None
     return Scanned(scanned.parts(), scanned)

@@ -188,10 +188,10 @@ def test_every_file_loads_the_same_with_and_without_the_scanner(monkeypatch, tmp
                    for e in session.entries]
         return entries, [str(p) for p in session.problems], inputs_manifest(session.state_at(None))
 
-    scanned, mapped = seen(load_bytes(data, "t.json")), seen(load(path, mapped=True))
+    scanned, from_file = seen(load_bytes(data, "t.json")), seen(load(path))
     monkeypatch.setattr(wsi_inspector.core.session.store_scan, "_scan", None)
     monkeypatch.setattr(wsi_inspector.core.session.store_scan, "_scan_record", None)
-    assert scanned == seen(load_bytes(data, "t.json")) == mapped
+    assert scanned == seen(load_bytes(data, "t.json")) == from_file
     assert path.read_bytes() == data
 
 

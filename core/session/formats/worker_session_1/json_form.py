@@ -70,7 +70,7 @@ def _offset_of(text: Any, raw: Any) -> int | None:
 
 def read_json(session: Session, text: bytes | bytearray | memoryview) -> None:
     """Read the JSON form in `text`, the file's bytes in memory (files are never mapped: wsi_inspector.core.files.input_file)."""
-    document = _scanned_json(session, text, release=False)
+    document = _scanned_json(session, text)
     if document is None:
         text = bytes(text) if isinstance(text, memoryview) else text  # a file mapping: the full readers take bytes
         document = _parsed_json(session, text)
@@ -197,9 +197,9 @@ class _ScannedStore(NamedTuple):
     records: Iterator[Any]  # wsi_inspector.core.session.store_scan's records, made one by one
 
 
-def _scanned_json(session: Session, text: Any, release: bool) -> dict[str, Any] | None:
+def _scanned_json(session: Session, text: Any) -> dict[str, Any] | None:
     """The document read with wsi_inspector.core.session.store_scan: its store left as the scanned records; None where that cannot."""
-    scanned = scan(text, release)
+    scanned = scan(text)
     if scanned is None:
         return None
     view = memoryview(text)
