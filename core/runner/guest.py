@@ -113,8 +113,9 @@ class Realm:
         # The hooks are also a global lexical binding (not a property of the global object, so no
         # reflection lists it) whose name is 96 random bits: a run's one script calls `start` by it.
         self.name = "__wsi" + os.urandom(12).hex()
-        # reads.js: the tracer is evaluated first, handed to the prelude alone (a parameter, never a global).
-        hooks = self.mr.eval(f"const {self.name} = ((__wsiReads) => {PRELUDE})({READS});\n{self.name}")
+        # reads.js: the tracer's factory, handed to the prelude alone (a parameter, never a global), which makes
+        # the tracer with its own captured intrinsics.
+        hooks = self.mr.eval(f"const {self.name} = ((makeReads) => {PRELUDE})({READS});\n{self.name}")
         self.start, self.poll, self.answer, self.fire = (hooks[name] for name in ("start", "poll", "answer", "fire"))
         if texts:
             self.mr.eval(f"{self.name}.preload(" + ", ".join(js_string(texts[key]) for key in STATE_TEXTS) + ")")

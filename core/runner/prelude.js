@@ -94,7 +94,7 @@
   const MAX_INPUT_CHARS = 4000000;
   const MAX_RUN_INPUT_CHARS = 16000000;
   const CUT_MARKER = "\u2026 [cut: nested deeper than " + MAX_DEPTH + " levels]";
-  const BODY_FRAME = /body\.js:(\d+):(\d+)/;
+  const BODY_FRAME = "body.js:";
   // The body is compiled as `new AsyncFunction(PARAMS…, code)`: V8 puts two lines before its first.
   const BODY_LINE_OFFSET = 2;
   // Allocation failures V8 reports as RangeError: the memory cap, whatever the allocation.
@@ -474,10 +474,24 @@
     return { __proto__: null, line: l, column: mathMax(1, c) };
   }
 
+  // The body's first frame in a stack V8 formatted (`body.js:LINE:COLUMN`), read without a RegExp: the
+  // runner's own match would set RegExp.$1 and RegExp.input, which the body can read.
   function bodyPlace(stack) {
     if (typeof stack !== "string") return null;
-    const match = exec(BODY_FRAME, stack);
-    return match ? clampPlace(+match[1] - BODY_LINE_OFFSET, +match[2]) : null;
+    const at = apply(strIndexOf, stack, [BODY_FRAME]);
+    if (at < 0) return null;
+    const line = digitsAt(stack, at + BODY_FRAME.length);
+    if (line.end === 0 || codeAt(stack, line.end) !== 58) return null;  // 58: ":"
+    const column = digitsAt(stack, line.end + 1);
+    return column.end === 0 ? null : clampPlace(line.value - BODY_LINE_OFFSET, column.value);
+  }
+
+  // The decimal number starting at `from` and where it ends (`end` 0: no digit there).
+  function digitsAt(text, from) {
+    let value = 0;
+    let i = from;
+    for (let code = codeAt(text, i); code >= 48 && code <= 57 && i < from + 15; code = codeAt(text, ++i)) value = value * 10 + (code - 48);
+    return { __proto__: null, value, end: i === from ? 0 : i };
   }
 
   // A stack read with V8's own formatting: a body's Error.prepareStackTrace or stackTraceLimit
@@ -485,7 +499,8 @@
   // A body that made them unchangeable gets no place (null), never one it wrote.
   const getOwnDescriptor = Reflect.getOwnPropertyDescriptor;
   const deleteProp = Reflect.deleteProperty;
-  // A property descriptor without a prototype (V8 reads a descriptor's fields through the chain: see reads.js).
+  // A property descriptor without a prototype: V8 reads a descriptor's fields through the prototype chain, so
+  // a `get` or `set` a body put on Object.prototype would otherwise turn it into an (invalid) accessor.
   function bareDescriptor(own) {
     return own === undefined ? undefined : { __proto__: null, ...own };
   }
@@ -530,6 +545,13 @@
       return null;
     }
   }
+
+  // The read tracer (reads.js), made now with the intrinsics captured above: no body exists yet.
+  const __wsiReads = makeReads(freeze({
+    __proto__: null, apply, ownKeys, reflectGet, reflectHas: Reflect.has, getOwnDescriptor, defineProperty: defineProp,
+    hasOwnFn, create, isArray, weakGet, weakSet, mapGet, mapSet, stringify, toStr, RealProxy, RealWeakMap, RealMap,
+    construct, bareDescriptor, pointerToken, place: callSite,
+  }));
 
   // One line, at most MAX_ERROR_CHARS, cut with a marker saying how long it was.
   function clip(text) {
@@ -1161,7 +1183,9 @@
   const formatGetter = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "format");
   const formatParts = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "formatToParts");
   const temporalNow = typeof Temporal === "object" ? Reflect.getOwnPropertyDescriptor(Temporal, "Now") : undefined;
-  hooks.start("return { a: 1, keep: { k: [1, 'x'] } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}',
+  // It reads an input and a kept value and calls a module (not awaited), as bodies do: V8 works out the
+  // source positions of the runner's functions on the first stack read through them, in this realm.
+  hooks.start("const e = inputs.last('a.b.c'); void (e && e.x, kept.k); modules.a.b.c({ x: 1 });\nreturn { a: 1, keep: { k: [1, 'x'] } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}',
     '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]',
     '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}', "");
   hooks.poll();

@@ -1,127 +1,39 @@
 // What a body read (SPEC 7 "Reads"), recorded by the runner and invisible to the body.
-// Evaluated in every fresh realm before the prelude, which gets the tracer as `__wsiReads`; it
-// captures every intrinsic it uses now, so a body that replaces built-ins (JSON, Reflect,
+// A factory the prelude calls once, before any body exists, with the intrinsics and helpers it
+// captured (prelude.js, `makeReads`): a body that replaces built-ins (JSON, Reflect,
 // Array.prototype, Error.prepareStackTrace) can neither break nor fool it.
 // Each value handed to the body (an input entry, a kept value, a scene read) is handed as one
 // Proxy, the same each time (identity holds), whose traps answer exactly as the value itself
 // (Object.keys, JSON.stringify, spreading, typeof, order and sizes are unchanged) and note the
 // first-level keys read as JSON Pointers. `...base` and Object.keys(base) read every own key; a
 // value handed on whole (a module input, the returned value) reads "".
-(function () {
+(function (shared) {
   "use strict";
-  const RealProxy = Proxy;
-  const RealError = Error;
-  const RealWeakMap = WeakMap;
-  const RealMap = Map;
-  const apply = Reflect.apply;
-  const ownKeys = Reflect.ownKeys;
-  const reflectGet = Reflect.get;
-  const reflectHas = Reflect.has;
-  const getOwnDescriptor = Reflect.getOwnPropertyDescriptor;
-  const defineProperty = Reflect.defineProperty;
-  const captureStackTrace = Error.captureStackTrace;
-  const hasOwn = Object.prototype.hasOwnProperty;
-  const createObject = Object.create;
-  const isArray = Array.isArray;
-  const weakGet = WeakMap.prototype.get;
-  const weakSet = WeakMap.prototype.set;
-  const mapGet = Map.prototype.get;
-  const mapSet = Map.prototype.set;
-  const stringify = JSON.stringify;
-  const toStr = String;
-  const charAt = String.prototype.charAt;
-  const indexOf = String.prototype.indexOf;
+  const { apply, ownKeys, reflectGet, reflectHas, getOwnDescriptor, defineProperty, hasOwnFn, create, isArray,
+    weakGet, weakSet, mapGet, mapSet, stringify, toStr, RealProxy, RealWeakMap, RealMap, construct,
+    bareDescriptor, pointerToken, place } = shared;
   const MAX_READS = 2000;
   const MAX_PATHS = 200;
   const MAX_SEEN = 20000;
-  const STACK_FRAMES = 64;
-
-  // A property descriptor without a prototype: V8 reads a descriptor's fields through the prototype chain, so
-  // a `get` or `set` a body put on Object.prototype would otherwise turn it into an (invalid) accessor.
-  function bareDescriptor(own) {
-    return own === undefined ? undefined : { __proto__: null, ...own };
-  }
+  const NO_PLACE = { __proto__: null, line: 0, column: 0 };
 
   // Appends without looking up the prototype chain (a body may put setters on Array.prototype).
   function append(list, value) {
     defineProperty(list, list.length, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
   }
 
-  function escapeKey(key) {
-    if (apply(indexOf, key, ["~"]) < 0 && apply(indexOf, key, ["/"]) < 0) return key;
-    let out = "";
-    for (let i = 0; i < key.length; i++) {
-      const c = apply(charAt, key, [i]);
-      out += c === "~" ? "~0" : c === "/" ? "~1" : c;
-    }
-    return out;
-  }
-
-  function structured(_, frames) {
-    return frames;
-  }
-
-  // The call sites' own methods, taken now (a body could reach their prototype through its own
-  // Error.prepareStackTrace and replace them).
-  const siteMethods = (function () {
-    const saved = RealError.prepareStackTrace;
-    RealError.prepareStackTrace = structured;
-    const probe = {};
-    captureStackTrace(probe);
-    const frames = probe.stack;
-    RealError.prepareStackTrace = saved;
-    const proto = Object.getPrototypeOf(frames[0]);
-    return { name: proto.getScriptNameOrSourceURL, line: proto.getLineNumber, column: proto.getColumnNumber };
-  })();
-
-  // The body's own line and column of the innermost body frame. V8 compiles the body as a function
-  // body (prelude.js, `new AsyncFunction`) under two lines of its own head, so the body's line 1 is
-  // the script's line 3: the same offset as prelude.js's BODY_LINE_OFFSET (the reads tests hold both).
-  const BODY_LINE_OFFSET = 2;
-  function bodyPlace() {
-    // Put back as they were, read without a prototype: a body's Object.prototype.get would make them accessors.
-    const prepare = bareDescriptor(getOwnDescriptor(RealError, "prepareStackTrace"));
-    const limit = bareDescriptor(getOwnDescriptor(RealError, "stackTraceLimit"));
-    defineProperty(RealError, "prepareStackTrace", { __proto__: null, value: structured, writable: true, configurable: true });
-    defineProperty(RealError, "stackTraceLimit", { __proto__: null, value: STACK_FRAMES, writable: true, configurable: true });
-    const probe = {};
-    let frames = null;
-    try {
-      captureStackTrace(probe, bodyPlace);
-      frames = probe.stack;
-    } catch (e) {
-      frames = null;
-    }
-    if (prepare) defineProperty(RealError, "prepareStackTrace", prepare);
-    else delete RealError.prepareStackTrace;
-    if (limit) defineProperty(RealError, "stackTraceLimit", limit);
-    else delete RealError.stackTraceLimit;
-    if (!isArray(frames)) return { line: 0, column: 0 };
-    for (let i = 0; i < frames.length; i++) {
-      const frame = frames[i];
-      let name = null;
-      try {
-        name = apply(siteMethods.name, frame, []);
-      } catch (e) {
-        name = null;
-      }
-      if (name === "body.js") return { line: apply(siteMethods.line, frame, []) - BODY_LINE_OFFSET, column: apply(siteMethods.column, frame, []) };
-    }
-    return { line: 0, column: 0 };
-  }
-
   function makeTracer() {
     let records = [];
     let cut = 0;
     let whole = 0;
-    let proxies = new RealWeakMap();   // value -> its one proxy
-    let pathsOf = new RealWeakMap();   // value -> {seen: a null-prototype object of keys read, size, list: [], cut}
-    let byRead = new RealMap();        // what + arg + entry -> record
+    let proxies = construct(RealWeakMap, []);   // value -> its one proxy
+    let pathsOf = construct(RealWeakMap, []);   // value -> {seen: a null-prototype object of keys read, size, list: [], cut}
+    let byRead = construct(RealMap, []);        // what + arg + entry -> record
 
     function pathsFor(target) {
       let paths = apply(weakGet, pathsOf, [target]);
       if (paths === undefined) {
-        paths = { seen: createObject(null), size: 0, list: [], cut: 0 };
+        paths = { seen: create(null), size: 0, list: [], cut: 0 };
         apply(weakSet, pathsOf, [target, paths]);
       }
       return paths;
@@ -139,7 +51,7 @@
         paths.size += 1;
       }
       if (paths.list.length >= MAX_PATHS) paths.cut += 1;
-      else append(paths.list, key === "" ? "" : "/" + escapeKey(key));
+      else append(paths.list, key === "" ? "" : "/" + pointerToken(key));
     }
 
     function noteAll(target) {
@@ -156,9 +68,10 @@
     function handlerFor(target) {
       const seen = pathsFor(target).seen;
       return {
+        __proto__: null,  // a trap a body put on Object.prototype is never one of these
         get(object, key, receiver) {
           if (typeof key === "string" && seen[whole ? "\u0000" : key] === undefined &&
-              apply(hasOwn, object, [key]) && !(key === "length" && isArray(object))) {
+              apply(hasOwnFn, object, [key]) && !(key === "length" && isArray(object))) {
             note(object, whole ? "" : key);
           }
           return reflectGet(object, key, receiver);
@@ -170,8 +83,9 @@
     }
 
     const handler = {
+      __proto__: null,
       has(target, key) {
-        if (typeof key === "string" && apply(hasOwn, target, [key])) note(target, whole ? "" : key);
+        if (typeof key === "string" && apply(hasOwnFn, target, [key])) note(target, whole ? "" : key);
         return reflectHas(target, key);
       },
       ownKeys(target) {
@@ -191,7 +105,7 @@
       if (value === null || (typeof value !== "object")) return value;
       let proxy = proxyOf(value);
       if (proxy === undefined) {
-        proxy = new RealProxy(value, handlerFor(value));
+        proxy = construct(RealProxy, [value, handlerFor(value)]);
         apply(weakSet, proxies, [value, proxy]);
       }
       return proxy;
@@ -207,8 +121,8 @@
         apply(mapSet, byRead, [key, true]);
         return;
       }
-      const place = bodyPlace();
-      const read = { what, arg, entry, name, value, line: place.line, column: place.column };
+      const at = place() || NO_PLACE;
+      const read = { what, arg, entry, name, value, line: at.line, column: at.column };
       apply(mapSet, byRead, [key, read]);
       append(records, read);
     }
@@ -222,16 +136,17 @@
       // The kept object: each `kept.name` read is recorded, its value traced.
       kept(kept) {
         if (kept === null || typeof kept !== "object") return kept;
-        return new RealProxy(kept, {
+        return construct(RealProxy, [kept, {
+          __proto__: null,
           get(target, key, receiver) {
             const value = reflectGet(target, key, receiver);
-            if (typeof key !== "string" || !apply(hasOwn, target, [key])) return value;
+            if (typeof key !== "string" || !apply(hasOwnFn, target, [key])) return value;
             record("kept", null, null, key, value);
             // A frozen kept object must answer its own values (a Proxy invariant): recorded, not traced.
             const own = getOwnDescriptor(target, key);
             return own && !own.configurable && !own.writable ? value : traced(value);
           },
-        });
+        }]);
       },
       // Runs `fn` while values are handed on whole: every read inside it reads "".
       whole(fn) {
@@ -265,12 +180,12 @@
         records = [];
         cut = 0;
         whole = 0;
-        proxies = new RealWeakMap();
-        pathsOf = new RealWeakMap();
-        byRead = new RealMap();
+        proxies = construct(RealWeakMap, []);
+        pathsOf = construct(RealWeakMap, []);
+        byRead = construct(RealMap, []);
       },
     };
   }
 
   return makeTracer();
-})()
+})

@@ -340,3 +340,17 @@ def test_the_read_tracer_uses_no_global_and_no_inherited_descriptor_field_while_
     assert result["ok"], result.get("error")
     assert result["returned"] > 0
     assert [r["entry"] for r in result["reads"] if r["what"] == "inputs.at"] == ["c4"]
+
+
+def test_the_runners_own_work_leaves_the_bodys_regexp_statics_alone(demo, runner):
+    """Placing a read or a call reads a stack: never with a RegExp, whose RegExp.$1 and RegExp.input a body can read
+    (they would show the runner's own stack text)."""
+    code = ("/(\\d+)-(x)/.exec('12-x');\n"
+            "const e = inputs.last('pack.corridorRuns');\nvoid (e && e.bandDepth, kept.spine);\n"
+            "await modules.pack.corridorRuns(e);\n"
+            "try { await modules.pack.corridorRuns({ not: 'recorded' }); } catch (error) { void error; }\n"
+            "return [RegExp.$1, RegExp.$2, RegExp.input];")
+    result = run(demo, runner, code)
+    assert result["ok"] is True, result.get("error")
+    assert result["returned"] == ["12", "x", "12-x"]
+    assert ["error" in c for c in result["calls"]] == [False, True]
