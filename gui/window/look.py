@@ -129,11 +129,11 @@ def fit_column(view: QAbstractItemView, column: int, texts: Iterable[str], least
                extra: int = 0) -> int:
     """Size a column to its widest text and its title, between `least` and `most` pixels; returns the width.
 
-    Wider texts are elided in the middle (the view's mode, set here), their full text in the tooltip.
-    `extra` is room for an icon. Only the longest few texts are measured: a monospace font's width
+    Wider texts are cut where their column cuts them (its delegate's say, else the view's mode, which is left
+    alone: an id column asks for the middle with `elide.ids_in_the_middle`, prose ends in "…"), their full
+    text in the tooltip. `extra` is room for an icon. Only the longest few texts are measured: a monospace font's width
     follows the characters, and a 100,000-row column is not walked twice.
     """
-    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     metrics = QFontMetrics(monospace())
     longest = heapq.nlargest(WIDEST_SAMPLED, texts, key=len)
     header = view.horizontalHeader() if isinstance(view, QTableView) else getattr(view, "header", lambda: None)()

@@ -33,6 +33,7 @@ from wsi_inspector.core.jsrules.sizes import format_size
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Jobs
 from wsi_inspector.gui.background.session_facts import longest_entry_id
+from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.look import HIGHLIGHT, PERSON, READ_BACKGROUND, CELL_PADDING, PERSON_MARK, fit_column, header_apart, monospace, share_width
 from wsi_inspector.gui.tabs.inputs.models import ManifestModel, trim_preview_of
@@ -85,6 +86,7 @@ class InputsView(QWidget):
         self.table = StillRowsTable(self)  # a cursor move's rows come and go below those shown: not repainted for it
         self.table.setObjectName("inputsTable")
         self.table.setModel(self.model)
+        ids_in_the_middle(self.table, 0)  # ids, if ever cut, in the middle; shapes (prose) at their end (calls: ReadMarks)
         self.read_marks = ReadMarks(self.table, context)  # SPEC 7: "read by B" beside what the cursor's body read
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
@@ -222,7 +224,6 @@ class InputsView(QWidget):
         fit_column(self.table, 3, [PERSON_MARK], least=0)  # a mark: the words are in its tooltips
         fit_column(self.table, 5, widest_sizes(max(self.context.index.sizes, default=0)), least=0)
         self.call_width = fit_column(self.table, 1, calls, most=420)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)  # shapes are prose: cut at their end (calls: ReadMarks)
         self.share_width()
         self.shown_entry = None
         self._placed = (None, None)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel, QTableView, QVBoxLayout, QWidget
 
 from wsi_inspector.core.edits.body_reads import body_reads
 from wsi_inspector.gui.background.jobs import Jobs
+from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.window.look import DISPLAY, TOOLTIP, Index, fit_column, monospace, row_table
 from wsi_inspector.gui.widgets.rows_model import RowsModel
 
@@ -78,6 +79,7 @@ class ReadsPanel(QWidget):
         self.table.doubleClicked.connect(self._activated)
         for column, sample in enumerate(("9999:99", 'inputs.last("pack.rooms")', "c9999")):
             fit_column(self.table, column, [sample])
+        ids_in_the_middle(self.table, 1, 2)  # what was read and the entry: both ends read; the paths (prose) end in "…"
         self.table.horizontalHeader().setStretchLastSection(True)
         self.title = QLabel(self)
         self.title.setObjectName("readsTitle")
