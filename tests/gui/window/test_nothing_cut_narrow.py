@@ -82,6 +82,71 @@ def _calls_whole_or_pane_kept(view, calls) -> bool:
     return shown_whole(view.table, 1, calls) or view.splitter.sizes()[1] <= view.detail_keeps() + 1
 
 
+def test_a_read_entrys_call_is_whole_its_read_mark_in_a_narrow_column_of_its_own_beside_the_edit_mark(look, app_font, window, open_file, qtbot, tmp_path):
+    # At 1024 px after a replay "e2 pack.corridorR…s.corridorRuns ●": the mark took the call's room in its cell.
+    from wsi_inspector.gui.tabs.inputs.models import APPLIED
+    from wsi_inspector.gui.tabs.inputs.read_marks import READ_MARK
+
+    path = tmp_path / "demo.json"  # a file of its own: no replay of another test is known for it (body_reads' cache)
+    shutil.copyfile(DEMO, path)
+    open_file(window, path)
+    window.context.set_cursor("b5")
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    model, table, header = view.model, view.table, view.table.horizontalHeader()
+    read = model.READ_COLUMN
+    assert table.isColumnHidden(read), "no replay yet: nothing is known read, the column gives its room away"
+    view = _replayed_inputs(window, open_file, qtbot)
+    assert not table.isColumnHidden(read)
+    assert header.visualIndex(read) == header.visualIndex(APPLIED) + 1  # beside the ✎ mark
+    marked = {str(model.entry_at_row(r).id) for r in range(model.rowCount()) if model.data(model.index(r, read))}
+    assert marked == {"e2"}
+    e2 = _row_of(view, "e2")
+    assert model.data(model.index(e2, read)) == READ_MARK
+    assert "b5" in model.data(model.index(e2, read), Qt.ItemDataRole.ToolTipRole)  # the words, in its tooltip
+    assert "read" in model.headerData(read, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    # The mark's column holds its glyph and its header whole, and is no wider than a mark needs.
+    glyph = max(QFontMetrics(table.font()).horizontalAdvance(READ_MARK),
+                header.fontMetrics().horizontalAdvance(model.headerData(read, Qt.Orientation.Horizontal)))
+    assert glyph < header.sectionSize(read) < header.fontMetrics().horizontalAdvance("read by b5")
+    # The call is an id: whole, its cell holding the call alone (ids are never elided).
+    calls = {e.call for e in window.context.session.entries}
+    qtbot.waitUntil(lambda: _calls_whole_or_pane_kept(view, calls), timeout=3000)
+    assert _calls_whole_or_pane_kept(view, calls)
+    call = model.index(e2, 1)
+    assert model.data(call) == "pack.corridorRuns.corridorRuns"
+    assert elide_mode(table, call) == MIDDLE  # if ever no room can be had: both ends read
+    # The bytes stay in view beside the new column: no sideways scroll.
+    assert header.sectionViewportPosition(5) + header.sectionSize(5) <= table.viewport().width()
+    window.grab().save("/tmp/narrow-inputs-read-mark.png")
+
+
+def test_the_entry_panes_tabs_are_whole_at_1024_beside_whole_calls(look, app_font, window, open_file, qtbot):
+    # "in… | out… | ot…" once the read mark's room was taken for whole calls.
+    view = _replayed_inputs(window, open_file, qtbot)
+    tabs, bar = view.detail_tabs, view.detail_tabs.tabBar()
+    calls = {e.call for e in window.context.session.entries}
+    qtbot.waitUntil(lambda: view.shown_entry is not None, timeout=3000)  # the newest entry at the cursor, e3
+
+    def tabs_whole() -> None:
+        qtbot.waitUntil(lambda: _calls_whole_or_pane_kept(view, calls), timeout=3000)
+        qtbot.waitUntil(lambda: all(bar.tabRect(t).width() >= bar.tabSizeHint(t).width() for t in range(bar.count())),
+                        timeout=3000)
+        for tab in range(bar.count()):
+            text = tabs.tabText(tab)
+            assert bar.tabRect(tab).width() >= bar.tabSizeHint(tab).width(), f"tab {text!r} is elided"
+            assert bar.tabRect(tab).width() > bar.fontMetrics().horizontalAdvance(text)
+            assert bar.geometry().left() + bar.tabRect(tab).right() <= tabs.width()  # in view, not behind the edge
+            assert tabs.tabToolTip(tab).startswith(text), "the whole title is the tooltip of a shortened one"
+        assert tabs.tabText(0) == "input"
+
+    tabs_whole()
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton,  # another entry: other titles, the same room
+                     pos=view.table.visualRect(view.model.index(_row_of(view, "e2"), 0)).center())
+    qtbot.waitUntil(lambda: str(view.shown_entry.id) == "e2", timeout=3000)
+    tabs_whole()
+
+
 def test_fit_column_sizes_a_column_and_leaves_the_views_elide_mode_alone(qtbot):
     # It set the whole view to ElideMiddle: five callers set it back, and two views cut their prose in the middle.
     table = QTableView()
