@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QStyleFactory, QStyleOptionViewItem,
 
 from tests.conftest import DEMO
 from tests.helpers.window_sizes import SMALL, settle, shown_whole
+from wsi_inspector.gui.tabs.run.reads_panel import PATHS_KEEP
 from wsi_inspector.gui.window.look import fit_column, monospace
 
 MIDDLE, END = Qt.TextElideMode.ElideMiddle, Qt.TextElideMode.ElideRight
@@ -193,3 +194,18 @@ def test_the_reads_table_cuts_its_paths_at_their_end_and_the_read_and_its_entry_
     qtbot.waitUntil(lambda: panel.model.rowCount() > 0, timeout=20_000)
     table = panel.table
     assert [elide_mode(table, panel.model.index(0, c)) for c in range(4)] == [END, MIDDLE, MIDDLE, END]
+    # The read is an id, whole at 1024 px (it read `inputs.last(…rridorRuns")`) beside paths that had the room.
+    reads = [panel.model.data(panel.model.index(row, 1)) for row in range(panel.model.rowCount())]
+    assert 'inputs.last("pack.corridorRuns.corridorRuns")' in reads
+    entries = [panel.model.data(panel.model.index(row, 2)) for row in range(panel.model.rowCount())]
+    keep = QFontMetrics(monospace()).horizontalAdvance("0" * PATHS_KEEP)
+
+    def fitted() -> bool:  # no sideways scroll; the read whole, or all the room but what the paths keep
+        header = table.horizontalHeader()
+        return (header.length() <= table.viewport().width() and shown_whole(table, 2, entries)
+                and (shown_whole(table, 1, reads) or table.columnWidth(3) <= keep + 1))
+
+    qtbot.waitUntil(fitted, timeout=3000)
+    window.grab().save("/tmp/narrow-reads-1024.png")
+    settle(qtbot, window, (1920, 1080))  # room enough: the read whole
+    qtbot.waitUntil(lambda: fitted() and shown_whole(table, 1, reads), timeout=3000)
