@@ -1,4 +1,4 @@
-""""read by b7" beside the entries the body at the cursor read, in the Inputs table (SPEC 7, issue 30).
+"""A ● beside the entries the body at the cursor read, in the Inputs table (SPEC 7, issue 30).
 
 The table's read-mark column (ManifestModel.READ_COLUMN: READ_MARK, one glyph, beside the ✎ mark) marks the
 entries the cursor's body read (from the Run tab's replay, or a replay the Reads page made; no replay runs
