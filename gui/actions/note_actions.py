@@ -15,14 +15,13 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QColor, QHelpEvent, QPainter
-from PySide6.QtWidgets import (QAbstractItemView, QInputDialog, QMenu, QStyledItemDelegate, QStyleOptionViewItem,
-                               QToolTip, QWidget)
+from PySide6.QtWidgets import QAbstractItemView, QInputDialog, QMenu, QStyleOptionViewItem, QToolTip, QWidget
 
 from wsi_inspector.core.handoff.notes import Note, Notes, add_note, embedded_notes, session_notes
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.tabs.run.choice import RunChoice
 from wsi_inspector.gui.window.services import WindowServices
-from wsi_inspector.gui.widgets.elide import IdRowsElided
+from wsi_inspector.gui.widgets.elide import IdRowsElided, no_row
 from wsi_inspector.gui.window.look import Index
 from wsi_inspector.gui.tabs.timeline.view import TimelineView
 
@@ -93,11 +92,14 @@ def tooltip_for(notes: list[Note]) -> str:
                        f"{' · ' + html.escape(n.path) if n.path else ''}<br>{html.escape(n.text)}" for n in notes)
 
 
-class NoteMark(QStyledItemDelegate):
-    """Paints a cell as usual, then a small mark at its right edge when its row has notes; their text is the tooltip."""
+class NoteMark(IdRowsElided):
+    """Paints a cell as usual, then a small mark at its right edge when its row has notes; their text is the tooltip.
 
-    def __init__(self, keeper: NotesKeeper, target_of: Callable[[Index], Target | None], view: QAbstractItemView):
-        super().__init__(view)
+    Its text is cut where the column's is without notes: the rows `is_id` names in the middle, the others at their end."""
+
+    def __init__(self, keeper: NotesKeeper, target_of: Callable[[Index], Target | None], view: QAbstractItemView,
+                 is_id: Callable[[Index], bool] = no_row):
+        super().__init__(view, is_id)
         self.keeper = keeper
         self.target_of = target_of
         keeper.changed.connect(view.viewport().update)
@@ -127,29 +129,16 @@ class NoteMark(QStyledItemDelegate):
         return super().helpEvent(event, view, option, index)
 
 
-class IdNoteMark(NoteMark):
-    """A NoteMark on a column that mixes ids and prose (the timeline): rows whose text is an id (`is_id`) are
-    cut in the middle, both ends read (`c20  pack.corri…corridorRuns`); the others at their end, the view's way."""
-
-    def __init__(self, keeper: NotesKeeper, target_of: Callable[[Index], Target | None], view: QAbstractItemView,
-                 is_id: Callable[[Index], bool]):
-        super().__init__(keeper, target_of, view)
-        self.is_id = is_id
-
-    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:  # noqa: N802 — Qt's hook
-        super().initStyleOption(option, index)
-        if self.is_id(index):
-            option.textElideMode = Qt.TextElideMode.ElideMiddle
-
-
 def attach(keeper: NotesKeeper, view: QAbstractItemView, target_of: Callable[[Index], Target | None],
            column: int = 0, is_id: Callable[[Index], bool] | None = None) -> NoteMark:
     """Give `view` an "Add note…" context menu and marks in `column`, both through `target_of`
-    (`is_id`: the rows whose text is an id, cut in the middle; IdNoteMark)."""
-    mark = NoteMark(keeper, target_of, view) if is_id is None else IdNoteMark(keeper, target_of, view, is_id)
+    (`is_id`: the rows whose text is an id, cut in the middle; without it, the column's own say:
+    a column of ids (`elide.ids_in_the_middle`, called before) keeps cutting them in the middle under its marks)."""
     # What paints the column while the session has no notes: the view's own delegate, or on a column of ids
     # and prose one that still cuts the ids in the middle.
     plain = view.itemDelegateForColumn(column) if is_id is None else IdRowsElided(view, is_id)
+    ids = plain.is_id if isinstance(plain, IdRowsElided) else no_row
+    mark = NoteMark(keeper, target_of, view, ids)
 
     def paint_marks() -> None:
         # Painting through a Python delegate costs a call into Python per row (a tenth of a cursor

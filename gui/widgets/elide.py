@@ -1,8 +1,9 @@
 """Where a column's text is cut when it must be: ids in the middle, prose at its end (docs/window.md, "Nothing cut off").
 
 A view has one elide mode for all its columns. Its prose (shapes, words) ends in "…" after the view's mode
-(`Qt.ElideRight`); a column of ids is given this delegate, so that when no room can be had for one both of
-its ends read (`pack.corr…corridorRuns`), its whole text in the tooltip.
+(`Qt.ElideRight`, which nothing else sets: `look.fit_column` sizes a column and leaves it); a column of ids
+is given `IdRowsElided` (`ids_in_the_middle`), so that when no room can be had for one both of its ends read
+(`pack.corr…corridorRuns`), its whole text in the tooltip.
 """
 from __future__ import annotations
 
@@ -13,19 +14,22 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 
-class MiddleElided(QStyledItemDelegate):
-    """Paints a cell as the view does, its text cut in the middle when it is too wide."""
+def every_row(_index: QModelIndex | QPersistentModelIndex) -> bool:
+    """A column of ids only: every row's text is an id (IdRowsElided's default)."""
+    return True
 
-    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802 — Qt's hook
-        super().initStyleOption(option, index)
-        option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+def no_row(_index: QModelIndex | QPersistentModelIndex) -> bool:
+    """A column of prose: no row's text is an id, every one cut at its end (the view's way)."""
+    return False
 
 
 class IdRowsElided(QStyledItemDelegate):
-    """For a column that mixes ids and prose (the timeline's): the rows `is_id` names are cut in the middle,
-    the others at their end (the view's way)."""
+    """Paints a cell as the view does; the rows `is_id` names (every row, by default) cut in the middle, the
+    others at their end (the view's way). The one place a delegate says where a column's text is cut: the note
+    marks (note_actions.NoteMark) are these too, so a column cuts its ids the same with notes or without."""
 
-    def __init__(self, view: QAbstractItemView, is_id: Callable[[QModelIndex | QPersistentModelIndex], bool]):
+    def __init__(self, view: QAbstractItemView, is_id: Callable[[QModelIndex | QPersistentModelIndex], bool] = every_row):
         super().__init__(view)
         self.is_id = is_id
 
@@ -37,11 +41,14 @@ class IdRowsElided(QStyledItemDelegate):
 
 def ids_in_the_middle(view: QAbstractItemView, *columns: int) -> None:
     """Prose in `view` elides at its end; the id `columns` in the middle. Called again, it changes nothing.
-    It replaces the columns' delegates: not for a column with one of its own (notes' marks, reads' tags)."""
+
+    A column already painted by an IdRowsElided of its own (a note mark: note_actions) keeps it; give a column
+    its note marks after this, and they cut its ids in the middle too (note_actions.attach)."""
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
-    delegate = view.findChild(MiddleElided) or MiddleElided(view)
+    delegate = next((d for d in view.findChildren(IdRowsElided) if type(d) is IdRowsElided and d.is_id is every_row), None)
     for column in columns:
-        if view.itemDelegateForColumn(column) is not delegate:
+        if not isinstance(view.itemDelegateForColumn(column), IdRowsElided):
+            delegate = delegate or IdRowsElided(view)
             view.setItemDelegateForColumn(column, delegate)
 
 

@@ -16,26 +16,31 @@ WIDTH_SEEN = "wsiWidthSeen"  # a splitter's property: _seen when the room was la
 
 def room_for(table: QTableView, column: int) -> int:
     """The px of the table's viewport that the other columns, but a stretched one, leave to `column`."""
+    return table.viewport().width() - _others(table, column)
+
+
+def _others(table: QTableView, column: int) -> int:
+    """The px the columns shown beside `column` take, but a stretched one."""
     header = table.horizontalHeader()
     stretch = QHeaderView.ResizeMode.Stretch
-    others = sum(header.sectionSize(c) for c in range(header.count())
-                 if c != column and not table.isColumnHidden(c) and header.sectionResizeMode(c) != stretch)
-    return table.viewport().width() - others
+    return sum(header.sectionSize(c) for c in range(header.count())
+               if c != column and not table.isColumnHidden(c) and header.sectionResizeMode(c) != stretch)
 
 
 def widen_later(table: QTableView, splitter: QSplitter, column: int, wanted: int, leave: int, keep: int) -> None:
     """Look, once laid out, whether `column` lacks room for `wanted` px beside `leave` px of the stretched
     column, and take it from the other pane (`_widen`); nothing when nothing it depends on changed."""
-    if _seen(table, splitter, wanted) != splitter.property(WIDTH_SEEN):
+    if _seen(table, splitter, column, wanted) != splitter.property(WIDTH_SEEN):
         QTimer.singleShot(0, table, lambda: _widen(table, splitter, column, wanted, leave, keep))
 
 
-def _seen(table: QTableView, splitter: QSplitter, wanted: int) -> str:
+def _seen(table: QTableView, splitter: QSplitter, column: int, wanted: int) -> str:
     """What the room depends on but the person's hand: the splitter's width, its panes shown, the table's
-    vertical scroll bar (rows that came take 14 px), the width wanted."""
+    vertical scroll bar (rows that came take 14 px), the width wanted, and the columns beside it (a column
+    shown, the Inputs table's read marks or "at cap", takes room from the calls)."""
     shown = "".join("1" if (pane := splitter.widget(n)) is not None and pane.isVisibleTo(splitter) else "0"
                     for n in range(splitter.count()))
-    return f"{splitter.width()} {shown} {table.verticalScrollBar().isVisible():d} {wanted}"
+    return f"{splitter.width()} {shown} {table.verticalScrollBar().isVisible():d} {wanted} {_others(table, column)}"
 
 
 def _widen(table: QTableView, splitter: QSplitter, column: int, wanted: int, leave: int, keep: int) -> None:
@@ -44,7 +49,7 @@ def _widen(table: QTableView, splitter: QSplitter, column: int, wanted: int, lea
     sizes = splitter.sizes()
     mine = next((n for n in range(splitter.count())
                  if (pane := splitter.widget(n)) is table or (pane is not None and pane.isAncestorOf(table))), None)
-    seen = _seen(table, splitter, wanted)
+    seen = _seen(table, splitter, column, wanted)
     if len(sizes) != 2 or mine is None or seen == splitter.property(WIDTH_SEEN):
         return
     short = wanted + leave - room_for(table, column)

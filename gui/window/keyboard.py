@@ -198,13 +198,15 @@ class TableKeys(QObject):
 
 
 def rows_as_tsv(table: QTableView) -> str:
-    """The selected rows (else the current one) of a table as tab-separated lines, visible columns only."""
+    """The selected rows (else the current one) of a table as tab-separated lines, visible columns only, in the
+    order they are shown (the Inputs table shows its read mark, its model's last column, beside ✎)."""
     model = table.model()
     selection = table.selectionModel()
     rows = sorted({index.row() for index in selection.selectedIndexes()}) if selection is not None else []
     if not rows and table.currentIndex().isValid():
         rows = [table.currentIndex().row()]
-    columns = [c for c in range(model.columnCount()) if not table.isColumnHidden(c)]
+    columns = sorted((c for c in range(model.columnCount()) if not table.isColumnHidden(c)),
+                     key=table.horizontalHeader().visualIndex)
 
     def cell(row: int, column: int) -> str:
         value = model.data(model.index(row, column))

@@ -22,6 +22,7 @@ DISPLAY, TOOLTIP, FONT = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRol
 FOREGROUND, BACKGROUND = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.BackgroundRole
 DECORATION, ALIGN, USER = Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.UserRole
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+CENTRE = int(Qt.AlignmentFlag.AlignCenter)
 # What Qt 6's item delegate asks of each cell it paints, in one multiData call, in this order
 # (QStyledItemDelegate::initStyleOption): a model answering it there is called once per cell, not seven times.
 DELEGATE_ROLES = tuple(map(int, (FONT, ALIGN, FOREGROUND, Qt.ItemDataRole.CheckStateRole, DECORATION, DISPLAY, BACKGROUND)))
@@ -30,6 +31,7 @@ DELEGATE_ROLES = tuple(map(int, (FONT, ALIGN, FOREGROUND, Qt.ItemDataRole.CheckS
 PERSON = colour("person")  # the person's-edit marker, on every view
 PERSON_BACKGROUND = colour("person_background")
 HIGHLIGHT = colour("highlight")  # the resolver's answer
+READ_FOREGROUND = colour("ok")  # the mark of an entry the cursor's body read (READ_MARK)
 READ_BACKGROUND = colour("read_background")  # a path the cursor's body read (SPEC 7): green, not the selection's blue
 CURSOR_BACKGROUND = colour("cursor_background")
 MUTED = colour("muted")
@@ -46,6 +48,7 @@ BADGE_TIPS = {"same": "replays as recorded", "same-failed": "replays as recorded
 REPLAY_NOT_SAME = ("diverged", "failed")  # replay badges that say the body no longer comes out as recorded
 PERSON_TAG = "✎ person"
 PERSON_MARK = "✎"  # the same, where a column is only as wide as its mark (the words in its tooltip)
+READ_MARK = "●"  # an entry the cursor's body read, in a column as narrow as the mark (the read in its tooltip)
 FALLS_TAG = "⤓ falls"  # an entry the cap trims before a body runs
 
 
@@ -122,26 +125,34 @@ def status_icon(kind: str) -> QIcon:
 
 
 CELL_PADDING = 18  # a cell's margins and the header's sort arrow
+CELL_MARGIN = 10  # a cell's margins alone (3 px a side, and some): a column's texts need no room for the header's arrow
 WIDEST_SAMPLED = 24  # texts measured per column: the longest by characters (ids and calls are monospace)
 
 
 def fit_column(view: QAbstractItemView, column: int, texts: Iterable[str], least: int = 36, most: int = 420,
-               extra: int = 0) -> int:
+               extra: int = 0, mark: bool = False) -> int:
     """Size a column to its widest text and its title, between `least` and `most` pixels; returns the width.
 
-    Wider texts are elided in the middle (the view's mode, set here), their full text in the tooltip.
-    `extra` is room for an icon. Only the longest few texts are measured: a monospace font's width
+    The texts need their cell's margins; the title those and room for the header's sort arrow, but where the
+    column is a `mark` (one glyph, ✎ or ●, its words in the tooltips), as narrow as its glyph: at 1024 px the
+    Inputs table's calls are whole beside two marks.
+
+    Wider texts are cut where their column cuts them (its delegate's say, else the view's mode, which is left
+    alone: an id column asks for the middle with `elide.ids_in_the_middle`, prose ends in "…"), their full
+    text in the tooltip. `extra` is room for an icon. Only the longest few texts are measured: a monospace font's width
     follows the characters, and a 100,000-row column is not walked twice.
     """
-    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     metrics = QFontMetrics(monospace())
     longest = heapq.nlargest(WIDEST_SAMPLED, texts, key=len)
     header = view.horizontalHeader() if isinstance(view, QTableView) else getattr(view, "header", lambda: None)()
     title = str(view.model().headerData(column, Qt.Orientation.Horizontal) or "")
     title_width = header.fontMetrics().horizontalAdvance(title) if header is not None else 0
-    width = max([metrics.horizontalAdvance(text) for text in longest] + [title_width]) + CELL_PADDING + extra
+    texts_width = max((metrics.horizontalAdvance(text) for text in longest), default=0)
+    width = max(texts_width + CELL_MARGIN, title_width + (CELL_MARGIN if mark else CELL_PADDING)) + extra
     width = max(least, min(most, width))
     if header is not None:
+        if header.minimumSectionSize() > width:  # Qt's least section (26 px) is wider than a mark's
+            header.setMinimumSectionSize(width)
         header.resizeSection(column, width)
     return width
 

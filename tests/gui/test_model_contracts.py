@@ -801,7 +801,10 @@ def delegate_sees_what_data_answers(model: QAbstractItemModel, cells: list) -> s
         if foreground is not None:
             assert option.palette.color(option.palette.ColorRole.Text) == foreground
         aligned = model.data(cell, Qt.ItemDataRole.TextAlignmentRole)
-        assert bool(option.displayAlignment & Qt.AlignmentFlag.AlignRight) == (aligned is not None)
+        if aligned is None:  # the view's own: left
+            assert not option.displayAlignment & (Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignHCenter)
+        else:  # right-aligned bytes, a centred mark
+            assert int(option.displayAlignment) == int(aligned)
         assert option.icon.isNull() == (model.data(cell, Qt.ItemDataRole.DecorationRole) is None)
         met |= {"coloured" if background is not None else "plain"} | ({"icon"} if not option.icon.isNull() else set())
     return met
@@ -819,6 +822,7 @@ def test_the_delegate_reads_the_manifests_cells_in_one_call_and_sees_what_data_a
     model.set_query(index, count, FilterSpec())
     model.set_trim(trim_preview_of(index, count), trim_preview_of(index, count).total_bytes // 2)
     model.set_highlighted(5)
+    model.set_reads({demo.entries[3].key: "body b5 read this entry"})  # its read mark: green, centred, in a column of its own
     assert 0 < model.fell < count and any(entry.applied for entry in demo.entries)
     cells = [model.index(row, column) for row in range(model.rowCount()) for column in range(model.columnCount())]
     assert delegate_sees_what_data_answers(model, cells) == {"coloured", "plain"}

@@ -142,6 +142,8 @@ class ChangesView(QWidget):
         self.store_table.viewport().installEventFilter(self)
         self._call_width = 280
         self.kept_table = _table(self.kept_model, "changesKept")
+        ids_in_the_middle(self.store_table, 1, 2)  # shapes end in "…"; ids and calls are whole (_share_width)
+        ids_in_the_middle(self.kept_table, 1)
         self.detail_title = QLabel("Choose a kept name to see what changed in it.", self)
         self.detail = JsonTreeView(self)
         self.detail.setObjectName("changesDetail")
@@ -262,8 +264,6 @@ class ChangesView(QWidget):
         self._call_width = fit_column(self.store_table, 2, {line["call"] for line in lines}, most=420)
         fit_column(self.store_table, 4, [f"{max((line['bytes'] for line in lines), default=0):,}"], least=0)
         fit_column(self.kept_table, 1, (str(line["name"]) for _sign, line in self.kept_model.rows), most=280)
-        ids_in_the_middle(self.store_table, 1, 2)  # shapes end in "…"; ids and calls are whole (_share_width)
-        ids_in_the_middle(self.kept_table, 1)
         self._share_width()
         self.summary.setText(summary_words(document))
         if self.kept_model.rows:

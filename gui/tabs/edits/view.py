@@ -122,6 +122,9 @@ class EditsView(QWidget):
         self._call_width = 0  # what the edits' calls need whole (_share_width)
         for column, width in enumerate((56, 52, 72, 48)):
             self.edits_table.setColumnWidth(column, width)
+        # Edit ids, bases and calls are ids, cut (if ever) in the middle; the counts are numbers. Before note_actions
+        # gives column 0 its note marks, which then cut its ids in the middle too.
+        ids_in_the_middle(self.edits_table, 0, 1, 4)
         self.step_combo = QComboBox(self)
         self.step_combo.setObjectName("editsStep")
         self.filter_edit = QLineEdit(self)
@@ -143,6 +146,7 @@ class EditsView(QWidget):
         self.changes_table = _table(self.changes_model, "editsChanges")
         for column, width in enumerate((62, 130, 130, 130, 56)):
             self.changes_table.setColumnWidth(column, width)
+        ids_in_the_middle(self.changes_table, 1)  # a path (JSON Pointer) is an id; the op and the values are prose, cut at their end
         self.note_label = QLabel(self)
         self.note_label.setObjectName("editsNote")
         self.note_label.setWordWrap(True)
@@ -333,7 +337,6 @@ class EditsView(QWidget):
         fit_column(self.edits_table, 1, bases, least=52, most=260)
         calls = sorted({p.edit.call for p in pairings}, key=len)[-3:]
         self._call_width = fit_column(self.edits_table, 4, calls, most=420)
-        ids_in_the_middle(self.edits_table, 1, 4)  # not 0: its delegate marks notes (note_actions), and edit ids are fitted whole
         self._share_width()
         self.edits_table.selectRow(0)
         if self._pending_edit is not None:

@@ -14,7 +14,7 @@ from wsi_inspector.core.trim.preview import TrimPreview
 from wsi_inspector.gui.background.session_facts import store_index_of
 from wsi_inspector.gui.window.look import (
     ALIGN, BACKGROUND, DISPLAY, FALLS_TAG, FONT, FOREGROUND, HIGHLIGHT, MUTED, PERSON, PERSON_BACKGROUND,
-    PERSON_MARK, RIGHT, TOOLTIP, USER, Index, delegate_asks, monospace, size_tooltip,
+    PERSON_MARK, READ_FOREGROUND, READ_MARK, RIGHT, TOOLTIP, USER, CENTRE, Index, delegate_asks, monospace, size_tooltip,
 )
 
 ANSWERED = frozenset(map(int, (DISPLAY, TOOLTIP, FONT, FOREGROUND, BACKGROUND, ALIGN, USER)))
@@ -37,6 +37,10 @@ class ManifestModel(QAbstractTableModel):
     APPLIED_TIP = "applied: ✎ marks a person's canvas edit (the editor stored it with applied: true)"
     CAP_COLUMN = len(COLUMNS)  # after the manifest's columns: "falls" where the entry falls at the cap
     CAP_HEADER = "at cap"
+    # READ_MARK where the body at the cursor read the entry (SPEC 7): a column of its own, one glyph wide, shown
+    # beside the ✎ mark (the view moves it there); in the call's own cell it took room from the call.
+    READ_COLUMN = CAP_COLUMN + 1
+    READ_TIP = "● marks the entries the body at the cursor read (known once it was replayed); the read, in its tooltip"
 
     def __init__(self, parent: Any = None):
         super().__init__(parent)
@@ -50,6 +54,15 @@ class ManifestModel(QAbstractTableModel):
         self.fell = 0  # the oldest `fell` entries fall at the session's cap (SPEC 5: the body never sees them)
         self.cap: int | None = None
         self.trim: TrimPreview | None = None
+        self.reads: dict[str, str] = {}  # entry key → the read-mark tooltip of an entry the cursor's body read
+
+    def set_reads(self, reads: dict[str, str]) -> None:
+        """Mark the entries the cursor's body read (entry key → the words of its tooltip); only the mark column repaints."""
+        if reads == self.reads:
+            return
+        self.reads = reads
+        if self.rows:
+            self.dataChanged.emit(self.index(0, self.READ_COLUMN), self.index(len(self.rows) - 1, self.READ_COLUMN))
 
     def set_trim(self, preview: TrimPreview | None, cap: int | None) -> None:
         """The trimStore preview of the shown store and the session's cap: which entries fall.
@@ -200,7 +213,7 @@ class ManifestModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS) + 1
+        return 0 if parent.isValid() else len(COLUMNS) + 2  # the manifest's, "at cap" and the read mark
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if orientation == Qt.Orientation.Horizontal and section == self.CAP_COLUMN:
@@ -209,6 +222,9 @@ class ManifestModel(QAbstractTableModel):
             if role == TOOLTIP:
                 return "entries that fall at the session's caps.storeBytes here: the editor trims them before a body runs"
             return None
+        if orientation == Qt.Orientation.Horizontal and section == self.READ_COLUMN:
+            # The cells' font: the header's drew a wider dot than its column, cut at both sides.
+            return READ_MARK if role == DISPLAY else self.READ_TIP if role == TOOLTIP else monospace() if role == FONT else None
         if orientation == Qt.Orientation.Horizontal and role == TOOLTIP and section == BYTES:
             return INPUT_BYTES_TIP
         if orientation == Qt.Orientation.Horizontal and role == TOOLTIP and section == APPLIED:
@@ -235,6 +251,8 @@ class ManifestModel(QAbstractTableModel):
             return position
         if column == self.CAP_COLUMN:
             return self._cap_tooltip(position)
+        if column == self.READ_COLUMN:
+            return self.reads.get(self.index_data.entries[position].key)
         return self._tooltip(position, column)  # the one role left
 
     def multiData(self, index: Index, span: QModelRoleDataSpan) -> None:  # type: ignore[override]  # noqa: N802 — Qt's name; Qt hands a span (the stub's QModelRoleData is a C++ conversion)
@@ -253,6 +271,9 @@ class ManifestModel(QAbstractTableModel):
         falls = position < self.fell
         if column == self.CAP_COLUMN:  # "at cap": a tag, muted, where the entry falls; nothing else
             return monospace(), None, MUTED if falls else None, FALLS_TAG if falls else None, None
+        if column == self.READ_COLUMN:  # the read mark: green, centred, alone in its column
+            read = self.reads and self.index_data.entries[position].key in self.reads
+            return monospace(), CENTRE, READ_FOREGROUND, READ_MARK if read else None, None
         applied = column == APPLIED and self.index_data.entries[position].applied
         return (None if column == APPLIED else monospace(), RIGHT if column == BYTES else None,
                 MUTED if falls else PERSON if applied else None, self.row_texts(position)[column],

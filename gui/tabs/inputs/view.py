@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QSplitter,
+    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -33,9 +34,10 @@ from wsi_inspector.core.jsrules.sizes import format_size
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Jobs
 from wsi_inspector.gui.background.session_facts import longest_entry_id
+from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
-from wsi_inspector.gui.window.look import HIGHLIGHT, PERSON, READ_BACKGROUND, CELL_PADDING, PERSON_MARK, fit_column, header_apart, monospace, share_width
-from wsi_inspector.gui.tabs.inputs.models import ManifestModel, trim_preview_of
+from wsi_inspector.gui.window.look import HIGHLIGHT, PERSON, READ_BACKGROUND, READ_MARK, CELL_PADDING, PERSON_MARK, fit_column, header_apart, monospace, share_width
+from wsi_inspector.gui.tabs.inputs.models import APPLIED, ManifestModel, trim_preview_of
 from wsi_inspector.gui.widgets.quiet_label import QuietLabel
 from wsi_inspector.gui.widgets.still_rows import StillRowsTable
 from wsi_inspector.gui.tabs.inputs.recorded_outcome import RecordedOutcome
@@ -85,7 +87,8 @@ class InputsView(QWidget):
         self.table = StillRowsTable(self)  # a cursor move's rows come and go below those shown: not repainted for it
         self.table.setObjectName("inputsTable")
         self.table.setModel(self.model)
-        self.read_marks = ReadMarks(self.table, context)  # SPEC 7: "read by B" beside what the cursor's body read
+        ids_in_the_middle(self.table, 0, 1)  # ids and calls, if ever cut, in the middle; shapes (prose) at their end
+        self.read_marks = ReadMarks(self.model, context)  # SPEC 7: a mark beside what the cursor's body read
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -98,6 +101,9 @@ class InputsView(QWidget):
         for column, width in enumerate((64, 220, 40, 70, 150, 70, 70)):
             self.table.setColumnWidth(column, width)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)  # shape takes what is left; bytes stays in view
+        # The read mark beside the ✎ mark (both marks of a row together); shown once the cursor's body's reads are known.
+        header.moveSection(header.visualIndex(self.model.READ_COLUMN), header.visualIndex(APPLIED) + 1)
+        self.table.setColumnHidden(self.model.READ_COLUMN, True)
         self.call_width = 220  # what the calls need whole; a narrow table gives them part of it (share_width)
         self.table.installEventFilter(self)
         self.table.viewport().installEventFilter(self)  # its width: a vertical scroll bar takes some (share_width)
@@ -182,7 +188,7 @@ class InputsView(QWidget):
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.hint_label)
         left_layout.addWidget(self.table)
-        right = QWidget(self)
+        right = self.detail_pane = QWidget(self)  # the entry's pane, never narrower than its tabs whole (share_width)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addWidget(self.entry_label)
@@ -219,10 +225,12 @@ class InputsView(QWidget):
         # The longest id only, found by the load job (wsi_inspector.gui.background.session_facts).
         fit_column(self.table, 0, [longest_entry_id(session) if session is not None else ""], most=220)
         fit_column(self.table, 2, ["mm"], least=30)
-        fit_column(self.table, 3, [PERSON_MARK], least=0)  # a mark: the words are in its tooltips
+        fit_column(self.table, 3, [PERSON_MARK], least=0, mark=True)  # a mark: the words are in its tooltips
+        fit_column(self.table, self.model.READ_COLUMN, [READ_MARK], least=0, mark=True)  # the same
         fit_column(self.table, 5, widest_sizes(max(self.context.index.sizes, default=0)), least=0)
         self.call_width = fit_column(self.table, 1, calls, most=420)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)  # shapes are prose: cut at their end (calls: ReadMarks)
+        if not self.read_marks.read:  # a new session: no reads known yet (ReadMarks heard of it first)
+            self.table.setColumnHidden(self.model.READ_COLUMN, True)
         self.share_width()
         self.shown_entry = None
         self._placed = (None, None)
@@ -238,12 +246,28 @@ class InputsView(QWidget):
         its header's width and takes the rest. Only a call too long for all that is cut, in the middle."""
         header = self.table.horizontalHeader()
         shape_least = header.fontMetrics().horizontalAdvance(self.model.HEADERS["shape"]) + CELL_PADDING
-        keep = QFontMetrics(monospace()).horizontalAdvance("0" * DETAIL_KEEPS)
+        tabs = self._tabs_room()
+        if self.detail_pane.minimumWidth() != tabs:  # the splitter never squeezes the tabs ("in… | out… | ot…" at 1024 px)
+            self.detail_pane.setMinimumWidth(tabs)
         share_width(self.table, 1, self.call_width, shape_least, least=min(CALL_LEAST, self.call_width),
-                    splitter=self.splitter, keep=keep)
+                    splitter=self.splitter, keep=self.detail_keeps())
 
-    def _show_cap_column(self, shown: bool) -> None:
-        """Show or hide the "at cap" column; the call column gives the shape column back the room it takes.
+    def detail_keeps(self) -> int:
+        """The px the entry's pane keeps when the table takes room for whole calls: DETAIL_KEEPS characters, and
+        never less than its tabs need whole."""
+        return max(QFontMetrics(monospace()).horizontalAdvance("0" * DETAIL_KEEPS), self._tabs_room())
+
+    def _tabs_room(self) -> int:
+        """The px the entry's tabs need whole, each its title's first word ("input | output | other"; the whole
+        title in its tooltip, `_fit_titles`): what the entry's pane is never narrower than."""
+        bar = self.detail_tabs.tabBar()
+        metrics = bar.fontMetrics()
+        pad = bar.tabSizeHint(0).width() - metrics.horizontalAdvance(bar.tabText(0)) if bar.count() else 0
+        frame = 2 * self.detail_tabs.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth, None, self.detail_tabs)
+        return sum(metrics.horizontalAdvance(title.split(" ")[0]) + pad for title in self._detail_titles) + frame
+
+    def _show_column(self, column: int, shown: bool) -> None:
+        """Show or hide the "at cap" or the read-mark column; the call column gives the shape column back the room it takes.
 
         A table answers a resized column on a zero timer, after the paint a cursor move has asked for
         already: every row was painted twice (7 ms on a big store). Its header keeps quiet while the
@@ -252,7 +276,7 @@ class InputsView(QWidget):
         header = self.table.horizontalHeader()
         quiet = header.blockSignals(True)
         try:
-            self.table.setColumnHidden(self.model.CAP_COLUMN, not shown)
+            self.table.setColumnHidden(column, not shown)
             self.share_width()
             # The stretched shape column takes its new width now, not on the header's own zero timer
             # (resizeSections is a protected slot: called through the meta-object system).
@@ -386,7 +410,7 @@ class InputsView(QWidget):
         self.model.set_trim(self.trim, cap)
         hidden = not self.model.fell  # the column says something only when entries fall
         if hidden != self.table.isColumnHidden(self.model.CAP_COLUMN):
-            self._show_cap_column(not hidden)
+            self._show_column(self.model.CAP_COLUMN, not hidden)
         index, spec = self.context.index, self.spec()
         if count > BACKGROUND_QUERY and self.model.needs_query(index, count, spec):
             self.count_label.setText(f"searching {count:,} entries …")  # no longer than the count it stands for
@@ -518,7 +542,12 @@ class InputsView(QWidget):
             self._show_json(entry)
 
     def _reads_changed(self) -> None:
-        """The cursor's body's reads changed: mark the paths it read in the shown input afresh."""
+        """The cursor's body's reads changed: the paths it read in the shown input marked afresh, and the read
+        marks' column shown from the first body of the session whose reads are known (a replay) on. It then stays,
+        empty where a body read nothing: a column coming and going on every cursor move moved the calls and
+        repainted the whole table."""
+        if self.read_marks.read and self.table.isColumnHidden(self.model.READ_COLUMN):
+            self._show_column(self.model.READ_COLUMN, True)
         read_paths = self.read_marks.paths_of(self.shown_entry) if self.shown_entry is not None else {}
         if read_paths != self._read_paths:  # another entry's reads changed: the shown input looks the same
             self._read_paths = read_paths

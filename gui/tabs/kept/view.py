@@ -30,6 +30,7 @@ class KeptView(QWidget):
         self.summary.setObjectName("keptSummary")
         self.table = row_table(self.model, "keptTable")
         self.table.setColumnWidth(0, 140)
+        ids_in_the_middle(self.table, 0)  # kept names are ids; the shape is prose, cut at its end
         self.table.setColumnWidth(2, 70)
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
@@ -105,7 +106,6 @@ class KeptView(QWidget):
         names = [row.name for row in self.model.rows]
         # Names are ids: whole, and no wider, so that the shape (prose, cut at its end) has the room.
         fit_column(self.table, 0, names, least=0, most=280)
-        ids_in_the_middle(self.table, 0)
         row = names.index(chosen) if chosen in names else (0 if names else -1)
         if row >= 0:
             self.table.selectRow(row)

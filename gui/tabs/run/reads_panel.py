@@ -11,15 +11,19 @@ import html
 import json
 from typing import Any, Callable
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, Signal
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from wsi_inspector.core.edits.body_reads import body_reads
 from wsi_inspector.gui.background.jobs import Jobs
-from wsi_inspector.gui.window.look import DISPLAY, TOOLTIP, Index, fit_column, monospace, row_table
+from wsi_inspector.gui.widgets.elide import ids_in_the_middle
+from wsi_inspector.gui.window.look import DISPLAY, TOOLTIP, Index, fit_column, monospace, row_table, share_width
 from wsi_inspector.gui.widgets.rows_model import RowsModel
 
 PATHS_SHOWN = 8  # paths written out in a cell; the tooltip has them all
+SAMPLES = ("9999:99", 'inputs.last("pack.rooms")', "c9999")  # the least widths of the line, read and entry columns
+PATHS_KEEP = 10  # monospace characters the paths (prose, cut at their end) keep beside a long read
 
 
 def read_cells(read: dict[str, Any]) -> tuple[str, str, str, str]:
@@ -76,9 +80,15 @@ class ReadsPanel(QWidget):
         self.table: QTableView = row_table(self.model, "readsTable", alternating=False)
         self.table.setFont(monospace())
         self.table.doubleClicked.connect(self._activated)
-        for column, sample in enumerate(("9999:99", 'inputs.last("pack.rooms")', "c9999")):
+        for column, sample in enumerate(SAMPLES):
             fit_column(self.table, column, [sample])
-        self.table.horizontalHeader().setStretchLastSection(True)
+        ids_in_the_middle(self.table, 1, 2)  # what was read and the entry: both ends read; the paths (prose) end in "…"
+        # The paths take the rest: stretched, not as the last section (a stretched last section keeps 100 px
+        # though the columns beside it then run off the table's right edge).
+        self.table.horizontalHeader().setStretchLastSection(False)
+        self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.read_width = self.table.columnWidth(1)  # what the reads shown need whole (show_reads)
+        self.table.viewport().installEventFilter(self)  # its width: the read column shared again (_share)
         self.title = QLabel(self)
         self.title.setObjectName("readsTitle")
         self.title.setWordWrap(True)
@@ -93,6 +103,25 @@ class ReadsPanel(QWidget):
         """Show these reads (None: none known) under `title`."""
         self.model.set_reads(reads or [])
         self.title.setText(title)
+        # What was read and its entry are ids: as wide as the longest shown (a sample's width cut
+        # `inputs.last("pack.corridorRuns")` at 1024 px), the read as far as the paths keep PATHS_KEEP characters
+        # (_share). The reads are bounded (SPEC 7), and fit_column measures the longest few only.
+        cells = [row_cells for _read, row_cells in self.model.rows]
+        for column, sample in enumerate(SAMPLES):
+            width = fit_column(self.table, column, [sample, *(row_cells[column] for row_cells in cells)], most=600)
+            if column == 1:
+                self.read_width = width
+        self._share()
+
+    def _share(self) -> None:
+        """The read column its width when the table has room, else what leaves the paths PATHS_KEEP characters."""
+        leave = QFontMetrics(monospace()).horizontalAdvance("0" * PATHS_KEEP)
+        share_width(self.table, 1, self.read_width, leave, least=min(self.read_width, QFontMetrics(monospace()).horizontalAdvance(SAMPLES[1])))
+
+    def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 — Qt's hook
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._share()
+        return super().eventFilter(watched, event)
 
     def show_run(self, result: dict[str, Any]) -> None:
         """The reads of a run just made in the editor."""

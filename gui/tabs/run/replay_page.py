@@ -57,7 +57,6 @@ class ReplayPage(QWidget):
         self.calls_label.hide()
         self.table.setColumnHidden(2, True)  # "recorded calls" gives its room away until a verdict has some
         fit_column(self.table, 0, body_keys, most=160)
-        ids_in_the_middle(self.table, 0)
 
     def add(self, verdict: Verdict, result: dict[str, Any]) -> str:
         """Show one body's verdict; returns its badge. The first divergence is chosen, its calls shown."""

@@ -556,7 +556,6 @@ class RunView(QWidget):
         fit_column(self.calls_table, 1, {c["call"] for c in calls}, most=max(96, int(room * 0.42)))
         fit_column(self.calls_table, 2, (str(c.get("line", "")) for c in calls), most=60)
         fit_column(self.calls_table, 3, {source_text(c.get("source")) for c in calls}, most=max(76, int(room * 0.18)))
-        ids_in_the_middle(self.calls_table, 0, 1)  # fit_column set the view's mode: prose ends in "…" again
 
     def _hover_operation(self, position: Any) -> None:
         """The bar under the pointer: its call, start, duration and outcome, with the runner's exact figures."""

@@ -108,7 +108,7 @@ def test_with_kept_unchanged_the_calls_take_the_empty_panes_room_and_are_whole(w
     # Issue 31.8: at 1024 px "pack.corr…ridorRuns" and shapes "{d…e}" beside an empty "Kept values" pane.
     from PySide6.QtGui import QFontMetrics
 
-    from wsi_inspector.gui.window.look import CELL_PADDING, monospace
+    from wsi_inspector.gui.window.look import CELL_MARGIN, monospace
 
     window.resize(1024, 700)
     open_file(window, demo_path)
@@ -128,7 +128,7 @@ def test_with_kept_unchanged_the_calls_take_the_empty_panes_room_and_are_whole(w
     table, metrics = view.store_table, QFontMetrics(monospace())
     calls = {line["call"] for _sign, line in view.store_model.rows}
     window.grab().save("/tmp/window-rest-changes.png")
-    assert table.columnWidth(2) >= max(metrics.horizontalAdvance(call) for call in calls) + CELL_PADDING  # whole
+    assert table.columnWidth(2) >= max(metrics.horizontalAdvance(call) for call in calls) + CELL_MARGIN  # whole
     assert table.columnWidth(3) >= 110  # the shape readable beside them
     window.grab().save("/tmp/window-rest-changes.png")
     click_body("b4")  # b3 kept two names: the kept pane is back

@@ -77,39 +77,17 @@ def test_the_inputs_table_marks_the_entries_the_cursors_body_read(qtbot, window,
     qtbot.waitUntil(lambda: run.reads_panel.model.rowCount() > 0, timeout=RUN_TIMEOUT_MS)
     window.show_tab("inputs")
     inputs = window.views["inputs"]
-    model, marks = inputs.model, inputs.read_marks
-    tags = {model.data(model.index(r, 0)): marks.tag(model.index(r, 1)) for r in range(model.rowCount())}
-    assert tags["e2"] == "read by b5"
+    model, table = inputs.model, inputs.table
+    read = model.READ_COLUMN  # a mark of its own beside ✎, "body b5 read this entry: …" in its tooltip (issue 31)
+    tags = {model.data(model.index(r, 0)): model.data(model.index(r, read), Qt.ItemDataRole.ToolTipRole)
+            for r in range(model.rowCount())}
+    assert tags["e2"].startswith("body b5 read this entry: ")
     assert {key for key, tag in tags.items() if tag} == {"e2"}
-    assert inputs.table.itemDelegateForColumn(1) is marks
+    assert not table.isColumnHidden(read)
+    assert table.itemDelegateForColumn(read) is None  # issue 28: the view's own painter, no call into Python a row
     window.context.set_cursor("b4")  # b4's reads are not known yet: nothing is marked
-    assert not any(marks.tag(model.index(r, 1)) for r in range(model.rowCount()))
-    assert inputs.table.itemDelegateForColumn(1) is not marks  # issue 28: no call into Python a row while nothing is marked
+    assert not any(model.data(model.index(r, read)) for r in range(model.rowCount()))
     window.context.set_cursor("b5")
-    assert inputs.table.itemDelegateForColumn(1) is marks
+    assert any(model.data(model.index(r, read)) for r in range(model.rowCount()))
     inputs.table.scrollTo(model.index(next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "e2"), 0))
     window.grab().save("/tmp/evidence-inputs-read-by.png")
-
-
-def test_a_read_entrys_tag_is_a_mark_where_the_call_and_its_words_do_not_both_fit(qtbot, window, open_file):
-    # Issue 31.8: at 1024 px "e2 pack.corr…ridorRuns  read by b5": the tag took most of the id's room.
-    from PySide6.QtGui import QFontMetrics
-
-    from wsi_inspector.gui.tabs.inputs.read_marks import READ_MARK
-    from wsi_inspector.gui.window.look import monospace
-
-    open_file(window, DEMO)
-    window.show_tab("run")
-    run = window.views["run"]
-    window.context.set_cursor("b5")
-    run.result_tabs.setCurrentWidget(run.reads_panel)
-    qtbot.waitUntil(lambda: run.reads_panel.model.rowCount() > 0, timeout=RUN_TIMEOUT_MS)
-    window.show_tab("inputs")
-    inputs = window.views["inputs"]
-    model, marks = inputs.model, inputs.read_marks
-    e2 = model.index(next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "e2"), 1)
-    metrics = QFontMetrics(monospace())
-    call = model.data(e2)
-    words = metrics.horizontalAdvance(call) + metrics.horizontalAdvance("read by b5") + 40
-    assert marks.shown_tag(e2, words) == "read by b5"  # room for both: the words
-    assert marks.shown_tag(e2, words - 30) == READ_MARK  # not for both: the mark, the call whole beside it

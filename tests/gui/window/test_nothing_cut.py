@@ -52,7 +52,7 @@ def test_a_call_is_cut_in_the_middle_only_when_no_room_can_be_had(window, open_f
     view = window.views["inputs"]
     option = QStyleOptionViewItem()
     option.textElideMode = view.table.textElideMode()  # as the view hands it: the end, for its prose
-    view.read_marks.initStyleOption(option, view.model.index(0, 1))
+    view.table.itemDelegateForColumn(1).initStyleOption(option, view.model.index(0, 1))
     assert option.textElideMode == Qt.TextElideMode.ElideMiddle
 
 
