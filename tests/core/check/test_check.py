@@ -7,15 +7,8 @@ import pytest
 
 from wsi_inspector.core.check.check import CheckOptions, TooLarge, check_file, find_sessions, unpack
 from wsi_inspector.core.check.where import WhereError, parse_where
-from wsi_inspector.core.runner.host import Runner
 from tests.conftest import DEMO
 from tests.helpers.check_corpus import CALL, edit_falling_cap, session, write
-
-
-@pytest.fixture(scope="module")
-def runner():
-    with Runner(size=1) as shared:
-        yield shared
 
 
 def codes(report):

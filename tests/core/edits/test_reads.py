@@ -1,23 +1,8 @@
 """What a body read (SPEC 7 "Reads"): recorded by the runner, exactly, and invisible to the body."""
 from __future__ import annotations
 
-import pytest
 
 from wsi_inspector.core.runner.envelope import build_envelope
-from wsi_inspector.core.runner.host import Runner
-from wsi_inspector.core.session.load import load
-from tests.conftest import DEMO
-
-
-@pytest.fixture(scope="module")
-def runner():
-    with Runner(size=1) as shared:
-        yield shared
-
-
-@pytest.fixture(scope="module")
-def demo():
-    return load(DEMO)
 
 
 def reads_of(runner, session, code, at=None):

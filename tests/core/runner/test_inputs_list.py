@@ -8,24 +8,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 from wsi_inspector.core.jsrules.run_inputs import make_inputs, manifest_entry, trim_store
 from wsi_inspector.core.runner.envelope import build_envelope
-from wsi_inspector.core.runner.host import Runner
-from wsi_inspector.core.session.load import load
-from tests.conftest import DEMO
-
-
-@pytest.fixture(scope="module")
-def runner():
-    with Runner(size=1) as shared:
-        yield shared
-
-
-@pytest.fixture(scope="module")
-def demo():
-    return load(DEMO)
 
 
 def run(runner, session, code):
