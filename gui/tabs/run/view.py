@@ -65,6 +65,7 @@ WATERFALL_NAMED = 200  # calls named on the waterfall's axis (more: the hover na
 WATERFALL_LABELLED = 200  # bars labelled with their time
 WATERFALL_NAMES_MOST = 320  # px the waterfall's call names take at most
 EDITED_MARK = "● "  # in the body chooser: this body's code was edited in this session
+SIDE_BY_SIDE_CHARS = 130  # monospace characters: a narrower Run tab puts the results under the code (_arrange)
 
 
 class _Bridge(QObject):
@@ -246,7 +247,7 @@ class RunView(QWidget):
         self.splitter.setObjectName("runSplitter")
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
-        self.splitter.setSizes([620, 560])
+        self.splitter.setSizes([620, 560])  # the shares until it has its width (`_arrange`)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(chooser)
@@ -408,6 +409,23 @@ class RunView(QWidget):
             self.runner = Runner(size=1, typescript=True)  # the stripper starts beside the guest, off the GUI thread
             self._runners.append(self.runner)
         return self.runner
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 — Qt's hook
+        super().resizeEvent(event)
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The results beside the code, or under it when the tab is narrower than SIDE_BY_SIDE_CHARS: at 1024 px
+        the results' tabs (whole titles) left the code 200 px, a third of a line, and cut the reads beside it.
+        Only the width decides, so choosing another body never flips the layout."""
+        narrow = self.width() < QFontMetrics(monospace()).horizontalAdvance("0" * SIDE_BY_SIDE_CHARS)
+        wanted = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
+        if self.splitter.orientation() == wanted:
+            return
+        self.splitter.setOrientation(wanted)
+        room = self.splitter.height() if narrow else self.splitter.width()
+        code = room * 2 // 5 if narrow else room * 11 // 20
+        self.splitter.setSizes([code, room - code])
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)

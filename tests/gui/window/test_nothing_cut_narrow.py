@@ -205,7 +205,29 @@ def test_the_reads_table_cuts_its_paths_at_their_end_and_the_read_and_its_entry_
         return (header.length() <= table.viewport().width() and shown_whole(table, 2, entries)
                 and (shown_whole(table, 1, reads) or table.columnWidth(3) <= keep + 1))
 
+    # At 1024 px the results are under the code (the tab is narrow): the read whole there too.
+    qtbot.waitUntil(lambda: fitted() and shown_whole(table, 1, reads), timeout=3000)
+
     qtbot.waitUntil(fitted, timeout=3000)
     window.grab().save("/tmp/narrow-reads-1024.png")
     settle(qtbot, window, (1920, 1080))  # room enough: the read whole
     qtbot.waitUntil(lambda: fitted() and shown_whole(table, 1, reads), timeout=3000)
+
+
+def test_a_narrow_run_tab_puts_the_results_under_the_code_and_a_wide_one_beside_it(window, open_file, qtbot):
+    # At 1024 px the result tabs (titles whole) left the code 200 px, some 25 characters of a line.
+    open_file(window, DEMO)
+    settle(qtbot, window, SMALL)
+    qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)  # the Run tab
+    run = window.views["run"]
+    qtbot.waitUntil(lambda: run.isVisible(), timeout=3000)
+    window.context.set_cursor("b5")
+    chars = QFontMetrics(monospace()).horizontalAdvance("0")
+    longest = max(len(line) for line in run.editor.toPlainText().splitlines())
+    qtbot.waitUntil(lambda: run.splitter.orientation() == Qt.Orientation.Vertical, timeout=3000)
+    assert run.editor.viewport().width() >= chars * longest, "b5's longest line whole"
+    assert run.result_tabs.width() >= run.editor.width() - 2  # the results take the tab's whole width too
+    settle(qtbot, window, (1920, 1080))
+    qtbot.waitUntil(lambda: run.splitter.orientation() == Qt.Orientation.Horizontal, timeout=3000)
+    assert run.editor.viewport().width() >= chars * longest
+    window.grab().save("/tmp/narrow-run-1920.png")
