@@ -29,7 +29,7 @@ from wsi_inspector.core.edits.diff import Change, diff
 from wsi_inspector.core.edits.edits import value_text
 from wsi_inspector.core.jsrules.json_values import canonical, json_equal
 from wsi_inspector.core.session.model import Body, Entry, Id
-from wsi_inspector.core.session.reading import parse_json
+from wsi_inspector.core.session.reading import no_gc, parse_json
 from wsi_inspector.core.session.store_scan import RecordText, digest
 from wsi_inspector.core.session.load import Session, load
 
@@ -350,12 +350,15 @@ def load_pair(a: Path, b: Path) -> tuple[Session, Session]:
         except BaseException as exc:  # handed to the caller below
             loaded["error"] = exc
 
-    thread = threading.Thread(target=read_b, name="wsi-compare-load", daemon=True)
-    thread.start()
-    try:
-        first = load(a)
-    finally:
-        thread.join()
+    # The collector stays off until both are read: each load turns it back on as it ends (no_gc), and the one
+    # that ends first would let it walk the other's millions of new objects as they are made.
+    with no_gc():
+        thread = threading.Thread(target=read_b, name="wsi-compare-load", daemon=True)
+        thread.start()
+        try:
+            first = load(a)
+        finally:
+            thread.join()
     if "error" in loaded:
         raise loaded["error"]
     return first, loaded["b"]

@@ -187,3 +187,25 @@ def test_readable_output_of_a_long_pair_lists_only_the_steps_that_differ(tmp_pat
     assert lines[2:4] == ["      … 20 steps the same", "*  21  b5-1  b5-1  failed / failed"]
     assert lines[4].startswith("        A fails: InvalidKeepError") and lines[5:] == [
         "        B fails: Error: late", "      … 35 steps the same"]
+
+
+def test_load_pair_reads_both_with_the_collector_off_until_both_are_read(monkeypatch, tmp_path):
+    """Each load turns the collector back on as it ends; the first to end would let it walk the other's objects."""
+    import gc
+
+    import wsi_inspector.core.edits.compare as compare
+
+    seen = []
+
+    def load_noting(path):
+        session = load(path)
+        seen.append(gc.isenabled())  # just after a load ends, while the other may still be reading
+        return session
+
+    monkeypatch.setattr(compare, "load", load_noting)
+    b = write(variant("constant"), tmp_path / "b.json")
+    was = gc.isenabled()
+    a_session, b_session = compare.load_pair(DEMO, b)
+    assert seen == [False, False]
+    assert gc.isenabled() == was
+    assert compare_sessions(a_session, b_session) == compare_sessions(load(DEMO), load(b))
