@@ -27,10 +27,10 @@ from typing import Any, NotRequired, TypedDict
 from wsi_inspector.core.edits.align import array_opcodes
 from wsi_inspector.core.edits.diff import Change, diff
 from wsi_inspector.core.edits.edits import value_text
-from wsi_inspector.core.jsrules.json_values import canonical, json_equal
+from wsi_inspector.core.jsrules.json_values import json_equal
 from wsi_inspector.core.session.model import Body, Entry, Id
 from wsi_inspector.core.session.reading import no_gc, parse_json
-from wsi_inspector.core.session.store_scan import RecordText, digest
+from wsi_inspector.core.session.store_scan import RecordText
 from wsi_inspector.core.session.load import Session, load
 
 # The document's parts (SPEC 7), as `wsi_inspector.core.edits.diff.Change` and `wsi_inspector.core.check.check.SessionReport` are: JSON objects.
@@ -64,22 +64,7 @@ class Step:
     def exact_key(self) -> str:
         """The key and the calls' inputs as written: among bodies of one code and calls (a loop's), the one
         that made the same calls with the same inputs is the counterpart."""
-        return f"{self.key}\x00{hash((tuple(map(input_hash, self.calls)), tuple(e.unit for e in self.calls))):x}"
-
-
-def input_hash(entry: Entry) -> int:
-    """A digest of an entry's input as compact JSON text: equal texts are equal inputs (not the converse).
-
-    Read where it lies in the record's text, not copied out first: a session's inputs are as big as
-    the session, and this is the most of a compare's work.
-    """
-    span = entry.input_span
-    if span is None:
-        return digest(canonical(entry.input))
-    text = entry.text
-    if type(text) is RecordText:  # the JSON form's: digested in C where it lies
-        return text.digest(span[0], span[1])
-    return digest(memoryview(text)[span[0]:span[1]])
+        return f"{self.key}\x00{hash((tuple(e.input_digest() for e in self.calls), tuple(e.unit for e in self.calls))):x}"
 
 
 def steps_of(session: Session) -> tuple[list[Step], list[Entry]]:

@@ -12,6 +12,7 @@ from typing import Any, Literal, NotRequired, TypedDict, overload
 
 from wsi_inspector.core.session.place import NOWHERE, Place
 from wsi_inspector.core.session.reading import parse_json
+from wsi_inspector.core.session.store_scan import RecordText, digest
 
 Id = str | int
 
@@ -148,6 +149,23 @@ class Entry:
         """
         at = self._input_at
         return None if at is None else (at, at + self.input_bytes + self._input_beyond)  # type: ignore[operator]  # set with it
+
+    def input_digest(self) -> int:
+        """A 64-bit digest of the input as compact JSON (`store_scan.digest`): equal texts, equal digests.
+
+        Read where the input lies in the record's text, not copied out: what tells a session's inputs apart
+        (the compare's keys), once for each of its entries. An input without a span: its sorted-keys JSON.
+        """
+        at = self._input_at
+        if at is None:
+            from wsi_inspector.core.jsrules.json_values import canonical
+
+            return digest(canonical(self.input))
+        end = at + self.input_bytes + self._input_beyond  # type: ignore[operator]  # set with it
+        text = self._text
+        if type(text) is RecordText:  # the JSON form's: digested in C where it lies
+            return int(text.digest(at, end))
+        return digest(memoryview(text)[at:end])
 
     def hold_as_text(self, text: Any, input_json: bytes | None = None) -> None:
         """Let go of the parsed input and output and keep `text`, the record they were read from.
