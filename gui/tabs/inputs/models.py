@@ -199,7 +199,7 @@ class ManifestModel(QAbstractTableModel):
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
         # Bounds checked here: Qt's own asks rowCount and columnCount through Python for every cell a
         # table paints (a cursor move repaints a screenful of rows, each of its seven cells).
-        if not parent.isValid() and 0 <= row < len(self.rows) and 0 <= column <= self.CAP_COLUMN:
+        if not parent.isValid() and 0 <= row < len(self.rows) and 0 <= column < self.columnCount():
             return self.createIndex(row, column)
         return QModelIndex()
 
