@@ -16,6 +16,9 @@ is pending. That is the figure issue 18 holds to 16 ms, in wall time and in the 
 time (which the machine's other jobs do not inflate). Its baseline, measured in the same run:
 repainting the window and every item view's rows with nothing changed, the painting any jump needs.
 The views' work without the painting is printed too: it is what could grow with the session.
+The first jump comes after the half-second pause below, the others right after the jump before: a move
+after a pause costs a third more for the same work (caches gone cold); bench_cursor_pause.py times one
+move both ways.
 """
 from __future__ import annotations
 

@@ -209,6 +209,13 @@ class ManifestModel(QAbstractTableModel):
             if row is not None:
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
+        # Bounds checked here: Qt's own asks rowCount and columnCount through Python for every cell a
+        # table paints (a cursor move repaints a screenful of rows, each of its seven cells).
+        if not parent.isValid() and 0 <= row < len(self.rows) and 0 <= column < self.columnCount():
+            return self.createIndex(row, column)
+        return QModelIndex()
+
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
 

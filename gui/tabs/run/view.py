@@ -90,6 +90,9 @@ class RunView(QWidget):
         self.replaying = False
         self.services: WindowServices | None = None  # the window's, given by the window that holds the tab
         self._loading = False  # the editor is being filled, not edited
+        # The cursor moved (or its body was chosen) while this tab was behind another in a shown window:
+        # the editor, record and scope follow when the tab comes to the front (_catch_up), not on the move.
+        self._behind: set[str] = set()
         self._stop_replay = threading.Event()
         self.jobs = Jobs(self)  # the run and the replay (wsi_inspector.gui.background.jobs): a new session drops their answers
         self._build()
@@ -282,7 +285,26 @@ class RunView(QWidget):
         self.replay_button.setEnabled(session is not None and bool(session.bodies))
         self._show_choice()
 
+    def _in_front(self, what: str) -> bool:
+        """True when the tab is shown (or its window is not: tests and headless use read it at once); else
+        `what` is noted for `_catch_up`. A cursor move with another tab in front put the body's code through
+        the highlighter and its record into labels, trees and the plot no one saw: a third of the move's work."""
+        if self.isVisible() or not self.window().isVisible():
+            return True
+        self._behind.add(what)
+        return False
+
+    def _catch_up(self) -> None:
+        """Show what the cursor's moves while the tab was behind changed: the chosen body, or only the scope."""
+        behind, self._behind = self._behind, set()
+        if "choice" in behind:
+            self._show_choice()  # the scope line too
+        elif "cursor" in behind:
+            self._cursor_changed()
+
     def _cursor_changed(self) -> None:
+        if not self._in_front("cursor"):
+            return
         session = self.context.session
         if session is None:
             self.scope_label.setText("No session open: open one to run bodies against its mock scene.")
@@ -341,6 +363,8 @@ class RunView(QWidget):
 
     def _show_choice(self) -> None:
         """The choice changed (another body, a revert, a new session): the chooser and editor show it."""
+        if not self._in_front("choice"):
+            return
         index = self.body_choices.row_of(self.choice.key)
         if index >= 0:
             self.body_combo.setCurrentIndex(index)
@@ -429,12 +453,14 @@ class RunView(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)
+        self._catch_up()
         self._titles_in_view()  # polished now: the titles in the style's font
         if self.context.session is not None:
             self._ensure_runner()  # warm a guest while the person reads the body
 
     def run_body(self) -> None:
         """Run the editor's body at the cursor; the result arrives later, the window stays live."""
+        self._catch_up()  # the editor holds the cursor's body (Ctrl+Return with another tab in front)
         session = self.context.session
         if session is None or self.future is not None or self.replaying:
             return
@@ -487,10 +513,12 @@ class RunView(QWidget):
         self.bridge.finished.emit(number, result)
 
     def _show_refusal(self, message: str) -> None:
+        self._catch_up()  # what a move while behind changed goes first, as it would have (here and below)
         self.status_label.setText(f"<b style='color:{hex_of('error')}'>Not run</b>: {html.escape(message)}")
 
     def show_result(self, result: dict[str, Any]) -> None:
         """Show a result document (SPEC 5) in every part of the view."""
+        self._catch_up()
         self.reads_panel.show_run(result)  # SPEC 7: what this run read
         self.last_result = result
         ok = result["ok"]
@@ -638,6 +666,7 @@ class RunView(QWidget):
 
     def reduce_body(self) -> Any:
         """Reduce the session to what the failure of the body at the cursor needs (wsi_inspector.gui.actions.reduce_panel)."""
+        self._catch_up()
         panel = start_reduce(self.context, self.services, self)
         if panel is None and self.context.cursor is None:
             self.status_label.setText("<b>Reduce</b> needs a body: move the cursor to the body whose failure to reduce.")
@@ -700,6 +729,7 @@ class RunView(QWidget):
             window.show_tab("inputs")
 
     def _replay_done(self, verdicts: list[Verdict]) -> None:
+        self._catch_up()
         self.replaying = False
         self._set_busy(False)
         same = sum(1 for v in verdicts if v["same"])

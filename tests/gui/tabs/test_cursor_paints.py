@@ -84,3 +84,27 @@ def test_a_move_redraws_no_empty_operations_waterfall_in_the_hidden_run_tab(wind
         window.context.set_cursor(cursor)
     assert run.operations == [] and run.plot.getPlotItem().titleLabel.text == "no module calls"
     assert drawn == []
+
+
+def test_a_move_with_another_tab_in_front_leaves_the_run_tab_to_follow_when_it_is_shown(window, open_file, demo_path, qtbot):
+    # Each move put the cursor's body through the Run tab's highlighter and its record into labels and
+    # trees, behind the Inputs tab: a third of a move's work on a million entries (issue 28.3). Counted,
+    # not timed: the editor is filled no time while the tab is behind, and shows the cursor's body once it is shown.
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    run = window.views["run"]
+    filled = []
+    set_code = run.editor.set_code
+    run.editor.set_code = lambda code, lang="js": (filled.append(code), set_code(code, lang))
+    for cursor in ("b2", "b5", None, "b7"):
+        window.context.set_cursor(cursor)
+    assert filled == []
+    edits_before = dict(window.context.run.edits)
+    window.show_tab("run")
+    assert filled == [session.body("b7").code]
+    assert run.editor.toPlainText() == session.body("b7").code and run.body_combo.currentData() == "b7"
+    assert "b7" in run.scope_label.text() and window.context.run.edits == edits_before  # filling it is no edit
+    window.show_tab("inputs")
+    window.context.set_cursor(None)  # the end: the editor keeps b7, the scope line says where it runs
+    window.show_tab("run")
+    assert filled == [session.body("b7").code] and "end of the session" in run.scope_label.text()
