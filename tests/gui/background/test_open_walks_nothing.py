@@ -95,6 +95,7 @@ def test_the_views_show_what_the_load_job_counted(window, loaded):
     assert f"{edits:,} canvas edits" in window.timeline.summary.text()
     run = window.views["run"]
     window.context.set_cursor("b321")
+    window.show_tab("run")  # a tab behind another follows the cursor once shown (issue 28)
     assert run.body_combo.currentData() == "b321" and run.body_combo.currentText() == "b321 · body 321"
     changes = window.views["changes"]
     window.show_tab("changes")
