@@ -504,43 +504,70 @@
   function bareDescriptor(own) {
     return own === undefined ? undefined : { __proto__: null, ...own };
   }
-  function cleanStack(read) {
-    // Put back as they were, read without a prototype: a body's Object.prototype.get would make them accessors.
-    const prepare = bareDescriptor(getOwnDescriptor(RealError, "prepareStackTrace"));
+  // Runs `read` with V8's stack as the runner wants it: `prepare` as Error.prepareStackTrace (undefined:
+  // V8's own text) and at most `frames` frames; the body's own settings are put back after, read without a
+  // prototype (a body's Object.prototype.get would make them accessors). A body that made them
+  // unchangeable gets no place (null), never one it wrote.
+  function ownStack(prepare, frames, read) {
+    const before = bareDescriptor(getOwnDescriptor(RealError, "prepareStackTrace"));
     const limit = bareDescriptor(getOwnDescriptor(RealError, "stackTraceLimit"));
-    if ((prepare && !prepare.configurable) || (limit && !limit.configurable)) return null;
-    if (prepare) deleteProp(RealError, "prepareStackTrace");
-    defineProp(RealError, "stackTraceLimit", { __proto__: null, value: 10, writable: true, enumerable: true, configurable: true });
+    if ((before && !before.configurable) || (limit && !limit.configurable)) return null;
+    if (prepare !== undefined) defineProp(RealError, "prepareStackTrace", dataProp(prepare));
+    else if (before) deleteProp(RealError, "prepareStackTrace");
+    defineProp(RealError, "stackTraceLimit", { __proto__: null, value: frames, writable: true, enumerable: true, configurable: true });
     try {
       return read();
     } finally {
-      if (prepare) defineProp(RealError, "prepareStackTrace", prepare);
+      if (before) defineProp(RealError, "prepareStackTrace", before);
+      else deleteProp(RealError, "prepareStackTrace");
       if (limit) defineProp(RealError, "stackTraceLimit", limit);
       else deleteProp(RealError, "stackTraceLimit");
     }
   }
+  const cleanStack = (read) => ownStack(undefined, 10, read);
+
+  // V8's call sites as they are, not formatted: only the frame the runner asks about gets its line and
+  // column worked out (formatting the text works them out for every frame, the runner's own too: the
+  // first place of a realm cost a millisecond). Their methods are taken now, before any body exists.
+  const callSites = (_, frames) => frames;
+  const site = (() => {
+    const frames = ownStack(callSites, 1, () => {
+      const probe = record();
+      captureStack(probe);
+      return probe.stack;
+    });
+    const proto = getProto(frames[0]);
+    return { __proto__: null, name: proto.getScriptNameOrSourceURL, line: proto.getLineNumber, column: proto.getColumnNumber };
+  })();
+
+  // The body's innermost frame under the runner's function `above`, clamped to the body; null if none.
+  function placeUnder(above) {
+    const frames = ownStack(callSites, 64, () => {
+      const probe = record();
+      captureStack(probe, above);
+      return probe.stack;
+    });
+    if (!isArray(frames)) return null;
+    for (let i = 0; i < frames.length; i++) {
+      if (apply(site.name, frames[i], []) === "body.js") {
+        return clampPlace(apply(site.line, frames[i], []) - BODY_LINE_OFFSET, apply(site.column, frames[i], []));
+      }
+    }
+    return null;
+  }
 
   function callSite() {
     try {
-      return cleanStack(() => {
-        const probe = record();
-        captureStack(probe, callSite);
-        return bodyPlace(probe.stack);
-      });
+      return placeUnder(callSite);
     } catch (e) {
       return null;
     }
   }
 
-  // The frame that called a module: the frames above the shared trap are left out, so there are
-  // few to format.
+  // The frame that called a module: the frames above the shared trap are left out.
   function callerPlace() {
     try {
-      return cleanStack(() => {
-        const probe = record();
-        captureStack(probe, applyGhost);
-        return bodyPlace(probe.stack);
-      }) || callSite();
+      return placeUnder(applyGhost) || callSite();
     } catch (e) {
       return null;
     }
@@ -1183,9 +1210,7 @@
   const formatGetter = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "format");
   const formatParts = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "formatToParts");
   const temporalNow = typeof Temporal === "object" ? Reflect.getOwnPropertyDescriptor(Temporal, "Now") : undefined;
-  // It reads an input and a kept value and calls a module (not awaited), as bodies do: V8 works out the
-  // source positions of the runner's functions on the first stack read through them, in this realm.
-  hooks.start("const e = inputs.last('a.b.c'); void (e && e.x, kept.k); modules.a.b.c({ x: 1 });\nreturn { a: 1, keep: { k: [1, 'x'] } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}',
+  hooks.start("return { a: 1, keep: { k: [1, 'x'] } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}',
     '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]',
     '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}', "");
   hooks.poll();
