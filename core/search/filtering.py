@@ -324,16 +324,24 @@ class ManifestIndex:
             self._prefix = list(accumulate(self.sizes, initial=0))
         return 2 + self._prefix[count] + max(count - 1, 0)
 
-    def position(self, entry: Entry, count: int) -> int | None:
-        """Where `entry` stands among the first `count` entries (a state's store), or None."""
+    def index_positions(self) -> None:
+        """Make the index `position` searches, where it may take its time (the load job; 0.07-0.09 s at a million
+        entries, which the GUI thread paid the first time an entry came from the timeline or the resolver)."""
         import numpy
 
         if self._positions is None:
             # Sorted id()s and a binary search: 16 bytes an entry, where a dict of them took about
-            # 100 (100 MB and 0.3 s for a million entries, on the GUI thread; this is 16 MB and 0.07 s).
+            # 100 (100 MB and 0.3 s for a million entries; this is 16 MB and 0.07 s).
             ids = numpy.fromiter(map(id, self.entries), numpy.uint64, len(self.entries))
             order = numpy.argsort(ids)
             self._positions, self._positions_since = (ids[order], order), {}
+
+    def position(self, entry: Entry, count: int) -> int | None:
+        """Where `entry` stands among the first `count` entries (a state's store), or None."""
+        import numpy
+
+        self.index_positions()
+        assert self._positions is not None
         ids, order = self._positions
         k = int(numpy.searchsorted(ids, id(entry)))
         at = int(order[k]) if k < len(ids) and ids[k] == id(entry) else self._positions_since.get(id(entry))

@@ -499,8 +499,8 @@ class InputsView(QWidget):
         """Where `entry` stands in the store at the cursor, or None.
 
         The entry last placed is remembered with its position: one the table showed is placed by its
-        row, so the index of every entry's position is built only when an entry comes from elsewhere
-        (the timeline, the resolver), not on opening a million-entry session nor on a cursor move.
+        row; one from elsewhere (the timeline, the resolver) is found in the index of every entry's
+        position, which the load job made (`ManifestIndex.index_positions`), never the GUI thread.
         """
         placed, position = self._placed
         if entry is not placed:

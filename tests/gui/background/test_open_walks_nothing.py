@@ -82,6 +82,9 @@ def test_opening_a_session_walks_no_entry_or_body_list_on_the_gui_thread(window,
         QApplication.processEvents()
     window.context.set_cursor(session.bodies[BODIES // 2].id)
     QApplication.processEvents()
+    window.show_tab("inputs")
+    window.context.choose_entry(session.entries[len(session.entries) // 3])  # an entry chosen in the timeline
+    QApplication.processEvents()  # its place in the store: from the index the load job made (issue 28)
     assert window.context.session is session and len(session.bodies) == BODIES
     assert walks == []
 
