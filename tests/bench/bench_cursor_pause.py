@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.bench.bench_gui import Settle, median  # noqa: E402
+from tests.bench.measure import opened_window  # noqa: E402
 
 PAUSE_S = 0.5
 
@@ -27,19 +28,12 @@ PAUSE_S = 0.5
 def main(path: str, moves: int) -> None:
     """Open `path` offscreen, then time the move `moves` times each way; print the medians."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QEventLoop, QSettings
     from PySide6.QtWidgets import QApplication
 
     from wsi_inspector.gui.window.app import make_application
-    from wsi_inspector.gui.window.main_window import MainWindow
 
     make_application([])
-    window = MainWindow(QSettings(str(Path(os.environ.get("TMPDIR", "/tmp")) / "wsi-bench-pause.ini"), QSettings.Format.IniFormat))
-    window.show()
-    loop = QEventLoop()
-    window.load_finished.connect(loop.quit)
-    window.open_file(path)
-    loop.exec()
+    window = opened_window(path, "wsi-bench-pause")
     bodies, inputs, settle = window.context.session.bodies, window.views["inputs"], Settle(QApplication)
     late, early = bodies[len(bodies) * 7 // 13].id, bodies[len(bodies) * 2 // 13].id
 

@@ -32,7 +32,7 @@ from pathlib import Path
 START = time.perf_counter()
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.measure import DATA, WSI, best_of, big_session  # noqa: E402
+from tests.bench.measure import DATA, WSI, best_of, big_session, opened_window  # noqa: E402
 
 RUNS = 3
 SEARCHED_UP_TO = 200_000  # entries: the text search (no target) is timed up to here; a million takes 15-25 s a window
@@ -121,24 +121,17 @@ def child(path: str, tabs: str) -> None:
     from wsi_inspector.gui.background import early_load
 
     early_load.start(path)  # as `wsi gui FILE` does: the load runs while Qt and the window are imported
-    from PySide6.QtCore import QEventLoop, QSettings
     from PySide6.QtWidgets import QApplication
 
     import wsi_inspector.gui.window.main_window
     from wsi_inspector.gui.window.app import make_application
-    from wsi_inspector.gui.window.main_window import MainWindow
 
     if tabs == "issue3":
         window_module = wsi_inspector.gui.window.main_window
         window_module.TABS[:] = [t for t in window_module.TABS if t[0] in ("inputs", "kept", "problems", "run")]  # the window wires the Run tab
 
     make_application([])
-    window = MainWindow(QSettings(str(Path(os.environ.get("TMPDIR", "/tmp")) / "wsi-bench.ini"), QSettings.Format.IniFormat))
-    window.show()
-    loop = QEventLoop()
-    window.load_finished.connect(loop.quit)
-    window.open_file(path)
-    loop.exec()
+    window = opened_window(path, "wsi-bench")
     QApplication.processEvents()
     window.repaint()
     usable = time.perf_counter() - START

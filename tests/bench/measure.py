@@ -39,3 +39,19 @@ def big_session(entries: int = 100_000) -> Path:
         print(f"generating {path} …", flush=True)
         make_big(path, entries)
     return path
+
+
+def opened_window(path: Path, settings: str):
+    """A main window with a settings file of its own (`settings`.ini under TMPDIR), shown, `path` opened and
+    loaded (the event loop run until the load job is done). The application must exist."""
+    from PySide6.QtCore import QEventLoop, QSettings
+
+    from wsi_inspector.gui.window.main_window import MainWindow
+
+    window = MainWindow(QSettings(str(Path(os.environ.get("TMPDIR", "/tmp")) / f"{settings}.ini"), QSettings.Format.IniFormat))
+    window.show()
+    loop = QEventLoop()
+    window.load_finished.connect(loop.quit)
+    window.open_file(path)
+    loop.exec()
+    return window
