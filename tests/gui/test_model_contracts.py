@@ -142,24 +142,6 @@ def _body_choices(session: Session | None) -> Iterator[QAbstractItemModel]:
     yield from _body_choices_growing(model)
 
 
-def _body_choices_growing(model: Any) -> Iterator[None]:
-    """The chooser through a followed file's appends: the new bodies inserted before the fixed rows after them."""
-    from wsi_inspector.core.session.growing import Growth
-
-    lines = _growing_lines()
-    text = b"".join(lines[:3])
-    live = load_bytes(text, "live.jsonl")
-    model.set_session(live)
-    growth = Growth(live, text)
-    for step in (1, 3, 3, 1, 3):
-        added, lines = b"".join(lines[3:3 + step]), lines[:3] + lines[3 + step:]
-        text += added
-        assert growth.feed(text[growth.offset:]) is not None
-        model.grow()
-        yield
-    model.set_session(None)
-
-
 def _growing_lines() -> list[bytes]:
     """A JSON Lines session written line by line: calls nested and lone, edits, a kept snapshot, bodies."""
     records: list[dict[str, Any]] = [{"format": "worker-session/1", "session": {"id": "live"}}]
@@ -171,8 +153,8 @@ def _growing_lines() -> list[bytes]:
     return [json.dumps(r).encode() + b"\n" for r in records]
 
 
-def _timeline_growing(model: Any) -> Iterator[None]:
-    """The model through a followed file's appends, one line and three lines at a time."""
+def _grown(model: Any, steps: tuple[int, ...], take: Any) -> Iterator[None]:
+    """The model through a followed file's appends, `steps` lines at a time, each handed on by `take(live, appended)`."""
     from wsi_inspector.core.session.growing import Growth
 
     lines = _growing_lines()
@@ -180,15 +162,28 @@ def _timeline_growing(model: Any) -> Iterator[None]:
     live = load_bytes(text, "live.jsonl")
     model.set_session(live)
     growth = Growth(live, text)
-    for step in (1, 3, 1, 1, 3, 1, 3, 3, 1):
+    for step in steps:
         added, lines = b"".join(lines[3:3 + step]), lines[:3] + lines[3 + step:]
         text += added
         appended = growth.feed(text[growth.offset:])
         assert appended is not None
-        model.extend(live, appended.rows)
-        model.set_cursor(None)
+        take(live, appended)
         yield
     model.set_session(None)
+
+
+def _body_choices_growing(model: Any) -> Iterator[None]:
+    """The chooser through a followed file's appends: the new bodies inserted before the fixed rows after them."""
+    yield from _grown(model, (1, 3, 3, 1, 3), lambda _live, _appended: model.grow())
+
+
+def _timeline_growing(model: Any) -> Iterator[None]:
+    """The model through a followed file's appends, one line and three lines at a time."""
+    def take(live: Any, appended: Any) -> None:
+        model.extend(live, appended.rows)
+        model.set_cursor(None)
+
+    yield from _grown(model, (1, 3, 1, 1, 3, 1, 3, 3, 1), take)
 
 
 @driver("JsonTreeModel")

@@ -22,3 +22,15 @@ def shown_whole(view, column: int, texts) -> bool:
 
     metrics = QFontMetrics(monospace())
     return all(metrics.horizontalAdvance(text) + 8 <= view.columnWidth(column) for text in texts)
+
+
+def demo_at(window, open_file, qtbot, body: str | None = "b5", tab: str | None = None, size=SMALL):
+    """The demo open in `window` at `body`, `tab` shown (when given), the window settled at `size` (1024×700)."""
+    from tests.conftest import DEMO
+
+    session = open_file(window, DEMO)
+    window.context.set_cursor(body)
+    if tab is not None:
+        window.show_tab(tab)
+    settle(qtbot, window, size)
+    return session

@@ -6,17 +6,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
 from tests.conftest import DEMO
-from tests.helpers.window_sizes import SMALL, settle, shown_whole
+from tests.helpers.window_sizes import SMALL, demo_at, settle, shown_whole
 from wsi_inspector.gui.window.look import monospace
 
 
 def test_inputs_at_1024_calls_are_whole_the_shape_header_whole_and_the_applied_column_a_mark(window, open_file, qtbot):
     from wsi_inspector.gui.tabs.inputs.view import DETAIL_KEEPS
 
-    session = open_file(window, DEMO)  # what `wsi` opens with no file
-    window.context.set_cursor("b5")
-    window.show_tab("inputs")
-    settle(qtbot, window, SMALL)
+    session = demo_at(window, open_file, qtbot, "b5", "inputs")  # what `wsi` opens with no file
     view = window.views["inputs"]
     table, header, model = view.table, view.table.horizontalHeader(), view.model
     calls = {e.call for e in session.entries}
@@ -58,10 +55,7 @@ def test_a_call_is_cut_in_the_middle_only_when_no_room_can_be_had(window, open_f
 
 def test_changes_at_1024_calls_and_kept_names_are_whole_and_the_shape_header_too(window, open_file, qtbot):
     # The lead saw `pack.corr…ridorRuns` and a shape header "hap" beside a kept-values pane of room.
-    open_file(window, DEMO)
-    window.context.set_cursor("b5")
-    window.show_tab("changes")
-    settle(qtbot, window, SMALL)
+    demo_at(window, open_file, qtbot, "b5", "changes")
     view = window.views["changes"]
     view.choose_points("b1", None)  # four kept names added: the kept values' pane shows
     qtbot.waitUntil(lambda: view.document is not None, timeout=10_000)
@@ -80,10 +74,7 @@ def test_changes_at_1024_calls_and_kept_names_are_whole_and_the_shape_header_too
 
 def test_kept_names_are_whole_and_no_wider_so_the_shape_has_the_room(window, open_file, qtbot):
     # The name column was 140 px whatever the names; the shape beside it read "{bandD…".
-    open_file(window, DEMO)
-    window.context.set_cursor(None)
-    window.show_tab("kept")
-    settle(qtbot, window, SMALL)
+    demo_at(window, open_file, qtbot, None, "kept")
     view = window.views["kept"]
     metrics = QFontMetrics(monospace())
     names = [row.name for row in view.model.rows]
@@ -118,11 +109,7 @@ def test_the_run_tabs_calls_are_whole_at_1024(window, open_file, qtbot):
 
 def test_the_edits_calls_take_the_change_lists_spare_room_at_1920(window, open_file, qtbot):
     # At 1920 px "pack.corridor…corridorRuns" beside a change list whose last column was mostly empty.
-    open_file(window, DEMO)
-    window.show_tab("edits")
-    settle(qtbot, window, (1920, 1080))
-    view = window.views["edits"]
-    qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    view = edits_at_1920(window, open_file, qtbot)
     calls = {view.edits_model.data(view.edits_model.index(row, 4)) for row in range(view.edits_model.rowCount())}
     qtbot.waitUntil(lambda: shown_whole(view.edits_table, 4, calls), timeout=3000)
     changes = view.changes_table
@@ -133,10 +120,7 @@ def test_the_edits_calls_take_the_change_lists_spare_room_at_1920(window, open_f
 
 def test_keys_four_levels_deep_are_whole_in_the_inputs_tree_at_1024(window, open_file, qtbot):
     # A search for "dept" reveals e3's rooms/1/id; its sibling "size" read "s…" beside the whole calls.
-    open_file(window, DEMO)
-    window.context.set_cursor("b5")
-    window.show_tab("inputs")
-    settle(qtbot, window, SMALL)
+    demo_at(window, open_file, qtbot, "b5", "inputs")
     view = window.views["inputs"]
     view.search_edit.setFocus()
     qtbot.keyClicks(view.search_edit, "dept")
@@ -187,13 +171,19 @@ def test_timeline_call_rows_are_whole_at_1024_before_any_replay(window, open_fil
     assert cut == []
 
 
-def edits_at_1920_on_e1(window, open_file, qtbot):
-    """The Edits tab of the demo at 1920×1080, edit e1 chosen and its detail shown."""
+def edits_at_1920(window, open_file, qtbot):
+    """The Edits tab of the demo at 1920×1080, its edits listed."""
     open_file(window, DEMO)
     window.show_tab("edits")
     settle(qtbot, window, (1920, 1080))
     view = window.views["edits"]
     qtbot.waitUntil(lambda: view.ready, timeout=20_000)
+    return view
+
+
+def edits_at_1920_on_e1(window, open_file, qtbot):
+    """The Edits tab of the demo at 1920×1080, edit e1 chosen and its detail shown."""
+    view = edits_at_1920(window, open_file, qtbot)
     assert view.select_edit("e1")
     qtbot.waitUntil(lambda: view.current_detail() is not None, timeout=20_000)
     return view

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
 from tests.conftest import DEMO
-from tests.helpers.window_sizes import LARGE, SMALL, settle, shown_whole
+from tests.helpers.window_sizes import LARGE, SMALL, demo_at, settle, shown_whole
 from wsi_inspector.gui.window.look import monospace
 from wsi_inspector.gui.window.main_window import tabs_keep
 
@@ -99,9 +99,7 @@ def test_run_result_tabs_are_all_in_view_at_1024_when_returned_says_none(window,
 
 def test_inputs_detail_tabs_are_all_in_view_at_1024(window, open_file, qtbot):
     # Seen in the 1024×700 dark screenshot: "input | output (none r…" and scroll arrows, "other fields" past them.
-    open_file(window, DEMO)
-    window.context.set_cursor("b5")
-    settle(qtbot, window, SMALL)
+    demo_at(window, open_file, qtbot, "b5")
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)  # the Inputs tab
     view = window.views["inputs"]
     table, model = view.table, view.model
@@ -121,9 +119,7 @@ def test_inputs_detail_tabs_are_all_in_view_at_1024(window, open_file, qtbot):
 def test_trim_calls_are_whole_at_1024_beside_an_applied_mark(window, open_file, qtbot):
     # Seen in the 1024×700 screenshots: "pack.corridorRuns.corridorRu…" (an id cut at its end) beside an
     # "applied" column 78 px wide and empty but for the three edits.
-    open_file(window, DEMO)
-    window.context.set_cursor("b5")
-    settle(qtbot, window, SMALL)
+    demo_at(window, open_file, qtbot, "b5")
     qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)  # the Trim tab
     view = window.views["trim"]
     table, model = view.table, view.model

@@ -5,15 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from tests.conftest import DEMO
-from tests.helpers.window_sizes import SMALL, settle
+from tests.helpers.window_sizes import SMALL, demo_at
 
 
 def cap_tried_at_1024(window, open_file, qtbot):
     """The Trim tab of the demo at body b5 in a 1024×700 window, a cap of 2,560 bytes typed and entered."""
-    open_file(window, DEMO)
-    window.context.set_cursor("b5")
-    window.show_tab("trim")
-    settle(qtbot, window, SMALL)
+    demo_at(window, open_file, qtbot, "b5", "trim")
     trim = window.views["trim"]
     trim.cap_field.setFocus()
     trim.cap_field.selectAll()
