@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Literal, NotRequired, TypedDict, overload
 
+from wsi_inspector.core.jsrules.json_values import canonical
 from wsi_inspector.core.session.place import NOWHERE, Place
 from wsi_inspector.core.session.reading import parse_json
 from wsi_inspector.core.session.store_scan import RecordText, digest
@@ -158,8 +159,6 @@ class Entry:
         """
         at = self._input_at
         if at is None:
-            from wsi_inspector.core.jsrules.json_values import canonical
-
             return digest(canonical(self.input))
         end = at + self.input_bytes + self._input_beyond  # type: ignore[operator]  # set with it
         text = self._text
