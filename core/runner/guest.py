@@ -105,8 +105,9 @@ class Realm:
     invoked on that array directly.
     """
 
-    def __init__(self, texts: dict[str, str] | None = None) -> None:
-        """`texts`: the state texts (STATE_TEXTS) to put in now, while the realm waits for its run."""
+    def __init__(self, literals: dict[str, str] | None = None) -> None:
+        """`literals`: the state texts (STATE_TEXTS), as JavaScript string literals, to put in now, while the realm
+        waits for its run."""
         from py_mini_racer import JSUndefined
 
         self.mr = _bare_racer()
@@ -117,8 +118,8 @@ class Realm:
         # the tracer with its own captured intrinsics.
         hooks = self.mr.eval(f"const {self.name} = ((makeReads) => {PRELUDE})({READS});\n{self.name}")
         self.start, self.poll, self.answer, self.fire = (hooks[name] for name in ("start", "poll", "answer", "fire"))
-        if texts:
-            self.mr.eval(f"{self.name}.preload(" + ", ".join(js_string(texts[key]) for key in STATE_TEXTS) + ")")
+        if literals:
+            self.mr.eval(f"{self.name}.preload(" + ", ".join(literals[key] for key in STATE_TEXTS) + ")")
         self.no_args = self.mr.eval("[]")
         self._ctx = self.mr._ctx
         self._undefined = self._ctx._python_to_value_handle(JSUndefined)
@@ -312,7 +313,9 @@ class Guest:
         self.over_memory = False
         self.timed_out = False
         self.memory_ceiling = 0
-        self.texts: dict[str, str] = {}  # the last run's state texts, which the next realm is made holding
+        # The last run's state texts as string literals, which the next realm is made holding: written once when
+        # they came (a store of 16 MB is some 30 ms to write), not again for every realm that holds them.
+        self.literals: dict[str, str] = {}
 
     def send(self, message: dict[str, Any]) -> None:
         write_frame(self.out_fd, message)
@@ -333,7 +336,7 @@ class Guest:
             realm.close()
             if not keep_serving:
                 return
-            self.realm = Realm(self.texts)  # the next run's, made now so that run does not wait for it
+            self.realm = Realm(self.literals)  # the next run's, made now so that run does not wait for it
             self.send({"t": "ready", "pid": os.getpid()})
 
     async def run(self, realm: Realm, message: dict[str, Any]) -> bool:
@@ -405,11 +408,11 @@ class Guest:
         code: str = message["code"]
         # The host leaves out a text it sent the run before: this realm was made holding it, and it goes in
         # as `undefined` (prelude.js `start`). One it never sent is the host's bug (KeyError: an InternalError).
-        missing = [key for key in STATE_TEXTS if key not in message and key not in self.texts]
+        missing = [key for key in STATE_TEXTS if key not in message and key not in self.literals]
         if missing:
             raise KeyError(missing[0])
-        self.texts.update({key: message[key] for key in STATE_TEXTS if key in message})
         state = {key: js_string(message[key]) if key in message else "undefined" for key in STATE_TEXTS}
+        self.literals.update({key: state[key] for key in STATE_TEXTS if key in message})
         # One script starts the run: it calls the start hook (by the realm's secret name) with the
         # body's text, which V8 compiles there as a function body of its own (see prelude.js), the
         # state it is handed (JSON texts: the store, the scene and the manifest are parsed only when the
