@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from wsi_inspector.core.runner.protocol import STATE_TEXTS, ChannelClosed, read_frame, write_frame
+from wsi_inspector.core.runner.protocol import STATE_ROOM, STATE_TEXTS, ChannelClosed, read_frame, write_frame
 
 if TYPE_CHECKING:  # mini-racer is imported where V8 is first needed (a guest's start is timed)
     from py_mini_racer._types import PythonJSConvertedTypes
@@ -236,7 +236,8 @@ class Quiet:
             self.realm._ctx._dll.mr_cancel_task(self.realm._ctx._ctx, self.task_id)
 
 
-_limits = {"timeout": 10.0, "memory": 256 * 1024 * 1024}
+_limits = {"timeout": 10.0, "memory": 256 * 1024 * 1024, "state": 0}
+BIG_STATE = 8_000_000  # characters of state handed to a run past which a memory error names it
 
 
 def timeout_error() -> dict[str, Any]:
@@ -253,7 +254,10 @@ def memory_error() -> dict[str, Any]:
     return {
         "name": "MemoryError",
         "message": f"the body used more than its memory cap of {_limits['memory'] // (1024 * 1024)} MiB and was "
-        "stopped; look for an array, typed array, WebAssembly memory or string that grows without end",
+        "stopped; look for an array, typed array, WebAssembly memory or string that grows without end"
+        + (f" (the store, scene and manifest handed to it are {_limits['state'] / 1e6:.0f} MB of JSON, whose copies "
+           "the run makes too: a smaller caps.storeBytes or a larger memory cap gives them room)"
+           if _limits["state"] > BIG_STATE else ""),
     }
 
 
@@ -342,7 +346,14 @@ class Guest:
     async def run(self, realm: Realm, message: dict[str, Any]) -> bool:
         """Run one body in `realm`; whether the guest can serve another run."""
         _limits["timeout"] = float(message["timeout"])
-        memory = _limits["memory"] = int(message["memory"])
+        _limits["memory"] = int(message["memory"])
+        # The body's cap is the body's: the runner's own copies of the state it hands over (the texts in the
+        # run's script, the strings they make, their values once the body reads them) come on top. A 5 MB store
+        # under a 16 MiB cap stopped a body that read one entry, and a 64 MiB one under 256 MiB crashed the guest
+        # (signal 11, past its data limit: the host now sizes it for the state too).
+        state = sum(len(message[key]) if key in message else len(self.literals.get(key, "")) for key in STATE_TEXTS)
+        _limits["state"] = state
+        memory = int(_limits["memory"]) + STATE_ROOM * state
         started = time.monotonic()
         deadline = started + float(message["timeout"])
         realm.mr.set_hard_memory_limit(memory)

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wsi_inspector.core.runner.envelope import Envelope
-from wsi_inspector.core.runner.protocol import STATE_TEXTS, ChannelClosed, ChannelTimeout, read_frame, write_frame
+from wsi_inspector.core.runner.protocol import STATE_ROOM, STATE_TEXTS, ChannelClosed, ChannelTimeout, read_frame, write_frame
 from wsi_inspector.core.runner.result import CallTrace, HostTimeout, RunResult, assemble, failure, read_done
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,6 +45,7 @@ START_TIMEOUT_S = 20.0
 # The guest's hard RLIMIT_DATA: V8 holds ~560 MiB of data segment at rest (address space it
 # commits ahead of use), and each run may take twice its memory cap above that (see guest.py).
 DATA_HEADROOM = 1024 * 1024 * 1024
+STATE_IN_HEADROOM = 128 * 1024 * 1024  # of that headroom, what the state handed to a run may take (STATE_ROOM a character)
 
 
 def data_limit_for(memory_bytes: int) -> int:
@@ -312,7 +313,10 @@ class Runner:
         envelope.prepare()  # TypeScript erased here, on the runner's thread, within the run's timeout
         if envelope.refusal is not None:
             return failure(**envelope.refusal)
-        guest = self._take(envelope.options.memory_bytes)
+        # A guest whose data limit has room for the body's cap and the state handed over (guest.py `run`); the
+        # headroom every guest has takes a state of a few MB, so only a bigger one asks for a bigger guest.
+        state = len(envelope.store_json) + len(envelope.scene_json) + len(envelope.manifest_json())
+        guest = self._take(envelope.options.memory_bytes + max(0, STATE_ROOM * state - STATE_IN_HEADROOM))
         with self._lock:
             self._active[id(future)] = guest
         started = time.monotonic()

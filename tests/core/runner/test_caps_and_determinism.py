@@ -50,3 +50,28 @@ def test_timers_run_within_the_body(demo, runner):
     result = runner.run(build_envelope(demo, "const order = [];\nsetTimeout(() => order.push('b'), 20);\n"
                                        "setTimeout(() => order.push('a'), 5);\nawait new Promise((r) => setTimeout(r, 40));\nreturn order;"))
     assert result["returned"] == ["a", "b"]
+
+
+def test_the_memory_cap_is_the_bodys_and_the_state_handed_over_comes_on_top(runner):
+    """A 5 MB store under a 16 MiB cap: the runner's own copies of it (the run's script, its strings, its values
+    once read) counted against the body's cap, which stopped a body that read one entry (a 64 MiB store under
+    the default 256 MiB crashed the guest)."""
+    import json
+
+    from wsi_inspector.core.session.load import load_bytes
+
+    store = [{"id": f"c{i}", "call": "pack.rooms.place", "input": {"points": [[i * 1.234567891234, i / 7.0]] * 40}}
+             for i in range(3000)]
+    document = {"format": "worker-session/1", "session": {"id": "s"}, "caps": {"storeBytes": 64 << 20}, "store": store,
+                "bodies": [{"id": "b1", "code": "return 1;"}]}
+    session = load_bytes(json.dumps(document).encode(), "s.json")
+    options = {"memory_bytes": 16 << 20}
+    reads = build_envelope(session, "return inputs.list().length + inputs.last('pack.rooms.place').points.length;", options=options)
+    assert len(reads.store_json) > 4_000_000
+    for _ in range(2):  # the store sent, then held by the guest's next realm
+        result = runner.run(reads)
+        assert result["ok"], result.get("error")
+        assert result["returned"] == 3040
+    # The body's own memory is still held to its cap.
+    grows = build_envelope(session, "const a = []; for (;;) a.push(new Array(100000).fill(1.5));", options=options)
+    assert runner.run(grows)["error"]["name"] == "MemoryError"
