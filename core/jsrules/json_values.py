@@ -46,7 +46,18 @@ def kind(value: Any) -> str:
 
 
 def json_equal(a: Any, b: Any) -> bool:
-    """Equal as JavaScript sees parsed JSON: numbers by value, booleans apart from numbers, key order ignored."""
+    """Equal as JavaScript sees parsed JSON: numbers by value, booleans apart from numbers, key order ignored.
+
+    The same JSON text (keys sorted) is the same value, told in C; only values whose texts differ (`1` and
+    `1.0`, or really different) are walked here, node by node (a compare of two sessions in two forms walked
+    25 million nodes that were equal)."""
+    if a is b:
+        return True
+    try:
+        if orjson.dumps(a, option=orjson.OPT_SORT_KEYS) == orjson.dumps(b, option=orjson.OPT_SORT_KEYS):
+            return True
+    except TypeError:  # nested past orjson's 254 levels, integers beyond 64 bits, lone surrogates: walked
+        pass
     pending = [(a, b)]
     while pending:
         x, y = pending.pop()
