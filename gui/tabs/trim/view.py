@@ -258,7 +258,12 @@ class TrimView(QWidget):
         self.exact_label.setObjectName("trimExact")
         # Wide enough for any cap up to a terabyte: a label that grew with the cap's digits
         # would shrink the slider under the pointer while it is dragged.
-        self.exact_label.setMinimumWidth(self.exact_label.fontMetrics().horizontalAdvance("= 999,999,999,999 B"))
+        # Measured as the label lays out its widest digit, and 2 px for the kerning of other digits beside each
+        # other (in a proportional font "987,654,321,098" outgrew twelve 9s by a pixel).
+        digit = max("0123456789", key=self.exact_label.fontMetrics().horizontalAdvance)
+        self.exact_label.setText(f"= {digit * 3},{digit * 3},{digit * 3},{digit * 3} B")
+        self.exact_label.setMinimumWidth(self.exact_label.sizeHint().width() + 2)
+        self.exact_label.clear()
         self.session_cap_button = QPushButton("Session cap", self)
         self.session_cap_button.setObjectName("trimSessionCap")
         self.session_cap_button.setToolTip("back to the session's caps.storeBytes")
