@@ -6,6 +6,7 @@ body failing. Targets (issue 33): the compare itself at most 2 s headless; what 
 does (both read at once, then compared) at most 1.2× reading both one after the other, measured in
 the same run (the machine is shared: figures vary with its load). Also shown: the window opened by File ▸
 Compare with… on the open session, which takes A as the main window loaded it and reads only B.
+`--real [ENTRIES]` measures the same on make_real's real-shaped session in every form (see `real_forms`).
 """
 from __future__ import annotations
 
@@ -85,5 +86,35 @@ def main() -> None:
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
+def real_forms(entries: int) -> None:
+    """`--real [ENTRIES]`: make_real's real-shaped session (full doubles, outputs) compared with itself in each form
+    and across two, each row against loading both in the same run (issue 33's targets on users' shapes)."""
+    from tests.bench.make_real import write_forms
+
+    with tempfile.TemporaryDirectory() as folder:
+        paths = write_forms(Path(folder), entries)
+        for a_form, b_form in [("compact", "compact"), ("indent", "indent"), ("jsonl", "jsonl"), ("jsonl.gz", "jsonl.gz"),
+                               ("compact", "jsonl")]:
+            a, b = paths[a_form], paths[b_form]
+            gc.collect()
+            started = time.perf_counter()
+            session_a, session_b = load(a), load(b)
+            loaded = time.perf_counter() - started
+            started = time.perf_counter()
+            same = compare_sessions(session_a, session_b)["same"]
+            seconds = time.perf_counter() - started
+            del session_a, session_b
+            gc.collect()
+            started = time.perf_counter()
+            compare_sessions(*load_pair(a, b))
+            window = time.perf_counter() - started
+            print(f"{a_form:>8} vs {b_form:<8} (same: {same}): loading both {loaded:.2f} s, compare {seconds:.2f} s, "
+                  f"the window's work {window:.2f} s = {window / loaded:.2f}× (target ≤ {TARGET_WINDOW_RATIO}×)")
+    print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--real"]:
+        real_forms(int(sys.argv[2]) if len(sys.argv) > 2 else 50_000)
+    else:
+        main()
