@@ -30,7 +30,7 @@ from wsi_inspector.core.edits.edits import value_text
 from wsi_inspector.core.jsrules.json_values import json_equal
 from wsi_inspector.core.session.model import Body, Entry, Id
 from wsi_inspector.core.session.reading import no_gc, parse_json
-from wsi_inspector.core.session.store_scan import RecordText
+from wsi_inspector.core.session.store_scan import RecordText, member, same_json
 from wsi_inspector.core.session.load import Session, load
 
 # The document's parts (SPEC 7), as `wsi_inspector.core.edits.diff.Change` and `wsi_inspector.core.check.check.SessionReport` are: JSON objects.
@@ -196,10 +196,27 @@ def _same_text(a: Entry, b: Entry) -> bool:
     return memoryview(text_a).tobytes() == memoryview(text_b).tobytes()
 
 
+def _same_spelled(a: Entry, b: Entry) -> bool:
+    """Both records spell their input and output alike but for whitespace between tokens, and have one unit:
+    the same call read from another form of the session (indented, or a JSON Lines line with its `kind`),
+    told equal in C without parsing either. False: not known to be the same (parse and compare)."""
+    if a.unit != b.unit or a.applied != b.applied or a.has_output != b.has_output:
+        return False
+    span_a, span_b = a.input_text_span, b.input_text_span
+    if span_a is None or span_b is None or not same_json(a.text, span_a, b.text, span_b):
+        return False
+    if not a.has_output:
+        return True
+    # Read from past the input (where records put the output): members before it are not seen, and a record
+    # spelling its output first is parsed.
+    output_a, output_b = member(a.text, "output", span_a[1]), member(b.text, "output", span_b[1])
+    return type(output_a) is tuple and type(output_b) is tuple and same_json(a.text, output_a, b.text, output_b)
+
+
 def compare_entries(a: Entry, b: Entry) -> CallItem:
     """One call made (or handed) on both sides: same, or the input's and output's changes (A's unit)."""
     item: dict[str, Any] = {"a": a.id, "b": b.id, "call": a.call, "same": True}
-    if _same_text(a, b):
+    if _same_text(a, b) or _same_spelled(a, b):
         return item
     ra, rb = _record(a), _record(b)
     across = bool(a.unit and b.unit and a.unit != b.unit)  # lengths compared in A's unit

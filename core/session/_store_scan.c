@@ -82,10 +82,13 @@ static int grow(void **items, Py_ssize_t *cap, Py_ssize_t need, size_t size, Sca
     return 1;
 }
 
+/* JSON's whitespace, which may stand between tokens: what a session written compact and the same one indented
+   (or as JSON Lines) differ by inside a record. */
+static inline int json_space(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
 static inline void skip_space(Scan *s) {
     while (s->pos < s->length) {
-        unsigned char c = s->text[s->pos];
-        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+        if (!json_space((unsigned char)s->text[s->pos])) return;
         s->pos++;
         s->verbatim = 0;
     }
@@ -822,21 +825,96 @@ static PyObject *RecordText_richcompare(RecordText *self, PyObject *other, int o
     return PyBool_FromLong(op == Py_EQ ? same : !same);
 }
 
-/* A 64-bit digest of bytes, 8 at a time (a multiply and a rotate each, then murmur's finalizer): some ten
-   times Python's siphash, for telling equal texts apart where no adversary picks them (the compare's
-   keys, checked byte for byte where it matters). Not Python's hash: `digest` is the one copy. */
-static uint64_t digest_bytes(const char *text, Py_ssize_t length) {
-    const uint64_t k1 = 0x9E3779B97F4A7C15ULL, k2 = 0xC2B2AE3D27D4EB4FULL;
-    uint64_t h = (uint64_t)length * k1, word;
-    Py_ssize_t at = 0;
-    for (; at + 8 <= length; at += 8) {
-        memcpy(&word, text + at, 8);
-        h ^= word * k2;
-        h = ((h << 31) | (h >> 33)) * k1;
+/* ---- A JSON text's tokens: the same value written compact, indented or as a JSON Lines line. ---- */
+
+/* Reads a JSON text's bytes with the whitespace between its tokens left out (inside a string every byte
+   counts). Made for texts the scan found to be JSON; on any other text it still ends, at the text's end. */
+typedef struct { const unsigned char *at, *end; int in_string, escaped; } Tokens;
+
+static inline Tokens tokens_of(const char *text, Py_ssize_t length) {
+    Tokens t = {(const unsigned char *)text, (const unsigned char *)text + length, 0, 0};
+    return t;
+}
+
+/* Whether any of a word's 8 bytes is `b` (the classic "has zero byte" test on w ^ b…b): lets the loops below
+   pass 8 ordinary bytes (digits, commas, letters) at once. */
+static inline uint64_t has_byte(uint64_t w, unsigned char b) {
+    uint64_t v = w ^ (0x0101010101010101ULL * b);
+    return (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
+}
+
+static inline int tokens_next(Tokens *t) {  /* the next byte that counts, or -1 at the end */
+    while (t->at < t->end) {
+        unsigned char c = *t->at++;
+        if (t->in_string) {
+            if (t->escaped) t->escaped = 0;
+            else if (c == '\\') t->escaped = 1;
+            else if (c == '"') t->in_string = 0;
+            return c;
+        }
+        if (json_space(c)) continue;
+        if (c == '"') t->in_string = 1;
+        return c;
     }
+    return -1;
+}
+
+/* Copies the text's next bytes that count into out[0:cap]: how many, fewer than cap only at the text's end.
+   Up to 8 bytes at a time: a run that changes nothing (digits and commas, a string's letters) is copied,
+   a run of spaces (an indentation) passed, up to the first byte that matters, found by has_byte (whose
+   lowest flag is exact). */
+#define TOKEN_CHUNK 256
+static Py_ssize_t tokens_fill(Tokens *t, unsigned char *out, Py_ssize_t cap) {
+    Py_ssize_t k = 0;
+    while (k < cap && t->at < t->end) {
+        if (cap - k >= 8 && t->end - t->at >= 8 && !t->escaped) {
+            uint64_t w;
+            memcpy(&w, t->at, 8);
+            if (!t->in_string && json_space((unsigned char)w)) {  /* a line's end, then its indentation */
+                uint64_t other = (w ^ 0x2020202020202020ULL) >> 8;  /* after it, non-zero in each byte not a space */
+                t->at += 1 + (other ? __builtin_ctzll(other) / 8 : 7);
+                continue;
+            }
+            uint64_t stops = t->in_string ? has_byte(w, '"') | has_byte(w, '\\')
+                : has_byte(w, '"') | has_byte(w, ' ') | has_byte(w, '\n') | has_byte(w, '\r') | has_byte(w, '\t');
+            int run = stops ? __builtin_ctzll(stops) / 8 : 8;
+            if (run > 0) {
+                memcpy(out + k, &w, 8);  /* the bytes past the run are written over next */
+                k += run;
+                t->at += run;
+                continue;
+            }
+        }
+        int c = tokens_next(t);
+        if (c < 0) break;
+        out[k++] = (unsigned char)c;
+    }
+    return k;
+}
+
+/* A 64-bit digest of a JSON text's tokens, 8 bytes at a time (a multiply and a rotate each, then murmur's
+   finalizer): texts that differ only in whitespace between tokens have the same digest. Some ten times
+   Python's siphash, for telling inputs apart where no adversary picks them (the compare's keys, whose
+   equal texts are then compared in full). Not Python's hash: `digest` is the one copy. */
+static uint64_t digest_tokens(const char *text, Py_ssize_t length) {
+    const uint64_t k1 = 0x9E3779B97F4A7C15ULL, k2 = 0xC2B2AE3D27D4EB4FULL;
+    uint64_t h = k2, word, count = 0;
+    unsigned char chunk[TOKEN_CHUNK];
+    Tokens t = tokens_of(text, length);
+    Py_ssize_t filled, at;
+    do {
+        filled = tokens_fill(&t, chunk, TOKEN_CHUNK);
+        count += (uint64_t)filled;
+        for (at = 0; at + 8 <= filled; at += 8) {
+            memcpy(&word, chunk + at, 8);
+            h ^= word * k2;
+            h = ((h << 31) | (h >> 33)) * k1;
+        }
+    } while (filled == TOKEN_CHUNK);
     word = 0;
-    memcpy(&word, text + at, (size_t)(length - at));
+    memcpy(&word, chunk + at, (size_t)(filled - at));  /* the last chunk's last bytes (a full chunk has none) */
     h ^= word * k2;
+    h ^= count * k1;  /* so that trailing zero bytes are not nothing */
     h ^= h >> 33;
     h *= 0xFF51AFD7ED558CCDULL;
     h ^= h >> 33;
@@ -845,31 +923,151 @@ static uint64_t digest_bytes(const char *text, Py_ssize_t length) {
     return h;
 }
 
-/* digest(start, stop): the digest of text[start:stop], read where it lies. */
-static PyObject *RecordText_digest(RecordText *self, PyObject *args) {
-    Py_ssize_t start, stop;
-    if (!PyArg_ParseTuple(args, "nn", &start, &stop)) return NULL;
-    if (start < 0 || stop < start || stop > self->length) {
-        PyErr_SetString(PyExc_IndexError, "digest: the span is not within the text");
+/* Whether two JSON texts have the same tokens (each value spelled alike, whitespace aside): then they
+   parse to equal values. Equal bytes are told by memcmp first. */
+static int same_tokens(const char *a, Py_ssize_t a_length, const char *b, Py_ssize_t b_length) {
+    if (a_length == b_length && memcmp(a, b, (size_t)a_length) == 0) return 1;
+    Tokens x = tokens_of(a, a_length), y = tokens_of(b, b_length);
+    unsigned char chunk_x[TOKEN_CHUNK], chunk_y[TOKEN_CHUNK];
+    Py_ssize_t filled;
+    do {
+        filled = tokens_fill(&x, chunk_x, TOKEN_CHUNK);
+        if (tokens_fill(&y, chunk_y, TOKEN_CHUNK) != filled || memcmp(chunk_x, chunk_y, (size_t)filled) != 0) return 0;
+    } while (filled == TOKEN_CHUNK);
+    return 1;
+}
+
+static Py_ssize_t space_past(const char *t, Py_ssize_t i, Py_ssize_t n) {
+    while (i < n && json_space((unsigned char)t[i])) i++;
+    return i;
+}
+
+static Py_ssize_t string_past(const char *t, Py_ssize_t i, Py_ssize_t n) {  /* from its opening quote to past its end */
+    for (i++; i < n; i++) {
+        if (t[i] == '\\') i++;
+        else if (t[i] == '"') return i + 1;
+    }
+    return n;
+}
+
+/* Past the JSON value at t[i]: its depth is a counter (no recursion, however deep the value). */
+static Py_ssize_t value_past(const char *t, Py_ssize_t i, Py_ssize_t n) {
+    Py_ssize_t depth = 0;
+    while (i < n) {
+        char c = t[i];
+        if (c == '"') {
+            i = string_past(t, i, n);
+            if (depth == 0) return i;
+            continue;
+        }
+        if (depth > 0 && n - i >= 8) {  /* inside an array or object only brackets and strings matter */
+            uint64_t word;
+            memcpy(&word, t + i, 8);
+            uint64_t stops = has_byte(word, '"') | has_byte(word, '{') | has_byte(word, '[') | has_byte(word, '}') | has_byte(word, ']');
+            if (stops == 0 || (stops & 0xFF) == 0) {  /* to the first that matters (has_byte's lowest flag is exact) */
+                i += stops ? __builtin_ctzll(stops) / 8 : 8;
+                continue;
+            }
+        }
+        if (c == '{' || c == '[') depth++;
+        else if (c == '}' || c == ']') {
+            if (depth == 0) return i;
+            if (--depth == 0) return i + 1;
+        } else if (depth == 0 && (c == ',' || json_space((unsigned char)c))) return i;
+        i++;
+    }
+    return n;
+}
+
+/* The value of the top-level member `name` of the JSON object t[0:n] (the last such member, as a parse
+   keeps): 1 and its span; 0 when the object has no such member; -1 when unsure (a name spelled with
+   escapes, or the text is not an object). `from`, when not 0, is just past a member's value: the members
+   before it are not read (a member named twice, once before, is then not seen). */
+static int member_span(const char *t, Py_ssize_t n, const char *name, Py_ssize_t name_length, Py_ssize_t from,
+                       Py_ssize_t *start, Py_ssize_t *stop) {
+    int found = 0;
+    Py_ssize_t i = space_past(t, from, n);
+    if (from == 0) {
+        if (i >= n || t[i] != '{') return -1;
+        i = space_past(t, i + 1, n);
+    } else if (i < n && t[i] == ',') {  /* from just past a member's value */
+        i = space_past(t, i + 1, n);
+    }
+    for (; i < n && t[i] != '}'; i = space_past(t, i, n)) {
+        if (t[i] != '"') return -1;
+        Py_ssize_t key = i + 1;
+        i = string_past(t, i, n);
+        if (memchr(t + key, '\\', (size_t)(i - 1 - key))) return -1;
+        int named = i - 1 - key == name_length && memcmp(t + key, name, (size_t)name_length) == 0;
+        i = space_past(t, i, n);
+        if (i >= n || t[i] != ':') return -1;
+        Py_ssize_t value = space_past(t, i + 1, n);
+        i = value_past(t, value, n);
+        if (named) {
+            found = 1;
+            *start = value;
+            *stop = i;
+        }
+        i = space_past(t, i, n);
+        if (i < n && t[i] == ',') i++;
+    }
+    return found;
+}
+
+/* The span start:stop of a buffer, checked; stop -1 is its end. */
+static int span_of(Py_buffer *view, Py_ssize_t start, Py_ssize_t *stop, const char *what) {
+    if (*stop == -1) *stop = view->len;
+    if (start < 0 || *stop < start || *stop > view->len) {
+        PyErr_Format(PyExc_IndexError, "%s: the span is not within the text", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* digest(buffer, start=0, stop=-1): the tokens' digest of buffer[start:stop], read where it lies. */
+static PyObject *digest(PyObject *Py_UNUSED(module), PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t start = 0, stop = -1;
+    if (!PyArg_ParseTuple(args, "y*|nn", &view, &start, &stop)) return NULL;
+    PyObject *answer = span_of(&view, start, &stop, "digest") < 0 ? NULL
+        : PyLong_FromUnsignedLongLong(digest_tokens((const char *)view.buf + start, stop - start));
+    PyBuffer_Release(&view);
+    return answer;
+}
+
+/* same_json(a, a_start, a_stop, b, b_start, b_stop): whether the two spans have the same tokens. */
+static PyObject *same_json(PyObject *Py_UNUSED(module), PyObject *args) {
+    Py_buffer a, b;
+    Py_ssize_t a_start, a_stop, b_start, b_stop;
+    if (!PyArg_ParseTuple(args, "y*nny*nn", &a, &a_start, &a_stop, &b, &b_start, &b_stop)) return NULL;
+    PyObject *answer = NULL;
+    if (span_of(&a, a_start, &a_stop, "same_json") == 0 && span_of(&b, b_start, &b_stop, "same_json") == 0)
+        answer = PyBool_FromLong(same_tokens((const char *)a.buf + a_start, a_stop - a_start,
+                                             (const char *)b.buf + b_start, b_stop - b_start));
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    return answer;
+}
+
+/* member(buffer, name, from=0): the span (start, stop) of the object's top-level member `name`, False when
+   it has none, None when unsure (see member_span). */
+static PyObject *member(PyObject *Py_UNUSED(module), PyObject *args) {
+    Py_buffer view;
+    const char *name;
+    Py_ssize_t name_length, from = 0, start = 0, stop = 0;
+    if (!PyArg_ParseTuple(args, "y*s#|n", &view, &name, &name_length, &from)) return NULL;
+    if (from < 0 || from > view.len) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_IndexError, "member: from is not within the text");
         return NULL;
     }
-    return PyLong_FromUnsignedLongLong(digest_bytes(self->start + start, stop - start));
-}
-
-/* digest(buffer): the same digest of any bytes (an input written out, another form's record). */
-static PyObject *digest(PyObject *Py_UNUSED(module), PyObject *buffer) {
-    Py_buffer view;
-    if (PyObject_GetBuffer(buffer, &view, PyBUF_SIMPLE) < 0) return NULL;
-    uint64_t h = digest_bytes(view.buf, view.len);
+    int found = member_span(view.buf, view.len, name, name_length, from, &start, &stop);
     PyBuffer_Release(&view);
-    return PyLong_FromUnsignedLongLong(h);
+    if (found < 0) Py_RETURN_NONE;
+    if (found == 0) Py_RETURN_FALSE;
+    return Py_BuildValue("(nn)", start, stop);
 }
 
-static PyMethodDef RecordText_methods[] = {
-    {"digest", (PyCFunction)RecordText_digest, METH_VARARGS,
-     "digest(start, stop): the digest (the module's `digest`) of text[start:stop], without copying the span."},
-    {NULL}
-};
 
 static PyBufferProcs RecordText_buffer = {.bf_getbuffer = (getbufferproc)RecordText_getbuffer};
 static PySequenceMethods RecordText_sequence = {.sq_length = (lenfunc)RecordText_length};
@@ -884,7 +1082,6 @@ static PyTypeObject RecordTextType = {
     .tp_as_sequence = &RecordText_sequence,
     .tp_hash = (hashfunc)RecordText_hash,
     .tp_richcompare = (richcmpfunc)RecordText_richcompare,
-    .tp_methods = RecordText_methods,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "One store record's JSON text, read where it lies (bytes(), memoryview(), len(), == and hash() as bytes).",
 };
@@ -1269,7 +1466,12 @@ static PyMethodDef module_methods[] = {
     {"lines", (PyCFunction)scan_lines, METH_O,
      "lines(text): a Scanned of nothing yet, to scan each line with .record(start, stop) (see core/session/store_scan.py)."},
     {"finder", (PyCFunction)new_finder, METH_O, "finder(haystack): bytes.find over it, read where it lies (see core/session/fast_find.py)."},
-    {"digest", (PyCFunction)digest, METH_O, "digest(buffer): a 64-bit digest of its bytes (see core/session/store_scan.py)."},
+    {"digest", (PyCFunction)digest, METH_VARARGS,
+     "digest(buffer, start=0, stop=-1): a 64-bit digest of a JSON text's tokens (see core/session/store_scan.py)."},
+    {"same_json", (PyCFunction)same_json, METH_VARARGS,
+     "same_json(a, a_start, a_stop, b, b_start, b_stop): the two spans have the same tokens (see core/session/store_scan.py)."},
+    {"member", (PyCFunction)member, METH_VARARGS,
+     "member(buffer, name, from=0): the span of an object's top-level member (see core/session/store_scan.py)."},
     {"buffer_spans", (PyCFunction)buffer_spans, METH_O, "buffer_spans(buffers): ([address], [size]) (see core/session/fast_find.py)."},
     {NULL}
 };

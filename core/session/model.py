@@ -13,7 +13,7 @@ from typing import Any, Literal, NotRequired, TypedDict, overload
 from wsi_inspector.core.jsrules.json_values import canonical
 from wsi_inspector.core.session.place import NOWHERE, Place
 from wsi_inspector.core.session.reading import parse_json
-from wsi_inspector.core.session.store_scan import RecordText, digest
+from wsi_inspector.core.session.store_scan import digest
 
 Id = str | int
 
@@ -75,9 +75,10 @@ class Entry:
         self._input = input
         self._output = output
         self._text: Any = None  # the record's JSON text (bytes or a buffer) once the values are let go
-        # Where in that text the input is spelled exactly as orjson writes it (see `input_span`): its start,
-        # and how much longer that spelling is than input_bytes (JavaScript's): both small, so Python's shared
-        # ints, where the span's end would be an int object of its own for each entry (32 bytes).
+        # Where in that text the input is (see `input_text_span`; negative when not spelled exactly as orjson
+        # writes it, see `hold_text`): its start, and how much longer that spelling is than input_bytes
+        # (JavaScript's): both small, so Python's shared ints, where the span's end would be an int object
+        # of its own for each entry (32 bytes).
         self._input_at: int | None = None
         self._input_beyond = 0
 
@@ -149,22 +150,26 @@ class Entry:
         Searching that span of the text is then searching the input's compact JSON, without parsing it.
         """
         at = self._input_at
-        return None if at is None else (at, at + self.input_bytes + self._input_beyond)  # type: ignore[operator]  # set with it
+        return None if at is None or at < 0 else (at, at + self.input_bytes + self._input_beyond)  # type: ignore[operator]  # set with it
 
-    def input_digest(self) -> int:
-        """A 64-bit digest of the input as compact JSON (`store_scan.digest`): equal texts, equal digests.
-
-        Read where the input lies in the record's text, not copied out: what tells a session's inputs apart
-        (the compare's keys), once for each of its entries. An input without a span: its sorted-keys JSON.
-        """
+    @property
+    def input_text_span(self) -> tuple[int, int] | None:
+        """Where the record's text holds the input's value, however it is spelled (indented, `1e+21`); else None."""
         at = self._input_at
         if at is None:
-            return digest(canonical(self.input))
-        end = at + self.input_bytes + self._input_beyond  # type: ignore[operator]  # set with it
-        text = self._text
-        if type(text) is RecordText:  # the JSON form's: digested in C where it lies
-            return int(text.digest(at, end))
-        return digest(memoryview(text)[at:end])
+            return None
+        at = at if at >= 0 else -1 - at
+        return at, at + self.input_bytes + self._input_beyond  # type: ignore[operator]  # set with it
+
+    def input_digest(self) -> int:
+        """A 64-bit digest of the input's JSON text (`store_scan.digest`: whitespace between tokens aside).
+
+        Read where the input lies in the record's text, not copied out: what tells a session's inputs apart
+        (the compare's keys), once for each of its entries; the same input written compact and indented has
+        one digest. An input without a text span: the digest of its sorted-keys JSON.
+        """
+        span = self.input_text_span
+        return digest(canonical(self.input)) if span is None else digest(self._text, *span)
 
     def hold_as_text(self, text: Any, input_json: bytes | None = None) -> None:
         """Let go of the parsed input and output and keep `text`, the record they were read from.
@@ -180,17 +185,19 @@ class Entry:
                 at, tail = start, len(record) - start - len(input_json)
         self.hold_text(text, at, tail)
 
-    def hold_text(self, text: Sized, input_at: int | None = None, input_tail: int = 0) -> None:
+    def hold_text(self, text: Sized, input_at: int | None = None, input_tail: int = 0, verbatim: bool = True) -> None:
         """Let go of the parsed input and output and keep `text`; `input_at`, `input_tail` (the bytes after the
-        input to the record's end) give `input_span`, kept when input_bytes is known (the loaders measure first)."""
+        input to the record's end) give `input_text_span`, and `input_span` when the input is spelled as orjson
+        writes it (`verbatim`); kept when input_bytes is known (the loaders measure first)."""
         self._text = text
         self._input = None
         if self._output is not NO_OUTPUT:
             self._output = None  # a marker that the record has one; the value comes from the text
         if input_at is None or self.input_bytes is None:
             self._input_at, self._input_beyond = None, 0
-        else:
-            self._input_at, self._input_beyond = input_at, len(text) - input_tail - input_at - self.input_bytes
+        else:  # a span not spelled as orjson writes it starts at -1 - _input_at (one slot, a shared small int)
+            self._input_at = input_at if verbatim else -1 - input_at
+            self._input_beyond = len(text) - input_tail - input_at - self.input_bytes
 
     def _record(self) -> dict[str, Any]:
         return parse_json(memoryview(self._text))

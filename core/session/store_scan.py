@@ -23,20 +23,45 @@ try:
     from wsi_inspector.core.session._store_scan import scan_record as _scan_record
     from wsi_inspector.core.session._store_scan import RecordText
     from wsi_inspector.core.session._store_scan import digest as _digest
+    from wsi_inspector.core.session._store_scan import member as _member
+    from wsi_inspector.core.session._store_scan import same_json as _same_json
 except ImportError:  # built without a C compiler: every input is measured in Python
-    _scan = _scan_record = _lines = _digest = None
+    _scan = _scan_record = _lines = _digest = _member = _same_json = None
     RecordText = None  # a type no text is
 
 BUILT = _scan is not None
 
 
-def digest(text: Buffer) -> int:
-    """A 64-bit digest of `text`'s bytes, as `RecordText.digest` gives a span's: equal bytes, equal digests.
+def digest(text: Buffer, start: int = 0, stop: int = -1) -> int:
+    """A 64-bit digest of the JSON text `text[start:stop]` (stop -1: its end), read where it lies: texts that
+    differ only in whitespace between tokens (a value written compact, indented, or as a JSON Lines line)
+    have the same digest.
 
-    Several times faster than `hash()` where the extension was built (Python's hash where it was not):
-    what tells a session's many inputs apart, never the proof that two are equal.
+    Several times faster than `hash()` where the extension was built: what tells a session's many inputs
+    apart, never the proof that two are equal. Where it was not built, Python's hash of the bytes: the
+    Python reader then keeps only spans spelled as orjson writes them, with no whitespace to leave out.
     """
-    return _digest(text) if _digest is not None else hash(bytes(text))
+    if _digest is not None:
+        return int(_digest(text, start, stop))
+    view = memoryview(text)
+    return hash(bytes(view[start:] if stop == -1 else view[start:stop]))
+
+
+def same_json(a: Buffer, a_span: tuple[int, int], b: Buffer, b_span: tuple[int, int]) -> bool:
+    """Whether `a[a_span]` and `b[b_span]` are the same JSON text but for whitespace between tokens: then
+    they parse to equal values, and the parse can be skipped. False says only "not known to be the same"
+    (another spelling of one value, such as `1e21` and `1e+21`, is told apart only by parsing)."""
+    if _same_json is not None:
+        return bool(_same_json(a, *a_span, b, *b_span))
+    return bytes(memoryview(a)[slice(*a_span)]) == bytes(memoryview(b)[slice(*b_span)])
+
+
+def member(text: Buffer, name: str, start: int = 0) -> tuple[int, int] | bool | None:
+    """Where the JSON object `text` spells its top-level member `name`'s value (the last such member, as a
+    parse keeps): `(start, stop)`; False when it has none; None when unsure (a member's name spelled with
+    escapes, or the extension not built), and the text must be parsed. `start`, when given, is just past a
+    member's value, and only the members after it are read (a record's output after its known input)."""
+    return None if _member is None else _member(text, name, start)
 
 
 class Scanned(NamedTuple):

@@ -68,6 +68,15 @@ def exercise(data: bytes) -> None:
             bytes(record[-1])
         bytes(lines.text(start, start + len(line)))
         start += len(line) + 1
+    cut = len(data) // 3  # the token readers on any text, whole and in spans that end anywhere
+    native.digest(data)
+    native.digest(data, cut, len(data) - cut)
+    native.same_json(data, 0, len(data), data, cut, len(data))
+    native.same_json(data, cut, len(data) - 1, bytearray(data), 0, len(data) - cut - 1)
+    for start in (0, cut):
+        span = native.member(memoryview(data)[start:], "input")
+        if isinstance(span, tuple):
+            native.member(memoryview(data)[start:], "output", span[1])
     find = native.finder(data)
     find(data[len(data) // 2:len(data) // 2 + 3], -5)
     native.buffer_spans([data, memoryview(data)[2:]])

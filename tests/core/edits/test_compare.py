@@ -209,3 +209,39 @@ def test_load_pair_reads_both_with_the_collector_off_until_both_are_read(monkeyp
     assert seen == [False, False]
     assert gc.isenabled() == was
     assert compare_sessions(a_session, b_session) == compare_sessions(load(DEMO), load(b))
+
+
+def test_across_forms_calls_are_told_equal_without_parsing_and_a_change_is_still_found(monkeypatch, tmp_path):
+    """Another form spells each record otherwise (indented, a JSON Lines line's `kind`, `1e+21` where orjson
+    writes `1e21`): the inputs and outputs are compared as tokens in C, and only what differs is parsed."""
+    import orjson
+
+    import wsi_inspector.core.edits.compare as compare
+
+    document = demo_document()
+    for entry in document["store"]:
+        if isinstance(entry["input"], dict):
+            entry["input"]["tolerance"] = 1e21
+    a = tmp_path / "a.json"
+    a.write_bytes(orjson.dumps(document).replace(b"1e21", b"1e+21"))  # as JSON.stringify writes it
+    indented = tmp_path / "b.json"
+    indented.write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2))
+    forms = [load(a), load(indented), load(write(document, tmp_path / "b.jsonl"))]
+    spelled = forms[0].entries[0]
+    assert spelled.input_span is None  # not spelled as orjson writes it: not searchable as it is …
+    start, stop = spelled.input_text_span  # … but still where it lies
+    assert orjson.loads(bytes(spelled.text)[start:stop]) == spelled.input
+    parsed: list = []
+    record = compare._record
+    monkeypatch.setattr(compare, "_record", lambda entry: parsed.append(entry.id) or record(entry))
+    keys = [[s.exact_key for s in steps_of(session)[0]] for session in forms]
+    assert keys[0] == keys[1] == keys[2]  # a body's inputs have one digest in every form
+    for b in forms[1:]:
+        assert compare_sessions(forms[0], b)["same"] is True
+    assert parsed == []
+    changed = next(e for e in document["store"] if "body" in e and "output" in e)
+    changed["output"] = {"changed": 1}
+    indented.write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2))
+    compared = compare_sessions(forms[0], load(indented))
+    assert [(c["a"], c["b"]) for s in compared["steps"] for c in s["calls"] if not c["same"]] == [(changed["id"],) * 2]
+    assert parsed == [changed["id"]] * 2  # the call that differs, on each side

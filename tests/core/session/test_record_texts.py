@@ -92,11 +92,12 @@ def test_a_record_text_compares_and_hashes_as_its_bytes_and_digests_its_spans():
     assert first != texts[1] and first != bytes(first)[:-1] and not (first == "a string")
     assert hash(first) == hash(bytes(first))
     for entry in entries:
-        start, stop = entry.input_span or (0, len(entry.text))
+        start, stop = entry.input_text_span or (0, len(entry.text))
         span = bytes(entry.text)[start:stop]
-        assert entry.text.digest(start, stop) == store_scan.digest(span) == store_scan.digest(bytearray(span))
+        assert store_scan.digest(entry.text, start, stop) == store_scan.digest(span) == store_scan.digest(bytearray(span))
     with pytest.raises(IndexError):
-        first.digest(0, len(first) + 1)
-    # Every length's tail is read (8 bytes at a time, then the rest): no two of these collide.
-    digests = {store_scan.digest(bytes([byte]) * length) for byte in range(256) for length in range(1, 20)}
-    assert len(digests) == 256 * 19
+        store_scan.digest(first, 0, len(first) + 1)
+    # Every length's tail is read (8 bytes at a time, then the rest): no two of these collide (whitespace aside).
+    counted = [byte for byte in range(256) if byte not in b" \t\r\n"]
+    digests = {store_scan.digest(bytes([byte]) * length) for byte in counted for length in range(1, 20)}
+    assert len(digests) == len(counted) * 19

@@ -55,7 +55,7 @@ def test_the_scan_is_memory_safe_under_asan_and_ubsan(tmp_path):
     fuzz = INJECT.format(path=str(path)) + "from tests.core.scan_fuzz import main; main(28, 20_000)"
     tests = INJECT.format(path=str(path)) + (
         "import pytest; sys.exit(pytest.main(['-q', '-x', '-s', '-p', 'no:cacheprovider', '-k', 'not every_number and not test_the_committed',"
-        " 'tests/core/session/test_store_scan.py', 'tests/core/session/test_fast_find.py', 'tests/core/session/test_record_texts.py']))")
+        " 'tests/core/session/test_store_scan.py', 'tests/core/session/test_fast_find.py', 'tests/core/session/test_record_texts.py', 'tests/core/session/test_json_tokens.py']))")
     for script, says in ((check, ""), (fuzz, "fuzzed 20000 documents"), (tests, "passed")):
         done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
         report = done.stdout[-3000:] + done.stderr[-6000:]

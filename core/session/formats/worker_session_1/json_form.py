@@ -261,7 +261,7 @@ def measured_entry(checker: RecordChecker, record: tuple, view: memoryview, wher
         entry.input_bytes = size
         entry.input_shape = _scanned_shape(shape)  # shared already
         _intern_names(entry)
-        entry.hold_text(raw, input_start - start if verbatim else None, end - input_end)
+        entry.hold_text(raw, input_start - start, end - input_end, verbatim)
     return entry
 
 
