@@ -18,7 +18,7 @@ import math
 import random
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import orjson
@@ -116,12 +116,17 @@ def _js(value: object, option: int = 0) -> bytes:
     return _MARK.sub(rb"\1", orjson.dumps(value, option=option))
 
 
-def write_forms(directory: Path, entries: int) -> dict[str, Path]:
-    """Write the four forms of one session into `directory`; their paths by form."""
-    header, store, bodies = _session(entries)
+def write_forms(directory: Path, entries: int, calls_per_body: int = 40,
+                change: Callable[[dict], None] | None = None) -> dict[str, Path]:
+    """Write the four forms of one session into `directory`; their paths by form. `change`, when given, changes
+    the whole document (its `store` and `bodies` lists) before it is written."""
+    header, store, bodies = _session(entries, calls_per_body=calls_per_body)
     directory.mkdir(parents=True, exist_ok=True)
     paths = {form: directory / f"real-{entries}{suffix}" for form, suffix in FORMS.items()}
     whole = dict(header, store=store, bodies=bodies)
+    if change is not None:
+        change(whole)
+        store, bodies = whole["store"], whole["bodies"]
     paths["compact"].write_bytes(_js(whole))
     paths["indent"].write_bytes(_js(whole, orjson.OPT_INDENT_2))
     lines = [_js(header)]

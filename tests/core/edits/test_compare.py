@@ -240,8 +240,15 @@ def test_across_forms_calls_are_told_equal_without_parsing_and_a_change_is_still
         assert compare_sessions(forms[0], b)["same"] is True
     assert parsed == []
     changed = next(e for e in document["store"] if "body" in e and "output" in e)
+    at, original = document["store"].index(changed), dict(changed)
     changed["output"] = {"changed": 1}
     indented.write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2))
     compared = compare_sessions(forms[0], load(indented))
     assert [(c["a"], c["b"]) for s in compared["steps"] for c in s["calls"] if not c["same"]] == [(changed["id"],) * 2]
     assert parsed == [changed["id"]] * 2  # the call that differs, on each side
+    # Records that spell their output before their input, all after it alike: the outputs are still compared.
+    for side, entry in (("a", original), ("b", changed)):
+        document["store"][at] = {"output": entry["output"]} | {k: v for k, v in entry.items() if k != "output"}
+        (tmp_path / f"moved-{side}.json").write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2 if side == "b" else 0))
+    compared = compare_sessions(load(tmp_path / "moved-a.json"), load(tmp_path / "moved-b.json"))
+    assert [(c["a"], "outputChanges" in c) for s in compared["steps"] for c in s["calls"] if not c["same"]] == [(changed["id"], True)]
