@@ -190,7 +190,27 @@ def _print(args: argparse.Namespace, reports: list[SessionReport], counts: Check
           f"{counts['notClean']:,} not clean ({counts['bodies']:,} bodies, {counts['differs']:,} replayed differently, "
           f"{counts['lostEdits']:,} lost edits) in {counts['seconds']:.1f} s"
           + (f"; JUnit XML in {args.junit}" if args.junit else ""))
+    if args.baseline:
+        print(baseline_line(reports, args.baseline))
     sys.stdout.flush()
+
+
+def baseline_line(reports: list[SessionReport], old_roots: list[str]) -> str:
+    """How the sessions paired with their old selves, so that a baseline that pairs with nothing (a wrong
+    folder, a pipe, sessions renamed) is said, not only seen as `path: null` in the JSON."""
+    baselines = [r["baseline"] for r in reports if "baseline" in r]
+    paired = [b for b in baselines if b["path"] is not None]
+    same = sum(b["same"] is True for b in paired)
+    differ = sum(b["same"] is False for b in paired)
+    unpaired = len(baselines) - len(paired)
+    line = (f"beside {', '.join(old_roots)}: {len(paired):,} paired with an old self, {same:,} doing the same, "
+            f"{differ:,} not")
+    if len(paired) - same - differ:
+        line += f", {len(paired) - same - differ:,} not compared"
+    if unpaired:
+        line += (f"; {unpaired:,} without one (no old session has its session.id or file name: "
+                 "check that --baseline names the old sessions)")
+    return line
 
 
 class _Progress:

@@ -78,3 +78,17 @@ def test_a_missing_baseline_is_bad_usage(corpora, capsys):
 def test_where_regressed_without_a_baseline_is_bad_usage(corpora, capsys):
     assert main(["check", str(corpora / "new"), "--where", "regressed"]) == 2
     assert "give --baseline OLD" in capsys.readouterr().err
+
+
+def test_the_readable_report_says_how_the_sessions_paired_with_their_old_selves(corpora, capsys, tmp_path):
+    """A baseline that pairs with nothing (a wrong folder, a named pipe) is said in words, not only as `path: null`."""
+    import os
+
+    assert main(["check", str(corpora / "new"), "--baseline", str(corpora / "old"), "--jobs", "1"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"beside {corpora / 'old'}: 2 paired with an old self, 1 doing the same, 1 not; 1 without one "
+        "(no old session has its session.id or file name: check that --baseline names the old sessions)")
+    pipe = tmp_path / "old.json"
+    os.mkfifo(pipe)
+    assert main(["check", str(corpora / "new/fresh.json"), "--baseline", str(pipe), "--jobs", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"beside {pipe}: 0 paired with an old self, 0 doing the same, 0 not; 1 without one")
