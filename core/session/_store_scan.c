@@ -1096,6 +1096,8 @@ typedef struct {
     PyObject **shape_keys;    /* each Shape's tuple of keys, made when first handed out */
     Py_ssize_t shape_keys_len; /* slots in shape_keys: lines scanned one by one meet new shapes as they go */
     Keeper *keeper;           /* made with the first record's text */
+    Py_ssize_t *lines;        /* scan_ahead's lines, (start, stop) each, their records in the table */
+    Py_ssize_t lines_len;     /* 0: no lines scanned ahead */
 } Scanned;
 
 static void free_scan(Scan *s) {
@@ -1107,6 +1109,7 @@ static void Scanned_dealloc(Scanned *self) {
     for (Py_ssize_t i = 0; i < self->shape_keys_len; i++) Py_XDECREF(self->shape_keys[i]);
     free(self->shape_keys);
     Py_XDECREF(self->keeper);
+    free(self->lines);
     free_scan(&self->scan);
     if (self->view.obj) PyBuffer_Release(&self->view);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -1303,9 +1306,80 @@ static int line_span(Scanned *self, PyObject *args, Py_ssize_t *start, Py_ssize_
     return 1;
 }
 
+/* The line's record as scan_ahead left it, or NULL (not scanned ahead: the lines ahead are dropped). Lines
+   scanned ahead and not asked for (the header) are passed over. */
+static PyObject *record_ahead(Scanned *self, Py_ssize_t start, Py_ssize_t stop) {
+    while (self->next < self->lines_len && self->lines[2 * self->next] < start) self->next++;
+    if (self->next < self->lines_len && self->lines[2 * self->next] == start && self->lines[2 * self->next + 1] == stop) {
+        Record *r = self->scan.records + self->next++;
+        release_records_behind(self);
+        return r->start < 0 ? Py_NewRef(Py_None) : record_tuple(self, r);
+    }
+    free(self->lines);
+    self->lines = NULL;
+    self->lines_len = self->next = 0;
+    return NULL;
+}
+
 static PyObject *Scanned_record(Scanned *self, PyObject *args) {
     Py_ssize_t start, stop;
-    return line_span(self, args, &start, &stop) ? record_at(self, start, stop) : NULL;
+    if (!line_span(self, args, &start, &stop)) return NULL;
+    PyObject *ahead = self->lines_len ? record_ahead(self, start, stop) : NULL;
+    return ahead ? ahead : record_at(self, start, stop);
+}
+
+/* scan_ahead(starts, stops): every line text[starts[i]:stops[i]] (8-byte integers, in order) scanned at once
+   without the GIL, as record() scans one; record() then hands each out. Line by line, a JSON Lines load held
+   the GIL through each line's scan, so two sessions read at once (a compare) hardly overlapped. */
+static PyObject *Scanned_scan_ahead(Scanned *self, PyObject *args) {
+    Py_buffer starts, stops;
+    if (!PyArg_ParseTuple(args, "y*y*", &starts, &stops)) return NULL;
+    Py_ssize_t count = starts.len / 8;
+    const int64_t *from = starts.buf, *to = stops.buf;
+    int bad = starts.len != stops.len || starts.len % 8 != 0;
+    for (Py_ssize_t i = 0; !bad && i < count; i++)
+        bad = from[i] < 0 || from[i] > to[i] || to[i] > self->view.len || (i > 0 && from[i] < to[i - 1]);
+    Py_ssize_t *lines = bad ? NULL : malloc((size_t)(2 * count + 1) * sizeof(Py_ssize_t));
+    if (!bad && lines)
+        for (Py_ssize_t i = 0; i < count; i++) { lines[2 * i] = (Py_ssize_t)from[i]; lines[2 * i + 1] = (Py_ssize_t)to[i]; }
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&stops);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "scan_ahead: the lines must be 8-byte starts and stops in order, inside the text");
+        return NULL;
+    }
+    if (!lines) return PyErr_NoMemory();
+    free(self->lines);
+    self->lines = NULL;
+    Scan *s = &self->scan;
+    s->records_len = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < count && !s->no_memory; i++) {
+        Py_ssize_t before = s->records_len;
+        s->pos = lines[2 * i];
+        s->length = lines[2 * i + 1];  /* the line's end: nothing past it is read */
+        s->depth = 0;
+        s->keys_len = 0;
+        s->failed = 0;
+        skip_space(s);
+        int ok = scan_record(s);
+        skip_space(s);
+        if (!ok || s->failed || s->pos != s->length) {  /* not one JSON value: None, as record() says */
+            s->records_len = before;
+            if (grow((void **)&s->records, &s->records_cap, before + 1, sizeof(Record), s))
+                s->records[s->records_len++] = (Record){.start = -1};
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (s->no_memory) {
+        free(lines);
+        s->records_len = 0;
+        return PyErr_NoMemory();
+    }
+    self->lines = lines;
+    self->lines_len = count;
+    self->next = 0;
+    Py_RETURN_NONE;
 }
 
 static PyObject *Scanned_text(Scanned *self, PyObject *args) {
@@ -1318,6 +1392,8 @@ static PyMethodDef Scanned_methods[] = {
     {"record", (PyCFunction)Scanned_record, METH_VARARGS,
      "record(start, stop): the record in text[start:stop] scanned on its own (a JSON Lines line), or None."},
     {"text", (PyCFunction)Scanned_text, METH_VARARGS, "text(start, stop): text[start:stop] as a record's text (a RecordText)."},
+    {"scan_ahead", (PyCFunction)Scanned_scan_ahead, METH_VARARGS,
+     "scan_ahead(starts, stops): every line scanned at once without the GIL; record() then hands each out."},
     {NULL}
 };
 
@@ -1343,6 +1419,8 @@ static Scanned *new_scanned(PyObject *text) {
     self->shape_keys = NULL;
     self->shape_keys_len = 0;
     self->keeper = NULL;
+    self->lines = NULL;
+    self->lines_len = 0;
     if (PyObject_GetBuffer(text, &self->view, PyBUF_SIMPLE) < 0) { self->view.obj = NULL; Py_DECREF(self); return NULL; }
     self->scan.text = self->view.buf;
     self->scan.length = self->view.len;

@@ -7,6 +7,7 @@ AddressSanitizer and UBSan; any read past a buffer or undefined behaviour stops 
 from __future__ import annotations
 
 import random
+from array import array
 import sys
 from pathlib import Path
 
@@ -60,14 +61,19 @@ def exercise(data: bytes) -> None:
         record = native.scan_record(text)
         if record is not None:
             bytes(record[-1])
-    lines = native.lines(data)  # each line scanned where it lies, as the JSON Lines loader does
-    start = 0
-    for line in data.split(b"\n"):
-        record = lines.record(start, start + len(line))
-        if record is not None:
-            bytes(record[-1])
-        bytes(lines.text(start, start + len(line)))
-        start += len(line) + 1
+    for ahead in (False, True):  # each line scanned where it lies, as the JSON Lines loader does: ahead, or one by one
+        lines = native.lines(data)
+        spans, start = [], 0
+        for line in data.split(b"\n"):
+            spans.append((start, start + len(line)))
+            start += len(line) + 1
+        if ahead:
+            lines.scan_ahead(array("q", [a for a, _ in spans[1:]]), array("q", [b for _, b in spans[1:]]))
+        for start, stop in spans:
+            record = lines.record(start, stop)
+            if record is not None:
+                bytes(record[-1])
+            bytes(lines.text(start, stop))
     cut = len(data) // 3  # the token readers on any text, whole and in spans that end anywhere
     native.digest(data)
     native.digest(data, cut, len(data) - cut)

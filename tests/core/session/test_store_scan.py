@@ -5,10 +5,12 @@ whatever the spelling (whitespace, exponents, trailing zeros, escapes); a size i
 (never a guess). `verbatim` may be claimed only where orjson writes the value back byte for byte.
 A text that is not a plain JSON session document scans to None, and the Python reader takes over.
 """
+import itertools
 import json
 import math
 import random
 import shutil
+from array import array
 import struct
 
 import orjson
@@ -270,11 +272,14 @@ def test_json_lines_load_the_same_with_and_without_the_scanner(monkeypatch):
     assert all(s[4] >= p[4] for s, p in zip(scanned[0], python[0]))
 
 
-def test_each_line_scanned_where_it_lies_is_the_line_scanned_alone():
+@pytest.mark.parametrize("ahead", [False, True])
+def test_each_line_scanned_where_it_lies_is_the_line_scanned_alone(ahead):
     """The JSON Lines loader scans every line inside the one text (store_scan.Lines): one export of it for all,
     each record's text a 40-byte buffer. That must be what scanning the line as a text of its own gives,
     its offsets moved by where the line starts; damaged lines are None both ways, and nothing past a
-    line's end is read (the line after it is a valid record that must not complete a cut one)."""
+    line's end is read (the line after it is a valid record that must not complete a cut one). The same
+    when every line was scanned ahead at once (`scan_ahead`, as the loader does), a line not asked for
+    (the header) passed over."""
     rng = random.Random(28)
     lines = []
     for i in range(300):
@@ -286,8 +291,14 @@ def test_each_line_scanned_where_it_lies_is_the_line_scanned_alone():
         lines.append(record.encode())
     text = b"\n".join(lines)
     scanner = wsi_inspector.core.session.store_scan.Lines(text)
+    if ahead:
+        starts = array("q", itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+        scanner.scan_ahead(starts, array("q", (at + len(line) for at, line in zip(starts, lines))))
     start = scanned = 0
-    for line in lines:
+    for number, line in enumerate(lines):
+        if ahead and number == 1:
+            start += len(line) + 1
+            continue  # not asked for
         alone = wsi_inspector.core.session.store_scan.scan_record(line)
         here = scanner.record(start, start + len(line))
         if alone is None:
@@ -301,8 +312,12 @@ def test_each_line_scanned_where_it_lies_is_the_line_scanned_alone():
         assert bytes(scanner.text(start, start + len(line))) == line
         start += len(line) + 1
     assert scanned >= 250, scanned
+    first = scanner.record(0, len(lines[0]))  # asked again, behind the lines scanned ahead: scanned alone
+    assert bytes(first[-1]) == lines[0]
     with pytest.raises(ValueError):
         scanner.record(5, len(text) + 1)
+    with pytest.raises(ValueError):
+        scanner.scan_ahead(array("q", [5, 0]), array("q", [9, 3]))  # out of order
     with pytest.raises(ValueError):
         scanner.text(-1, 3)
 

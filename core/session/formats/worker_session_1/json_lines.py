@@ -6,6 +6,8 @@ line. The reader stays on the session (`session.line_reader`) for lines appended
 """
 from __future__ import annotations
 
+from array import array
+
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -32,8 +34,17 @@ def read_json_lines(session: Session, text: bytes | bytearray) -> None:
     newlines = [0]
     lines = Lines(text)  # each line scanned and held where it lies in `text`
     view = lines.view
-    for number, start, stop, open_end in _line_spans(text, newlines):
-        reader.read_line(number, view[start:stop], open_end, (lines, start, stop))
+    numbers, starts, stops = array("q"), array("q"), array("q")  # 24 bytes a line, where tuples would take 180
+    for number, start, stop, _ in _line_spans(text, newlines):
+        numbers.append(number)
+        starts.append(start)
+        stops.append(stop)
+    lines.scan_ahead(starts, stops)
+    last = len(numbers) - 1
+    open_end = last >= 0 and newlines[0] < numbers[last]  # only the last line can lack its newline
+    for index, number in enumerate(numbers):
+        start, stop = starts[index], stops[index]
+        reader.read_line(number, view[start:stop], open_end and index == last, (lines, start, stop))
     reader.finish()
     # Where the whole lines end, for following the file (wsi_inspector.core.session.growing).
     reader.whole_lines, reader.whole_end = newlines[0], text.rfind(b"\n") + 1
