@@ -13,7 +13,7 @@ from wsi_inspector.core.cli.errors import CliError
 from wsi_inspector.core.cli.options import add_file_argument
 from wsi_inspector.core.cli.output import print_json
 from wsi_inspector.core.cli.sessions import open_session
-from wsi_inspector.core.edits.compare import CompareDocument, compare_sessions
+from wsi_inspector.core.edits.compare import CallItem, CompareDocument, compare_sessions
 from wsi_inspector.core.edits.edits import change_text
 from wsi_inspector.core.session.load import Session
 
@@ -75,13 +75,13 @@ def _print_readable(document: CompareDocument) -> None:
             continue
         for line in step.get("codeDiff", [])[2:]:
             print(f"        code {line}")
-        for call in [*step.get("handed", []), *step["calls"]]:
-            if call["same"]:
-                continue
-            where = "only in A" if call["b"] is None else "only in B" if call["a"] is None else f"{call['a']} / {call['b']}"
-            print(f"        {call['call']} ({where})")
-            for change in [*call.get("changes", []), *call.get("outputChanges", [])][:MAX_SHOWN_CHANGES]:
-                print(f"          {change_text(change, None)}")
+        for handed, calls in ((True, step.get("handed", [])), (False, step["calls"])):
+            for call in calls:
+                if call["same"]:
+                    continue
+                print(f"        {'handed ' if handed else ''}{call['call']} ({_where(call)})")
+                for change in [*call.get("changes", []), *call.get("outputChanges", [])][:MAX_SHOWN_CHANGES]:
+                    print(f"          {change_text(change, None)}")
         for name in ("kept", "returned"):
             for change in step.get(name, [])[:MAX_SHOWN_CHANGES]:
                 print(f"        {name} {change_text(change, None)}")
@@ -93,5 +93,11 @@ def _print_readable(document: CompareDocument) -> None:
         print(f"      … {skipped:,} step{'s' if skipped != 1 else ''} the same")
     for call in document.get("after", []):
         if not call["same"]:
-            where = "only in A" if call["b"] is None else "only in B" if call["a"] is None else f"{call['a']} / {call['b']}"
-            print(f"  after the last body: {call['call']} ({where})")
+            print(f"  after the last body: {call['call']} ({_where(call)})")
+
+
+def _where(call: CallItem) -> str:
+    """`only in B: e12` (an entry on one side, named), or `c4 / c4` (on both)."""
+    if call["a"] is None or call["b"] is None:
+        return f"only in A: {call['a']}" if call["b"] is None else f"only in B: {call['b']}"
+    return f"{call['a']} / {call['b']}"

@@ -114,6 +114,16 @@ def test_a_persons_edit_handed_to_a_body_is_where_it_diverges(tmp_path):
         {"op": "replace", "path": "/bandDepth", "from": 34, "to": 36, "delta": 2}]
 
 
+def test_the_readable_output_says_which_entries_were_handed_and_names_those_on_one_side(tmp_path, capsys):
+    """A person's edit handed to a body is not a call the body made; an entry on one side only is named."""
+    edited = write(variant("edit"), tmp_path / "edit.json")
+    assert main(["compare", str(DEMO), str(edited)]) == 1
+    assert "        handed pack.corridorRuns.corridorRuns (e1 / e1)" in capsys.readouterr().out.splitlines()
+    inserted = write(variant("inserted"), tmp_path / "inserted.json")
+    assert main(["compare", str(DEMO), str(inserted)]) == 1
+    assert "        dept.zones.assign (only in B: x1)" in capsys.readouterr().out.splitlines()
+
+
 def test_a_body_with_a_changed_constant_next_to_an_inserted_one_still_pairs_with_its_counterpart(tmp_path):
     document = variant("constant")
     document["bodies"].insert(1, {"id": "new", "code": "return 0;", "result": {"ok": True, "returned": 0}})
