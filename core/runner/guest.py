@@ -37,6 +37,7 @@ if __name__ == "__main__":
 
 import asyncio
 import collections
+import ctypes
 import json
 import os
 import re
@@ -109,22 +110,35 @@ class Answers:
     def __init__(self) -> None:
         self.items: collections.deque[ValueHandle] = collections.deque()
         self.wanted = 1
+        self.waiting = False  # released only for a waiter: a release nobody waited for would end the next wait early
         self.signal = threading.Lock()
         self.signal.acquire()
+        # V8's thread keeps one Python thread state from its first answer to the realm's end (`keep_thread_state`).
+        self.held_state: int | None = None
+        self.release_state = False
 
     def put(self, handle: ValueHandle) -> None:
         """An answer (on V8's thread): wake the waiter once all it waits for are in."""
+        if self.held_state is None:
+            # ctypes makes a Python thread state for each call from a thread that has none and frees it after (a
+            # fresh 16 KB frame stack mapped and unmapped, twice a run): one more hold keeps this one alive.
+            self.held_state = ctypes.pythonapi.PyGILState_Ensure()
+        elif self.release_state:  # the realm's last answer: ctypes frees the thread state when this call ends
+            ctypes.pythonapi.PyGILState_Release(self.held_state)
+            self.release_state = False
         self.items.append(handle)
-        if len(self.items) >= self.wanted and self.signal.locked():
+        if self.waiting and len(self.items) >= self.wanted and self.signal.locked():
             self.signal.release()
 
     def wait(self, count: int, timeout: float) -> bool:
         """Whether `count` answers are in, waiting at most `timeout` seconds for them."""
         self.wanted = count
         if len(self.items) < count:
-            # Only V8's thread releases, only this one acquires: a release left from an earlier wait
-            # makes this one return early, and the count is checked again.
+            # Only V8's thread releases, only this one acquires: a release that came as a wait timed out makes
+            # the next wait return early, and the count is checked again.
+            self.waiting = True
             self.signal.acquire(timeout=max(0.0, timeout))
+            self.waiting = False
         return len(self.items) >= count
 
     def get(self) -> ValueHandle:
@@ -224,6 +238,9 @@ class Realm:
         # The log views point into the isolate's memory: drop them first.
         self.header = self.ring = None
         self._hooks, self._call_args, self.no_args = [], {}, None
+        if self.answers.held_state is not None:  # V8's thread lets its Python thread state go with one last answer
+            self.answers.release_state = True
+            self.mr.eval("0")
         self.mr.close()
 
     def read_logs(self) -> list[str]:
@@ -363,9 +380,9 @@ class Guest:
             realm = self.realm
             keep_serving = self.run(realm, message)
             cap_data(None)
-            realm.close()
-            if not keep_serving:
+            if not keep_serving:  # the process exits: its realm goes with it (V8 may still be stopping a body)
                 return
+            realm.close()
             self.realm = Realm(self.literals)  # the next run's, made now so that run does not wait for it
             self.send({"t": "ready", "pid": os.getpid()})
 
