@@ -6,7 +6,8 @@ answered by the host (`answers` frames), so the guest knows nothing of sessions.
 Every run gets a realm of its own: a fresh V8 isolate with the prelude evaluated, made right after
 the run before (so a warm run does not wait for it) and thrown away when the run ends, with
 whatever the body left in it (changed built-ins, pending callbacks). The runner's hooks are held
-here, never on the realm's global object. The timeout is one timer per run that stops it wherever it waits, and
+here, never on the realm's global object. The timeout stops a run wherever it waits (the guest's wait for
+V8's answers ends at the deadline and cancels what V8 runs), and
 the memory cap covers the whole process (its resident memory, watched while the run lasts, with
 RLIMIT_DATA as a backstop); a run that times out or hits the cap is reported and then the process
 exits (`exit: true` in its `done`), and the host starts a fresh guest. A watcher thread ends the guest within a fraction of a second of losing its
@@ -16,9 +17,11 @@ Speed (issue 12). A warm run is a handful of thread hops (host to guest, guest t
 and V8's first steps in a fresh isolate; on a loaded machine each hop waits for a core. So a run's one
 script compiles the body and calls the start hook (by the realm's secret lexical name), the first poll
 is posted behind it at once, and the prelude warms each realm with a run of its own over one of every
-kind of state while the realm waits. The run's deadline and memory watch are loop timers, not a
-`wait_for` (a task and a timer) around every call into V8, and /proc's statm is read through one
-descriptor. A cold start is mostly Python, asyncio (mini-racer needs it) and mini-racer's 74 MB
+kind of state (and of read: inputs, kept, scene) while the realm waits. No event loop is on a run's path
+(issue 26's 2 ms target, docs/runner.md): V8's answers come into `Answers`, which wakes the guest's one
+thread once per batch through a plain lock, and the deadline and memory watch are that wait's timeout;
+/proc's statm is read through one descriptor. A cold start is mostly Python, asyncio (mini-racer needs it
+to make a realm) and mini-racer's 74 MB
 library (dlopen ~40 ms of CPU, holding the GIL, so no thread can overlap it); the guest starts
 without `site` (the host passes its PYTHONPATH) and without runpy (`-c`), and skips argparse,
 importlib.resources, secrets and ssl. Measured (a shared 2-core machine, load ~4.5): the guest's
