@@ -48,7 +48,7 @@ ANY_ALLOWANCE = {
     "wsi_inspector.core.reduce.repro": 4,
     "wsi_inspector.core.jsrules.run_inputs": 15,
     "wsi_inspector.core.runner.envelope": 9,
-    "wsi_inspector.core.runner.guest": 14,
+    "wsi_inspector.core.runner.guest": 10,
     "wsi_inspector.core.runner.host": 1,
     "wsi_inspector.core.runner.mock_modules": 8,
     "wsi_inspector.core.runner.protocol": 3,

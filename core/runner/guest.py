@@ -6,7 +6,8 @@ answered by the host (`answers` frames), so the guest knows nothing of sessions.
 Every run gets a realm of its own: a fresh V8 isolate with the prelude evaluated, made right after
 the run before (so a warm run does not wait for it) and thrown away when the run ends, with
 whatever the body left in it (changed built-ins, pending callbacks). The runner's hooks are held
-here, never on the realm's global object. The timeout is one timer per run that stops it wherever it waits, and
+here, never on the realm's global object. The timeout stops a run wherever it waits (the guest's wait for
+V8's answers ends at the deadline and cancels what V8 runs), and
 the memory cap covers the whole process (its resident memory, watched while the run lasts, with
 RLIMIT_DATA as a backstop); a run that times out or hits the cap is reported and then the process
 exits (`exit: true` in its `done`), and the host starts a fresh guest. A watcher thread ends the guest within a fraction of a second of losing its
@@ -16,9 +17,11 @@ Speed (issue 12). A warm run is a handful of thread hops (host to guest, guest t
 and V8's first steps in a fresh isolate; on a loaded machine each hop waits for a core. So a run's one
 script compiles the body and calls the start hook (by the realm's secret lexical name), the first poll
 is posted behind it at once, and the prelude warms each realm with a run of its own over one of every
-kind of state while the realm waits. The run's deadline and memory watch are loop timers, not a
-`wait_for` (a task and a timer) around every call into V8, and /proc's statm is read through one
-descriptor. A cold start is mostly Python, asyncio (mini-racer needs it) and mini-racer's 74 MB
+kind of state (and of read: inputs, kept, scene) while the realm waits. No event loop is on a run's path
+(issue 26's 2 ms target, docs/runner.md): V8's answers come into `Answers`, which wakes the guest's one
+thread once per batch through a plain lock, and the deadline and memory watch are that wait's timeout;
+/proc's statm is read through one descriptor. A cold start is mostly Python, asyncio (mini-racer needs it
+to make a realm) and mini-racer's 74 MB
 library (dlopen ~40 ms of CPU, holding the GIL, so no thread can overlap it); the guest starts
 without `site` (the host passes its PYTHONPATH) and without runpy (`-c`), and skips argparse,
 importlib.resources, secrets and ssl. Measured (a shared 2-core machine, load ~4.5): the guest's
@@ -36,6 +39,8 @@ if __name__ == "__main__":
     sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
 
 import asyncio
+import collections
+import ctypes
 import json
 import os
 import re
@@ -50,7 +55,6 @@ import orjson
 from wsi_inspector.core.runner.protocol import STATE_ROOM, STATE_TEXTS, ChannelClosed, read_frame, write_frame
 
 if TYPE_CHECKING:  # mini-racer is imported where V8 is first needed (a guest's start is timed)
-    from py_mini_racer._types import PythonJSConvertedTypes
     from py_mini_racer._value_handle import ValueHandle
 
 # Package data beside this module (always a real folder: the host puts the project on the guest's path);
@@ -96,13 +100,67 @@ def _bare_racer() -> Any:
     return MiniRacer()
 
 
+class Answers:
+    """The answers to the V8 tasks a run posts, in the order posted: mini-racer's queue for uncancelable tasks, replaced.
+
+    V8's thread puts each answer here (mini-racer's callback, holding the GIL); the guest's one thread waits
+    for as many as it posted on a plain lock, which is released once they are all in. So a run's script and
+    its first poll, posted back to back, wake the guest once, and no event loop, self-pipe or task step lies
+    between V8's answer and the guest's (each of those is code and memory a CPU fresh from idle reads cold:
+    that, not the work, was most of a warm run; see docs/runner.md).
+    """
+
+    def __init__(self) -> None:
+        self.items: collections.deque[ValueHandle] = collections.deque()
+        self.wanted = 1
+        self.waiting = False  # released only for a waiter: a release nobody waited for would end the next wait early
+        self.signal = threading.Lock()
+        self.signal.acquire()
+        # V8's thread keeps one Python thread state from its first answer to the realm's end (`keep_thread_state`).
+        self.held_state: int | None = None
+        self.release_state = False
+
+    def put(self, handle: ValueHandle) -> None:
+        """An answer (on V8's thread): wake the waiter once all it waits for are in."""
+        if self.held_state is None:
+            # ctypes makes a Python thread state for each call from a thread that has none and frees it after (a
+            # fresh 16 KB frame stack mapped and unmapped, twice a run): one more hold keeps this one alive.
+            self.held_state = ctypes.pythonapi.PyGILState_Ensure()
+        elif self.release_state:  # the realm's last answer: ctypes frees the thread state when this call ends
+            ctypes.pythonapi.PyGILState_Release(self.held_state)
+            self.release_state = False
+        self.items.append(handle)
+        if self.waiting and len(self.items) >= self.wanted and self.signal.locked():
+            self.signal.release()
+
+    def wait(self, count: int, timeout: float) -> bool:
+        """Whether `count` answers are in, waiting at most `timeout` seconds for them."""
+        self.wanted = count
+        if len(self.items) < count:
+            # Only V8's thread releases, only this one acquires: a release that came as a wait timed out makes
+            # the next wait return early, and the count is checked again.
+            self.waiting = True
+            self.signal.acquire(timeout=max(0.0, timeout))
+            self.waiting = False
+        return len(self.items) >= count
+
+    def get(self) -> ValueHandle:
+        """The next answer, waiting as long as it takes (mini-racer's own synchronous eval, while a realm is made)."""
+        while not self.wait(1, 1.0):
+            pass
+        return self.items.popleft()
+
+    def get_nowait(self) -> ValueHandle:
+        return self.items.popleft()
+
+
 class Realm:
     """One fresh V8 isolate with the prelude evaluated: the hooks it returned and a view of its log ring.
 
-    Every call into V8 during a run is cancelable and waits for nothing synchronous: mini-racer's
-    own function calls first build their arguments with a blocking eval, which would wait forever
-    behind a body's runaway loop. So arguments arrive as an array an eval returns, and a hook is
-    invoked on that array directly.
+    A run's calls into V8 are tasks posted to V8's thread without waiting (`post_eval`, `post_poll`),
+    answered in order into `answers`; the guest waits for them with its deadline and memory watch
+    (`Guest.wait_for`) and can cancel them (`cancel`, which terminates the JavaScript running). Nothing
+    synchronous is called during a run: it would wait forever behind a body's runaway loop.
     """
 
     def __init__(self, literals: dict[str, str] | None = None) -> None:
@@ -111,35 +169,81 @@ class Realm:
         from py_mini_racer import JSUndefined
 
         self.mr = _bare_racer()
+        self._ctx = self.mr._ctx
+        self.answers = Answers()
+        object.__setattr__(self._ctx, "_non_cancelable_mr_task_results_queue", self.answers)  # a frozen dataclass
         # The hooks are also a global lexical binding (not a property of the global object, so no
-        # reflection lists it) whose name is 96 random bits: a run's one script calls `start` by it.
+        # reflection lists it) whose name is 96 random bits: a run's scripts call `start` and `answer` by it.
         self.name = "__wsi" + os.urandom(12).hex()
         # reads.js: the tracer's factory, handed to the prelude alone (a parameter, never a global), which makes
         # the tracer with its own captured intrinsics.
         hooks = self.mr.eval(f"const {self.name} = ((makeReads) => {PRELUDE})({READS});\n{self.name}")
-        self.start, self.poll, self.answer, self.fire = (hooks[name] for name in ("start", "poll", "answer", "fire"))
         if literals:
             self.mr.eval(f"{self.name}.preload(" + ", ".join(literals[key] for key in STATE_TEXTS) + ")")
         self.no_args = self.mr.eval("[]")
-        self._ctx = self.mr._ctx
         self._undefined = self._ctx._python_to_value_handle(JSUndefined)
+        # The raw handles a poll or a timers' firing is posted with, taken once (each a ctypes conversion
+        # otherwise), by name: a JSFunction's hash is a synchronous call into V8, which waits behind a running body.
+        self._hooks = [hooks[name] for name in ("poll", "fire")]  # they live as long as the realm
+        self._call_args = {name: (self._ctx._python_to_value_handle(hook).raw, self._undefined.raw,
+                                  self._ctx._python_to_value_handle(self.no_args).raw) for name, hook in zip(("poll", "fire"), self._hooks)}
+        self.posted: list[int] = []  # tasks posted and not yet answered: what `cancel` stops
         view = hooks["logBuffer"]
         self.header = view[:32].cast("B")
         self.ring = view[32:].cast("H")
 
-    async def invoke(self, hook: Any, argv: Any) -> Any:
-        """Call a hook with the JavaScript array `argv` as its arguments (cancelable, nothing blocking)."""
+    def post_eval(self, source: str) -> None:
+        """Post a script to V8's thread; its answer comes into `answers` in turn."""
+        from py_mini_racer._context import _UNCANCELABLE_TASK_CALLBACK_ID
+
         ctx = self._ctx
-        return await ctx._run_cancelable_mr_task(
-            ctx._dll.mr_call_function, ctx._python_to_value_handle(hook).raw, self._undefined.raw,
-            ctx._python_to_value_handle(argv).raw,
-        )
+        handle = ctx._python_to_value_handle(source)
+        self._source = handle  # the handle lives until the script has run (the next post, or the realm's end)
+        self.posted.append(ctx._dll.mr_eval(ctx._ctx, handle.raw, _UNCANCELABLE_TASK_CALLBACK_ID))
+
+    def post_call(self, hook: str) -> None:
+        """Post a call of the hook `"poll"` or `"fire"` (no arguments); its answer comes into `answers` in turn."""
+        from py_mini_racer._context import _UNCANCELABLE_TASK_CALLBACK_ID
+
+        ctx = self._ctx
+        self.posted.append(ctx._dll.mr_call_function(ctx._ctx, *self._call_args[hook], _UNCANCELABLE_TASK_CALLBACK_ID))
+
+    def cancel(self) -> None:
+        """Stop every posted task not yet answered (V8 terminates the JavaScript it is running)."""
+        for task_id in self.posted:
+            self._ctx._dll.mr_cancel_task(self._ctx._ctx, task_id)
+
+    def take(self, count: int) -> list[Any]:
+        """The `count` answers in (see `Guest.wait_for`), as Python values; RunAborted when V8 is lost.
+
+        Each answer is converted in the order posted, so a script that threw raises (JSEvalException)
+        before the poll behind it is read.
+        """
+        from py_mini_racer import JSOOMException, JSTimeoutException
+
+        del self.posted[:count]
+        ctx = self._ctx
+        handles = [self.answers.items.popleft() for _ in range(count)]
+        values = []
+        for handle in handles:
+            try:
+                values.append(ctx._value_handle_to_python(handle))
+            except JSTimeoutException:
+                raise RunAborted(timeout_error()) from None
+            except JSOOMException:
+                raise RunAborted(memory_error()) from None
+            if self.mr.was_hard_memory_limit_reached():
+                raise RunAborted(memory_error())
+        return values
 
     def close(self) -> None:
         """Dispose of the isolate (terminating anything the body left running in it)."""
         # The log views point into the isolate's memory: drop them first.
         self.header = self.ring = None
-        self.start = self.poll = self.answer = self.fire = self.no_args = None
+        self._hooks, self._call_args, self.no_args = [], {}, None
+        if self.answers.held_state is not None:  # V8's thread lets its Python thread state go with one last answer
+            self.answers.release_state = True
+            self.mr.eval("0")
         self.mr.close()
 
     def read_logs(self) -> list[str]:
@@ -176,64 +280,6 @@ class Realm:
             data = self.ring[first:].tobytes() + self.ring[: first + size - RING_UNITS].tobytes()
         # JavaScript strings are UTF-16 with lone surrogates allowed; a log line is text: U+FFFD for those.
         return data.decode("utf-16-le", "replace")
-
-    def evaluate_quietly(self, source: str) -> Quiet:
-        """Start a script whose answer does not wake the event loop: it waits in mini-racer's queue.
-
-        A warm run posts its one script and its first poll back to back, and V8 runs them in order:
-        once the poll has answered, the script's answer is there. Waiting on the poll alone wakes
-        the guest once instead of twice (each wake a thread hop, the bulk of a trivial run).
-        """
-        from py_mini_racer._context import _UNCANCELABLE_TASK_CALLBACK_ID
-
-        ctx = self._ctx
-        handle = ctx._python_to_value_handle(source)
-        return Quiet(self, handle, ctx._dll.mr_eval(ctx._ctx, handle.raw, _UNCANCELABLE_TASK_CALLBACK_ID))
-
-    async def call(self, awaitable: Any, deadline: float) -> Any:
-        """Await one call into V8; RunAborted when V8 is lost.
-
-        The run's deadline is one timer that cancels the run's task (see `Guest.run`), not a
-        `wait_for` per call: that wraps each call in a task of its own and a timer, a few turns
-        of the event loop on every call of a run that may make thousands.
-        """
-        from py_mini_racer import JSOOMException, JSTimeoutException
-
-        if deadline - time.monotonic() <= 0:
-            awaitable.cancel() if isinstance(awaitable, asyncio.Future) else awaitable.close()
-            raise RunAborted(timeout_error())
-        try:
-            value = await awaitable
-        except JSTimeoutException:
-            raise RunAborted(timeout_error()) from None
-        except JSOOMException:
-            raise RunAborted(memory_error()) from None
-        if self.mr.was_hard_memory_limit_reached():
-            raise RunAborted(memory_error())
-        return value
-
-
-class Quiet:
-    """A script started by `Realm.evaluate_quietly`: read its answer after a later task's, or stop it."""
-
-    def __init__(self, realm: Realm, handle: ValueHandle, task_id: int):
-        self.realm, self.handle, self.task_id = realm, handle, task_id  # the handle lives until the script has run
-        self.read = False
-
-    async def answer(self) -> PythonJSConvertedTypes:
-        """The script's value (or its exception), already in the queue: V8 answered a task posted after it.
-
-        A coroutine so that `Realm.call` maps V8's exceptions as for any call. Nothing synchronous may
-        call into V8 between `evaluate_quietly` and this: mini-racer's queue is one line for all of them.
-        """
-        ctx = self.realm._ctx
-        self.read = True
-        return ctx._value_handle_to_python(ctx._non_cancelable_mr_task_results_queue.get_nowait())
-
-    def stop(self) -> None:
-        """Terminate the script if it is still running (its answer is never read: the realm goes with the run)."""
-        if not self.read:
-            self.realm._ctx._dll.mr_cancel_task(self.realm._ctx._ctx, self.task_id)
 
 
 _limits = {"timeout": 10.0, "memory": 256 * 1024 * 1024, "state": 0}
@@ -314,8 +360,6 @@ class Guest:
     def __init__(self, in_fd: int, out_fd: int):
         self.in_fd, self.out_fd = in_fd, out_fd
         self.realm: Realm | None = None  # made inside the event loop: mini-racer binds to the running loop
-        self.over_memory = False
-        self.timed_out = False
         self.memory_ceiling = 0
         # The last run's state texts as string literals, which the next realm is made holding: written once when
         # they came (a store of 16 MB is some 30 ms to write), not again for every realm that holds them.
@@ -324,7 +368,9 @@ class Guest:
     def send(self, message: dict[str, Any]) -> None:
         write_frame(self.out_fd, message)
 
-    async def serve(self) -> None:
+    def serve(self) -> None:
+        """Serve runs until the host closes stdin, one fresh realm each. Called inside an event loop, which mini-racer
+        binds to when a realm is made; nothing of a run waits on it (see `Answers`)."""
         self.realm = Realm()
         self.send({"t": "ready", "pid": os.getpid()})
         while True:
@@ -335,15 +381,15 @@ class Guest:
             if message.get("t") != "run":
                 continue
             realm = self.realm
-            keep_serving = await self.run(realm, message)
+            keep_serving = self.run(realm, message)
             cap_data(None)
-            realm.close()
-            if not keep_serving:
+            if not keep_serving:  # the process exits: its realm goes with it (V8 may still be stopping a body)
                 return
+            realm.close()
             self.realm = Realm(self.literals)  # the next run's, made now so that run does not wait for it
             self.send({"t": "ready", "pid": os.getpid()})
 
-    async def run(self, realm: Realm, message: dict[str, Any]) -> bool:
+    def run(self, realm: Realm, message: dict[str, Any]) -> bool:
         """Run one body in `realm`; whether the guest can serve another run."""
         _limits["timeout"] = float(message["timeout"])
         _limits["memory"] = int(message["memory"])
@@ -358,62 +404,43 @@ class Guest:
         deadline = started + float(message["timeout"])
         realm.mr.set_hard_memory_limit(memory)
         cap_data(2 * memory + DATA_SLACK)
-        self.over_memory = self.timed_out = False
         self.memory_ceiling = resident_bytes() + memory
-        task = asyncio.current_task()
-        assert task is not None
-        loop = asyncio.get_running_loop()
-        # Two timers, no task of their own: the deadline, and the first memory check (it re-arms itself).
-        timer = loop.call_at(deadline, self.time_hit, task)
-        self.watch = loop.call_later(MEMORY_POLL_S, self.watch_memory, task)
-        # mini-racer turns V8's answers into Python in loop callbacks: a MemoryError there is the cap too.
-        loop.set_exception_handler(lambda _, context: self.memory_hit(task) if isinstance(context.get("exception"), MemoryError)
-                                   else loop.default_exception_handler(context))
         try:
-            return await self.drive(realm, message, started, deadline)
+            return self.drive(realm, message, started, deadline)
         except RunAborted as exc:
-            self.finish(realm, {"ok": False, "error": exc.error}, started, exit_after=True)
-        except asyncio.CancelledError:
-            if not (self.over_memory or self.timed_out):
-                raise
-            task.uncancel()
+            realm.cancel()
             cap_data(None)
-            error = memory_error() if self.over_memory else timeout_error()
-            self.finish(realm, {"ok": False, "error": error}, started, exit_after=True)
+            self.finish(realm, {"ok": False, "error": exc.error}, started, exit_after=True)
         except MemoryError:
+            realm.cancel()
             cap_data(None)
             self.finish(realm, {"ok": False, "error": memory_error()}, started, exit_after=True)
         except ChannelClosed:
             pass
         except Exception as exc:  # the last guard: the host always gets a result, never a traceback
+            realm.cancel()
             self.finish(realm, {"ok": False, "error": {
                 "name": "InternalError", "message": f"the runner failed: {type(exc).__name__} (please report it)"}},
                 started, exit_after=True)
-        finally:
-            timer.cancel()
-            self.watch.cancel()
-            loop.set_exception_handler(None)
         return False
 
-    def memory_hit(self, task: asyncio.Task[Any]) -> None:
-        """The run went over its memory cap: stop it (cancelling its task cancels the V8 call, which terminates JS)."""
-        if not (self.over_memory or self.timed_out):
-            self.over_memory = True
-            task.cancel()
+    def wait_for(self, realm: Realm, count: int, deadline: float) -> list[Any]:
+        """The answers to the `count` tasks posted first, waited for within the run's deadline and memory cap.
 
-    def time_hit(self, task: asyncio.Task[None]) -> None:
-        """The run reached its deadline: stop it, as `memory_hit` does."""
-        if not (self.over_memory or self.timed_out):
-            self.timed_out = True
-            task.cancel()
+        The memory watch runs while V8 does: every MEMORY_POLL_S the wait times out and the process's resident
+        memory is read (RunAborted past the ceiling, or past the deadline; the caller cancels the tasks).
+        """
+        answers = realm.answers
+        if time.monotonic() >= deadline:  # a call made past the deadline is not started, however quick
+            raise RunAborted(timeout_error())
+        while not answers.wait(count, min(MEMORY_POLL_S, deadline - time.monotonic())):
+            if time.monotonic() >= deadline:
+                raise RunAborted(timeout_error())
+            if resident_bytes() > self.memory_ceiling:
+                raise RunAborted(memory_error())
+        return realm.take(count)
 
-    def watch_memory(self, task: asyncio.Task[None]) -> None:
-        if resident_bytes() > self.memory_ceiling:
-            self.memory_hit(task)
-        else:
-            self.watch = asyncio.get_running_loop().call_later(MEMORY_POLL_S, self.watch_memory, task)
-
-    async def drive(self, realm: Realm, message: dict[str, Any], started: float, deadline: float) -> bool:
+    def drive(self, realm: Realm, message: dict[str, Any], started: float, deadline: float) -> bool:
         from py_mini_racer import JSEvalException
 
         code: str = message["code"]
@@ -434,20 +461,17 @@ class Guest:
                   state["store"] + ", " + state["scene"] + ", " + js_string(os.urandom(12).hex()) + ", " + state["manifest"] + ")")
         # The first poll is posted right behind the script: V8 runs one task at a time, in order, and
         # settles the promises of one (the body's first steps) before the next, so the poll sees what
-        # the start left. Only the poll's answer wakes the guest (`evaluate_quietly`): it waits for V8
-        # once, not twice (a thread hop each way is the bulk of a trivial run on a loaded machine).
-        starting = realm.evaluate_quietly(source)
-        polled: str | None = None
+        # the start left, and the guest wakes once for both (see `Answers`). A script that threw
+        # raises JSEvalException when its answer is taken, below.
+        realm.post_eval(source)
+        realm.post_call("poll")
         try:
-            polled = await realm.call(realm.invoke(realm.poll, realm.no_args), deadline)
-            await realm.call(starting.answer(), deadline)  # the script threw: JSEvalException, below
+            text: str = self.wait_for(realm, 2, deadline)[1]
             while True:
-                text: str = polled if polled is not None else await realm.call(realm.invoke(realm.poll, realm.no_args), deadline)
-                polled = None
                 if text.startswith('{"done"'):
                     head, returned, keep, keep_fns, *compile_failed = text.split("\x00")
                     if compile_failed:
-                        self.finish(realm, {"ok": False, "error": await self._syntax_place(realm, code, deadline)}, started)
+                        self.finish(realm, {"ok": False, "error": self._syntax_place(realm, code, deadline)}, started)
                         return True
                     if resident_bytes() > self.memory_ceiling:
                         raise RunAborted(memory_error())
@@ -458,12 +482,17 @@ class Guest:
                 if text.startswith('{"calls"'):
                     self.send({"t": "calls", "json": text})
                     reply = read_frame(self.in_fd, deadline + 1)
-                    answer_args = await realm.call(realm.mr.eval_cancelable("[" + js_string(reply["json"]) + "]"), deadline)
-                    await realm.call(realm.invoke(realm.answer, answer_args), deadline)
+                    # The answers go in by the realm's secret name, as the start did, and the next poll right
+                    # behind them: one wake for both.
+                    realm.post_eval(f"{realm.name}.answer(" + js_string(reply["json"]) + ")")
+                    realm.post_call("poll")
+                    text = self.wait_for(realm, 2, deadline)[1]
                 elif text.startswith('{"wait"'):
                     wait = float(text[8:-1]) / 1000
-                    await asyncio.sleep(max(0.0, min(wait, deadline - time.monotonic())))
-                    await realm.call(realm.invoke(realm.fire, realm.no_args), deadline)
+                    time.sleep(max(0.0, min(wait, deadline - time.monotonic())))
+                    realm.post_call("fire")
+                    realm.post_call("poll")
+                    text = self.wait_for(realm, 2, deadline)[1]
                 else:
                     self.finish(realm, {"ok": False, "error": {
                         "name": "DeadlockError",
@@ -479,10 +508,8 @@ class Guest:
                 "message": f"the body broke the runner's own code ({_first_line(exc)}); the next run starts in a fresh realm",
             }}, started)
             return True
-        finally:
-            starting.stop()  # stopped (timeout, memory) before its answer was read: end the script
 
-    async def _syntax_place(self, realm: Realm, code: str, deadline: float) -> dict[str, Any]:
+    def _syntax_place(self, realm: Realm, code: str, deadline: float) -> dict[str, Any]:
         """The error of a body V8 would not compile as a function body, at its line and column.
 
         V8's Function constructor names no place, so the body is compiled once more as a script
@@ -491,9 +518,9 @@ class Guest:
         """
         from py_mini_racer import JSEvalException, JSParseException
 
-        probe = "throw 0; (" + FUNCTION_HEAD + code + "\n})"
+        realm.post_eval("throw 0; (" + FUNCTION_HEAD + code + "\n})")
         try:
-            await realm.call(realm.mr.eval_cancelable(probe), deadline)
+            self.wait_for(realm, 1, deadline)
         except JSParseException as exc:
             return syntax_error(str(exc), code)
         except JSEvalException:
@@ -555,7 +582,11 @@ def main() -> None:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     guest = Guest(0, out_fd)
-    asyncio.run(guest.serve())
+
+    async def serve() -> None:  # mini-racer binds each realm to the running loop; the runs never wait on it
+        guest.serve()
+
+    asyncio.run(serve())
     sys.stderr.flush()
     os._exit(0)
 

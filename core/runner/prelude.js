@@ -1203,16 +1203,22 @@
   // Compile the hooks' code now, while the realm waits for its run, not during it: a fresh
   // isolate compiles each function on its first call. The warm-up's state has one of each thing a
   // run's state holds (a store entry, a scene entity, a module) and is deterministic, so the same
-  // code runs as in a run; its promises settle once this script is done, compiling the rest.
+  // code runs as in a run; its promises settle once this script is done, compiling the rest. Its body
+  // reads as bodies do (inputs.last/at/list, scene.entities/read, kept, a path, a spread), so the read
+  // tracer's code (reads.js) and the stack walk that places a read are compiled too: compiling them
+  // during a run was most of what one read cost (0.3 ms on a warm run, docs/runner.md).
   // Only the runner's code runs here, on a run record that is dropped; what it changed of the
   // realm's built-ins (Math.random, Date, Intl, Temporal.Now) is put back, so the body's realm is otherwise untouched.
   const dateConstructor = Reflect.getOwnPropertyDescriptor(Date.prototype, "constructor");
   const formatGetter = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "format");
   const formatParts = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "formatToParts");
   const temporalNow = typeof Temporal === "object" ? Reflect.getOwnPropertyDescriptor(Temporal, "Now") : undefined;
-  hooks.start("return { a: 1, keep: { k: [1, 'x'] } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}',
+  hooks.start("const b = inputs.last('a.b'); const e = inputs.at(1); const l = inputs.list('a.b'); const s = scene.entities('wall');\n" +
+    "const r = scene.read('e1'); const k = kept.k; return { a: b.x.length + e.x[1].length + l.length + s.length + k.v + r.id.length, " +
+    "keep: { k: [1, 'x'], b: { ...b } } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}',
     '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]',
-    '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}', "");
+    '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}', "",
+    '[{"call":"a.b.c","id":1,"bytes":15,"keys":["x"]}]');
   hooks.poll();
   Math.random = realRandom;
   globalThis.Date = RealDate;

@@ -96,7 +96,7 @@ def in_guest_ms(envelope) -> float:
         for _ in range(50):
             realm = Realm()
             start = time.perf_counter()
-            await guest.run(realm, envelope.frame())
+            guest.run(realm, envelope.frame())
             times.append((time.perf_counter() - start) * 1000)
             realm.close()
         return statistics.median(times)
