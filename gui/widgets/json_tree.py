@@ -331,7 +331,11 @@ class JsonTreeView(QTreeView):
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
         self._fit_timer.timeout.connect(self.fit_keys)
-        self.expanded.connect(lambda _index: self._fit_timer.start())
+        self.expanded.connect(self._expanded)
+        # What the keys were last measured on, when a value had just been shown (its top row open, nothing
+        # else): another value with the same keys at the same widths measures the same (`_same_keys_shown`).
+        self._shown_keys: tuple[Any, ...] | None = None  # set_value's, until fit_keys measures them
+        self._measured_keys: tuple[Any, ...] | None = None  # what fit_keys last measured, when it was set_value's
         self.copy_value_action = self._action("Copy value", self.copy_value, QKeySequence.StandardKey.Copy)
         self.copy_pointer_action = self._action("Copy JSON Pointer", self.copy_pointer, "Ctrl+Shift+C")
         self.copy_json_action = self._action("Copy as JSON", self.copy_json, "Ctrl+Alt+C")
@@ -355,15 +359,45 @@ class JsonTreeView(QTreeView):
             self.expand(root)
             self.setCurrentIndex(root)
         self.share_columns()
+        self._same_keys_shown()
+
+    def _keys_on_show(self) -> tuple[Any, ...] | None:
+        """What the key column's measure depends on while a value is freshly shown: its label and the keys of its
+        children made so far (the only rows), the indentation, the font, the widths; None when nothing is shown."""
+        root = self.json_model.node(self.json_model.root_index())
+        if root is None:
+            return None
+        keys = root.child_keys[:len(root.children)]  # the rows made (a batch at most): the rows measured
+        return (root.key, tuple(keys), self.indentation(), monospace().key(), self.columnWidth(0), self.viewport().width(),
+                self.json_model.columnCount())
+
+    def _expanded(self, index: QModelIndex) -> None:
+        """Measure the keys on the next turn; a row below the top one opened: more keys than set_value's."""
+        self._fit_timer.start()
+        if index.parent().isValid():
+            self._shown_keys = None
+
+    def _same_keys_shown(self) -> None:
+        """The keys of a value just shown are measured on the next turn of the event loop (fit_keys), unless they are
+        the keys last measured, at the same widths: then the measure is the one made, and nothing would change.
+        Consecutive entries of one call have the same keys: a cursor move measured them again (a fifth of a
+        millisecond of each move on a real-shaped session, issue 28.3)."""
+        self._shown_keys = self._keys_on_show()
+        if self._shown_keys is not None and self._shown_keys == self._measured_keys:
+            self._fit_timer.stop()
 
     def fit_keys(self) -> None:
         """Widen the key column to the keys on show and their indentation, up to KEY_SHARE of the tree (the pointer is in each tooltip)."""
         self._fit_timer.stop()
+        shown, self._shown_keys = self._shown_keys, None
+        # Measured on set_value's rows alone (nothing expanded since): remembered with the widths it leaves.
+        fresh = shown is not None and shown == self._keys_on_show()
         wanted = self._key_wanted = self.sizeHintForColumn(0)
         room = self._key_room()
         if wanted > self.columnWidth(0):
             self.setColumnWidth(0, min(wanted, room))
         self.share_columns()
+        self._measured_keys = self._keys_on_show() if fresh else None
 
     def share_columns(self) -> None:
         """The value takes the room: key, type and an annotation column are held to their shares of a narrow tree."""
