@@ -62,13 +62,21 @@ def preview(value: Any) -> str:
 class JsonNode:
     """One value in the tree; its children are made when first asked for."""
 
-    __slots__ = ("parent", "row", "key", "value", "children", "_child_keys", "_pointer")
+    __slots__ = ("parent", "row", "key", "value", "children", "_child_keys", "_pointer", "_preview")
 
     def __init__(self, parent: JsonNode | None, row: int, key: str | int, value: Any):
         self.parent, self.row, self.key, self.value = parent, row, key, value
         self.children: list[JsonNode] = []
         self._child_keys: list[str | int] | None = None
         self._pointer: str | None = None
+        self._preview: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """What the value column shows (`preview`), made once: the row is measured and painted, and painted again."""
+        if self._preview is None:
+            self._preview = preview(self.value)
+        return self._preview
 
     @property
     def child_keys(self) -> list[str | int]:
@@ -253,7 +261,7 @@ class JsonTreeModel(QAbstractItemModel):
         if column == 0:
             return str(node.key)
         if column == 1:
-            return preview(node.value)
+            return node.shown
         if column == 2:
             kind = kind_of(node.value)
             return f"{kind} · {len(node.value):,}" if kind in ("array", "object") else kind
