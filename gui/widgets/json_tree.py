@@ -136,7 +136,10 @@ class JsonTreeModel(QAbstractItemModel):
         """Show `value` under one top row named `label`; `present=False` shows nothing.
 
         The top row is taken out and another put in, not the model reset: a reset resets the view's
-        header too, which repaints it (on every cursor move that shows another entry)."""
+        header too, which repaints it (on every cursor move that shows another entry). A value with the
+        rows shown (`_refill`) is shown in them instead."""
+        if present and self._refill(value, label):
+            return
         self._signalling = True  # as in _end_reset: no fetching inside these signals
         try:
             if self._holder.children:
@@ -150,6 +153,39 @@ class JsonTreeModel(QAbstractItemModel):
                 self.endInsertRows()
         finally:
             self._signalling = False
+
+    def _refill(self, value: Any, label: str) -> bool:
+        """Show `value` in the rows shown when it has their frame: the same label, the same keys, each child as
+        open or closed as before, nothing below the top row's children made, no annotation column. Then only the
+        cells whose text or colour changes are repainted, and nothing is laid out: consecutive entries of one call
+        have the same keys, and every cursor move took the rows out, put others in, laid the tree out and painted
+        every cell (issue 28.3). False: it has not, and the rows are made afresh."""
+        root = self._root
+        if root is None or root.key != label or self._extra is not None or not isinstance(value, (dict, list)) \
+                or type(value) is not type(root.value) or len(value) != len(root.children) or len(value) != root.total:
+            return False
+        children = root.children
+        if any(child.children for child in children):
+            return False  # a row below the top row's children was made (opened once): made afresh
+        keys: list[str | int] = list(js_keys(value)) if isinstance(value, dict) else list(range(len(value)))
+        if keys != root.child_keys:
+            return False
+        values = [value[key] for key in keys] if isinstance(value, dict) else list(value)
+        if any(_opens(child.value) != _opens(new) for child, new in zip(children, values)):
+            return False  # a row that opens and one that does not draw their branches differently
+        changed: list[tuple[int, int, JsonNode]] = []  # (row, column, node) to repaint; the top row is row 0 of none
+        for node, new in ((root, value), *zip(children, values)):
+            before = (node.shown if node._preview is not None else None, self._text(node, 2),
+                      self._colour(node.pointer, node.value) if self._colour is not None else None)
+            node.value, node._preview, node._child_keys = new, None, None
+            after = (node.shown, self._text(node, 2), self._colour(node.pointer, new) if self._colour is not None else None)
+            columns = range(len(self.HEADERS)) if before[2] != after[2] else [c for c in (1, 2) if before[c - 1] != after[c - 1]]
+            changed += [(node.row, column, node) for column in columns]
+        root._child_keys = keys
+        for row, column, node in changed:  # one cell each: Qt repaints the whole viewport for a range of cells
+            index = self.createIndex(row, column, node)
+            self.dataChanged.emit(index, index)
+        return True
 
     def set_annotations(self, title: str | None = None, column: Annotation | None = None,
                         tooltip: Annotation | None = None, colour: Annotation | None = None) -> None:
@@ -300,6 +336,11 @@ class JsonTreeModel(QAbstractItemModel):
         return None
 
 
+def _opens(value: Any) -> bool:
+    """Whether a value's row has rows under it (a container with items): its branch is drawn."""
+    return isinstance(value, (dict, list)) and len(value) > 0
+
+
 _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable  # made once: Python's enum flags are slow to combine
 _VALUE_COLOURS = {  # the theme's shared colours (wsi_inspector.gui.window.theme): light or dark after the palette
     "string": colour("json_string"),
@@ -393,6 +434,8 @@ class JsonTreeView(QTreeView):
         self._shown_keys = self._keys_on_show()
         if self._shown_keys is not None and self._shown_keys == self._measured_keys:
             self._fit_timer.stop()
+        elif self._shown_keys is not None:
+            self._fit_timer.start()  # a value shown in the rows it had opened nothing: measured all the same
 
     def fit_keys(self) -> None:
         """Widen the key column to the keys on show and their indentation, up to KEY_SHARE of the tree (the pointer is in each tooltip)."""

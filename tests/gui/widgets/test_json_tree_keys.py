@@ -71,3 +71,80 @@ def test_other_keys_an_opened_row_or_another_width_are_measured_again(qtbot):
     tree.set_value({"level": 3, "origin": {"deep_key_below_the_top_row": 3}}, "input")
     qtbot.waitUntil(lambda: len(measures) == 7)  # another width: measured again
     assert tree.currentIndex() == model.root_index() and model.data(model.root_index(), Qt.ItemDataRole.DisplayRole) == "input"
+
+
+# --- a value with the rows shown is shown in them (JsonTreeModel._refill) ------------------------------------------
+
+WARD = {"level": 1, "origin": [0.5, 2.25], "label": "ward", "rooms": {"a": 1}}
+WARD_3 = {"level": 1, "origin": [39482.34964231735, -7.5], "label": "wärd \"3\"", "rooms": {"a": 1, "b": 2}}
+
+
+def _painted_cells(qtbot, tree, change):
+    """Do `change`; the rectangles the tree's rows are asked to paint for it."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Spy(QObject):
+        rects: list = []
+
+        def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+            if event.type() == QEvent.Type.Paint:
+                self.rects.extend(event.region())  # its rectangles, not their bounds
+            return False
+
+    qtbot.wait(50)
+    spy = Spy()
+    spy.rects = []
+    tree.viewport().installEventFilter(spy)
+    change()
+    qtbot.wait(50)
+    tree.viewport().removeEventFilter(spy)
+    return spy.rects
+
+
+def test_a_value_with_the_same_frame_is_shown_in_the_same_rows_and_looks_as_if_shown_afresh(qtbot):
+    tree, _measures = _tree(qtbot)
+    tree.set_value(WARD, "input")
+    qtbot.wait(50)
+    model = tree.json_model
+    rebuilt = []
+    model.rowsRemoved.connect(lambda *_: rebuilt.append("removed"))
+    model.rowsInserted.connect(lambda *_: rebuilt.append("inserted"))
+    painted = _painted_cells(qtbot, tree, lambda: tree.set_value(WARD_3, "input"))
+    assert rebuilt == [], "the rows stay: only their values change"
+    assert model.node(model.root_index()).value is WARD_3
+    assert _shown(tree) == {"level": "1", "origin": "[39482.34964231735,-7.5]", "label": '"wärd \\"3\\""', "rooms": '{"a":1,"b":2}'}
+    # What changed is repainted, no more: "level" (the same 1) and every key stay as painted.
+    key_column = tree.header().sectionViewportPosition(0) + tree.columnWidth(0)
+    level = tree.visualRect(model.index(0, 1, model.root_index()))
+    assert painted and all(rect.left() >= key_column for rect in painted), painted
+    assert not any(rect.intersects(level) for rect in painted)
+    fresh, _ = _tree(qtbot)
+    fresh.set_value(WARD_3, "input")
+    qtbot.wait(50)
+    assert [fresh.columnWidth(c) for c in range(3)] == [tree.columnWidth(c) for c in range(3)]
+    assert tree.grab().toImage() == fresh.grab().toImage(), "the same pixels as a tree that showed it first"
+
+
+def test_another_frame_is_made_afresh(qtbot):
+    tree, _measures = _tree(qtbot)
+    model = tree.json_model
+    rebuilt = []
+    model.rowsInserted.connect(lambda parent, *_: rebuilt.append(parent.isValid()))
+    for other in ({"level": 1, "origin": [0.5], "label": "ward"},  # a key fewer
+                  {"level": 1, "origin": [0.5, 2.25], "label": "ward", "room": {"a": 1}},  # another key
+                  {"level": 1, "origin": 3, "label": "ward", "rooms": {"a": 1}},  # a row that no longer opens
+                  {"level": 1, "origin": [0.5, 2.25], "label": "ward", "rooms": {}},  # nor this one
+                  [1, 2, 3, 4]):  # another kind of value
+        tree.set_value(WARD, "input")
+        rebuilt.clear()
+        tree.set_value(other, "input")
+        assert rebuilt and rebuilt[0] is False, other  # a top row put in afresh
+        assert model.node(model.root_index()).value is other
+    tree.set_value(WARD, "input")
+    tree.expand(model.index(1, 0, model.root_index()))  # origin opened: its items were made
+    rebuilt.clear()
+    tree.set_value(WARD_3, "input")
+    assert rebuilt and rebuilt[0] is False
+    assert _shown(tree)["origin"] == "[39482.34964231735,-7.5]"
+    tree.set_value(WARD, "output")  # another label
+    assert model.data(model.root_index()) == "output"
