@@ -10,10 +10,22 @@ offset clamped by a shorter table, a shown row changed while the layout is pendi
 Qt does. A change of rows in place (`dataChanged`) repaints the changed rows shown, and no others:
 Qt repainted the whole viewport for any range of many rows, as when the entries that fall at the cap
 move far below those shown (every move on a million-entry session).
+
+A change made inside `repainting_what_changes()` (the Inputs tab's cursor move) repaints only the cells that
+look otherwise after it than before: its rows come and go, the table scrolls to another screenful, and the cells
+of entries of the same call, unit and shape, or empty, look as the ones they replace (two thirds of them on a
+real-shaped session). What a cell looks like is its model's `row_looks(first, last)` (one hashable per cell), its row's
+parity, selection and focus; the viewport's size, the columns, the first row's place, the palette and the focus
+must be as they were, else the viewport repaints whole (as it does for a model without `row_look`).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import QRegion
 from PySide6.QtWidgets import QTableView, QWidget
 
 Index = QModelIndex | QPersistentModelIndex
@@ -84,12 +96,75 @@ class StillRowsTable(QTableView):
         offset = bar.value()
         viewport = self.viewport()
         # Attribute, not setUpdatesEnabled: enabling updates again would repaint the viewport whole.
-        viewport.setAttribute(Qt.WidgetAttribute.WA_UpdatesDisabled, True)
+        holding = viewport.testAttribute(HELD)  # inside repainting_what_changes: held until it ends
+        viewport.setAttribute(HELD, True)
         try:
             super().doItemsLayout()
         finally:
-            viewport.setAttribute(Qt.WidgetAttribute.WA_UpdatesDisabled, False)
+            viewport.setAttribute(HELD, holding)
         if bar.value() != offset:  # the table got shorter than its offset: the rows shown moved
             viewport.update()
         else:
             self.held_layouts += 1
+
+    @contextmanager
+    def repainting_what_changes(self) -> Iterator[None]:
+        """Inside, the viewport repaints nothing; after, the cells that look otherwise than before (the module's docstring)."""
+        viewport = self.viewport()
+        if viewport.testAttribute(HELD) or not self.isVisible():
+            yield  # held already (a change inside another), or nothing to repaint
+            return
+        before = self._picture()
+        viewport.setAttribute(HELD, True)  # what Qt asks (a layout, a scroll, a row selected) is dropped meanwhile
+        try:
+            yield
+        finally:
+            viewport.setAttribute(HELD, False)
+            after = self._picture()
+            if before is None or after is None or before[0] != after[0]:
+                viewport.update()  # another frame (or no looks to compare): all of it, as Qt would
+            else:
+                self._repaint_changed(before[1], after[1])
+
+    def _picture(self) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]] | None:
+        """What the viewport shows: its frame (what places and colours every cell) and, per row shown, the row, its
+        parity, selection and focus, and its cells' looks. None: the model tells no looks (`row_looks(first, last)`)."""
+        model = self.model()
+        row_looks = getattr(model, "row_looks", None)
+        if row_looks is None:
+            return None
+        viewport = self.viewport()
+        first, header = self.rowAt(0), self.horizontalHeader()
+        shown = self._rows_shown()
+        columns = tuple((header.sectionViewportPosition(c), header.sectionSize(c), header.isSectionHidden(c))
+                        for c in range(model.columnCount()))
+        frame = (viewport.size(), columns, self.rowViewportPosition(first) if first >= 0 else None,
+                 self.verticalHeader().defaultSectionSize(), shown[1] - shown[0] if shown else None, self.showGrid(),
+                 self.palette().cacheKey(), self.hasFocus(), self.isActiveWindow(), self.alternatingRowColors())
+        if shown is None:
+            return frame, []
+        ranges = self.selectionModel().selection()
+        selected = [(r.top(), r.bottom()) for r in (ranges.at(i) for i in range(ranges.size())) if not r.parent().isValid()]  # a few
+        current = self.currentIndex()
+        focus_row, focus_column = current.row(), current.column()
+        lines = [(row, row % 2, any(top <= row <= bottom for top, bottom in selected), focus_column if row == focus_row else -1, looks)
+                 for row, looks in enumerate(row_looks(*shown), shown[0])]
+        return frame, lines
+
+    def _repaint_changed(self, before: list[tuple[Any, ...]], after: list[tuple[Any, ...]]) -> None:
+        """Repaint the rows whose parity, selection or focus changed, and in the others the cells whose look did."""
+        region = QRegion()
+        width = self.viewport().width()
+        for old, new in zip(before, after):
+            top, height = self.rowViewportPosition(new[0]), self.rowHeight(new[0])
+            if old[1:4] != new[1:4]:
+                region += QRect(0, top, width, height)
+                continue
+            for column, (was, now) in enumerate(zip(old[4], new[4])):
+                if was != now and not self.isColumnHidden(column):
+                    region += QRect(self.columnViewportPosition(column), top, self.columnWidth(column), height)
+        if not region.isEmpty():
+            self.viewport().update(region)
+
+
+HELD = Qt.WidgetAttribute.WA_UpdatesDisabled  # on the viewport: what Qt asks it to repaint is dropped

@@ -50,6 +50,7 @@ class ManifestModel(QAbstractTableModel):
         self.rows: range | list[int] = range(0)  # entry positions, one per row; a range when nothing is filtered or sorted
         self._row_by_entry: dict[int, int] | None = None  # row_of's map for sorted rows, made when first asked
         self._texts: dict[int, tuple[str, ...]] = {}  # entry position → its cells' texts, formatted once (row_texts)
+        self._looks: dict[tuple[int, bool, bool, bool], tuple[tuple[Any, ...], ...]] = {}  # row_looks' (entry, falls, answer, read) → looks
         self.highlighted: int | None = None  # entry index the resolver answered
         self.fell = 0  # the oldest `fell` entries fall at the session's cap (SPEC 5: the body never sees them)
         self.cap: int | None = None
@@ -118,7 +119,7 @@ class ManifestModel(QAbstractTableModel):
                 return
         self.beginResetModel()
         if index is not self.index_data:
-            self._texts = {}
+            self._texts, self._looks = {}, {}
         self.index_data, self.count, self.spec = index, count, spec
         self.rows = rows if rows is not None else self._query_rows(0, count)
         self._row_by_entry = None
@@ -285,6 +286,25 @@ class ManifestModel(QAbstractTableModel):
         return (None if column == APPLIED else monospace(), RIGHT if column == BYTES else None,
                 MUTED if falls else PERSON if applied else None, self.row_texts(position)[column],
                 HIGHLIGHT if position == self.highlighted else PERSON_BACKGROUND if applied else None)
+
+    def row_looks(self, first: int, last: int) -> list[tuple[tuple[Any, ...], ...]]:
+        """What each cell of rows `first` to `last` looks like (`_look`, column by column): after a cursor move the table
+        repaints the cells that look otherwise than the ones they replace (StillRowsTable.repainting_what_changes).
+        Kept per entry and what its look depends on here (falls, the resolver's answer, read): the rows shown before a
+        move are the ones shown after the last."""
+        rows, entries, reads, fell, highlighted, looks = self.rows, self.index_data.entries, self.reads, self.fell, self.highlighted, self._looks
+        columns = range(self.columnCount())
+        found = []
+        for row in range(first, last + 1):
+            position = rows[row]
+            key = (position, position < fell, position == highlighted, bool(reads) and entries[position].key in reads)
+            look = looks.get(key)
+            if look is None:
+                if len(looks) >= TEXTS_KEPT:
+                    looks.clear()
+                look = looks[key] = tuple(self._look(position, column) for column in columns)
+            found.append(look)
+        return found
 
     def row_texts(self, position: int) -> tuple[str, ...]:
         """The texts of the entry at `position`, one per column of COLUMNS: formatted once, kept for the next paints."""

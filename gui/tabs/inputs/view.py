@@ -400,6 +400,10 @@ class InputsView(QWidget):
         A filter, search or sort over more than BACKGROUND_QUERY entries runs as a job: a value search's
         first pass over 100,000 inputs takes a third of a second; the table keeps its rows until the answer lands.
         """
+        with self.table.repainting_what_changes():  # the cells that look as the ones they replace are not repainted
+            self._refresh()
+
+    def _refresh(self) -> None:
         self._filter_timer.stop()
         self._search_timer.stop()
         count = len(self.context.state.store)
