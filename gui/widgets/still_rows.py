@@ -16,7 +16,7 @@ look otherwise after it than before: its rows come and go, the table scrolls to 
 of entries of the same call, unit and shape, or empty, look as the ones they replace (two thirds of them on a
 real-shaped session). What a cell looks like is its model's `row_looks(first, last)` (one hashable per cell), its row's
 parity, selection and focus; the viewport's size, the columns, the first row's place, the palette and the focus
-must be as they were, else the viewport repaints whole (as it does for a model without `row_look`).
+must be as they were, else the viewport repaints whole (as it does for a model without `row_looks`).
 """
 from __future__ import annotations
 
@@ -111,45 +111,41 @@ class StillRowsTable(QTableView):
     def repainting_what_changes(self) -> Iterator[None]:
         """Inside, the viewport repaints nothing; after, the cells that look otherwise than before (the module's docstring)."""
         viewport = self.viewport()
-        if viewport.testAttribute(HELD) or not self.isVisible():
-            yield  # held already (a change inside another), or nothing to repaint
+        if viewport.testAttribute(HELD) or not self.isVisible() or getattr(self.model(), "row_looks", None) is None:
+            yield  # held already (a change inside another), nothing to repaint, or no looks to compare
             return
-        before = self._picture()
+        frame, lines = self._frame(), self._lines()  # the looks as painted: before the change
         viewport.setAttribute(HELD, True)  # what Qt asks (a layout, a scroll, a row selected) is dropped meanwhile
         try:
             yield
         finally:
             viewport.setAttribute(HELD, False)
-            after = self._picture()
-            if before is None or after is None or before[0] != after[0]:
-                viewport.update()  # another frame (or no looks to compare): all of it, as Qt would
+            if self._frame() != frame:
+                viewport.update()  # another frame: all of it, as Qt would (the rows' looks not even asked)
             else:
-                self._repaint_changed(before[1], after[1])
+                self._repaint_changed(lines, self._lines())
 
-    def _picture(self) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]] | None:
-        """What the viewport shows: its frame (what places and colours every cell) and, per row shown, the row, its
-        parity, selection and focus, and its cells' looks. None: the model tells no looks (`row_looks(first, last)`)."""
-        model = self.model()
-        row_looks = getattr(model, "row_looks", None)
-        if row_looks is None:
-            return None
-        viewport = self.viewport()
-        first, header = self.rowAt(0), self.horizontalHeader()
-        shown = self._rows_shown()
+    def _frame(self) -> tuple[Any, ...]:
+        """What places and colours every cell: the viewport's size, the columns, the first row's place and the rows
+        shown, the grid, the palette, the focus."""
+        header, first, shown = self.horizontalHeader(), self.rowAt(0), self._rows_shown()
         columns = tuple((header.sectionViewportPosition(c), header.sectionSize(c), header.isSectionHidden(c))
-                        for c in range(model.columnCount()))
-        frame = (viewport.size(), columns, self.rowViewportPosition(first) if first >= 0 else None,
-                 self.verticalHeader().defaultSectionSize(), shown[1] - shown[0] if shown else None, self.showGrid(),
-                 self.palette().cacheKey(), self.hasFocus(), self.isActiveWindow(), self.alternatingRowColors())
+                        for c in range(self.model().columnCount()))
+        return (self.viewport().size(), columns, self.rowViewportPosition(first) if first >= 0 else None,
+                self.verticalHeader().defaultSectionSize(), shown[1] - shown[0] if shown else None, self.showGrid(),
+                self.palette().cacheKey(), self.hasFocus(), self.isActiveWindow(), self.alternatingRowColors())
+
+    def _lines(self) -> list[tuple[Any, ...]]:
+        """Per row shown: the row, its parity, selection and focus, and its cells' looks (the model's `row_looks`)."""
+        shown = self._rows_shown()
         if shown is None:
-            return frame, []
+            return []
         ranges = self.selectionModel().selection()
         selected = [(r.top(), r.bottom()) for r in (ranges.at(i) for i in range(ranges.size())) if not r.parent().isValid()]  # a few
         current = self.currentIndex()
         focus_row, focus_column = current.row(), current.column()
-        lines = [(row, row % 2, any(top <= row <= bottom for top, bottom in selected), focus_column if row == focus_row else -1, looks)
-                 for row, looks in enumerate(row_looks(*shown), shown[0])]
-        return frame, lines
+        return [(row, row % 2, any(top <= row <= bottom for top, bottom in selected), focus_column if row == focus_row else -1, looks)
+                for row, looks in enumerate(self.model().row_looks(*shown), shown[0])]  # type: ignore[attr-defined]  # asked for above
 
     def _repaint_changed(self, before: list[tuple[Any, ...]], after: list[tuple[Any, ...]]) -> None:
         """Repaint the rows whose parity, selection or focus changed, and in the others the cells whose look did."""
