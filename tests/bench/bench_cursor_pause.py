@@ -8,7 +8,8 @@ Inputs table shows, to an early body (that entry goes: the table, the entry's pa
 other rows), right after the untimed moves that set it up, and after PAUSE_S of an idle event loop.
 Timed as bench_gui times a jump (`Settle.timed`: until no paint or layout is pending), wall and GUI-thread CPU.
 A move after a pause costs more though it does the same work (no page faults: user time, the caches gone
-cold); what a person's move costs is the paused figure.
+cold); what a person's move costs is the paused figure. Each kind is broken down: the views following the cursor
+before any painting (`set_cursor` itself), then the painting by widget (bench_gui's `Settle` stamps).
 """
 from __future__ import annotations
 
