@@ -62,3 +62,26 @@ def test_after_each_move_the_table_shows_what_a_whole_repaint_shows(window, open
         assert shown == _on_screen(window, table), f"a stale cell after the move from {late} to {early}"
         assert view.shown_entry is not None and table.currentIndex().row() == view._row_of(view.shown_entry)
     assert partly, "some move repainted part of the table only"
+
+
+def test_another_session_opened_shows_its_own_rows(window, open_file, demo_path, qtbot, tmp_path):
+    # A row's key names an entry by its place in the store: after another session's rows come in, the same place is
+    # another entry, and the table repaints whole.
+    import json
+
+    window.resize(1400, 380)
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    table = window.views["inputs"].table
+    qtbot.wait(50)
+    other = json.loads(demo_path.read_text())
+    for record in other["store"]:
+        record["id"] = f"x{record['id']}"  # every id another: every row looks otherwise at the same place
+    renamed = tmp_path / "renamed.json"
+    renamed.write_text(json.dumps(other))
+    open_file(window, renamed)
+    qtbot.wait(50)
+    shown = _on_screen(window, table)
+    table.viewport().repaint()
+    assert shown == _on_screen(window, table)
+    assert table.model().row_texts(table.model().rows[0])[0].startswith("x")
