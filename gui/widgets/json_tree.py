@@ -62,13 +62,21 @@ def preview(value: Any) -> str:
 class JsonNode:
     """One value in the tree; its children are made when first asked for."""
 
-    __slots__ = ("parent", "row", "key", "value", "children", "_child_keys", "_pointer")
+    __slots__ = ("parent", "row", "key", "value", "children", "_child_keys", "_pointer", "_preview")
 
     def __init__(self, parent: JsonNode | None, row: int, key: str | int, value: Any):
         self.parent, self.row, self.key, self.value = parent, row, key, value
         self.children: list[JsonNode] = []
         self._child_keys: list[str | int] | None = None
         self._pointer: str | None = None
+        self._preview: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """What the value column shows (`preview`), made once: the row is measured and painted, and painted again."""
+        if self._preview is None:
+            self._preview = preview(self.value)
+        return self._preview
 
     @property
     def child_keys(self) -> list[str | int]:
@@ -128,7 +136,10 @@ class JsonTreeModel(QAbstractItemModel):
         """Show `value` under one top row named `label`; `present=False` shows nothing.
 
         The top row is taken out and another put in, not the model reset: a reset resets the view's
-        header too, which repaints it (on every cursor move that shows another entry)."""
+        header too, which repaints it (on every cursor move that shows another entry). A value with the
+        rows shown (`_refill`) is shown in them instead."""
+        if present and self._refill(value, label):
+            return
         self._signalling = True  # as in _end_reset: no fetching inside these signals
         try:
             if self._holder.children:
@@ -142,6 +153,39 @@ class JsonTreeModel(QAbstractItemModel):
                 self.endInsertRows()
         finally:
             self._signalling = False
+
+    def _refill(self, value: Any, label: str) -> bool:
+        """Show `value` in the rows shown when it has their frame: the same label, the same keys, each child as
+        open or closed as before, nothing below the top row's children made, no annotation column. Then only the
+        cells whose text or colour changes are repainted, and nothing is laid out: consecutive entries of one call
+        have the same keys, and every cursor move took the rows out, put others in, laid the tree out and painted
+        every cell (issue 28.3). False: it has not, and the rows are made afresh."""
+        root = self._root
+        if root is None or root.key != label or self._extra is not None or not isinstance(value, (dict, list)) \
+                or type(value) is not type(root.value) or len(value) != len(root.children) or len(value) != root.total:
+            return False
+        children = root.children
+        if any(child.children for child in children):
+            return False  # a row below the top row's children was made (opened once): made afresh
+        keys: list[str | int] = list(js_keys(value)) if isinstance(value, dict) else list(range(len(value)))
+        if keys != root.child_keys:
+            return False
+        values = [value[key] for key in keys] if isinstance(value, dict) else list(value)
+        if any(_opens(child.value) != _opens(new) for child, new in zip(children, values)):
+            return False  # a row that opens and one that does not draw their branches differently
+        changed: list[tuple[int, int, JsonNode]] = []  # (row, column, node) to repaint; the top row is row 0 of none
+        for node, new in ((root, value), *zip(children, values)):
+            before = (node.shown if node._preview is not None else None, self._text(node, 2),
+                      self._colour(node.pointer, node.value) if self._colour is not None else None)
+            node.value, node._preview, node._child_keys = new, None, None
+            after = (node.shown, self._text(node, 2), self._colour(node.pointer, new) if self._colour is not None else None)
+            columns = range(len(self.HEADERS)) if before[2] != after[2] else [c for c in (1, 2) if before[c - 1] != after[c - 1]]
+            changed += [(node.row, column, node) for column in columns]
+        root._child_keys = keys
+        for row, column, node in changed:  # one cell each: Qt repaints the whole viewport for a range of cells
+            index = self.createIndex(row, column, node)
+            self.dataChanged.emit(index, index)
+        return True
 
     def set_annotations(self, title: str | None = None, column: Annotation | None = None,
                         tooltip: Annotation | None = None, colour: Annotation | None = None) -> None:
@@ -253,7 +297,7 @@ class JsonTreeModel(QAbstractItemModel):
         if column == 0:
             return str(node.key)
         if column == 1:
-            return preview(node.value)
+            return node.shown
         if column == 2:
             kind = kind_of(node.value)
             return f"{kind} · {len(node.value):,}" if kind in ("array", "object") else kind
@@ -290,6 +334,11 @@ class JsonTreeModel(QAbstractItemModel):
             colour = self._colour(node.pointer, node.value)
             return colour
         return None
+
+
+def _opens(value: Any) -> bool:
+    """Whether a value's row has rows under it (a container with items): its branch is drawn."""
+    return isinstance(value, (dict, list)) and len(value) > 0
 
 
 _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable  # made once: Python's enum flags are slow to combine
@@ -331,7 +380,11 @@ class JsonTreeView(QTreeView):
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
         self._fit_timer.timeout.connect(self.fit_keys)
-        self.expanded.connect(lambda _index: self._fit_timer.start())
+        self.expanded.connect(self._expanded)
+        # What the keys were last measured on, when a value had just been shown (its top row open, nothing
+        # else): another value with the same keys at the same widths measures the same (`_same_keys_shown`).
+        self._shown_keys: tuple[Any, ...] | None = None  # set_value's, until fit_keys measures them
+        self._measured_keys: tuple[Any, ...] | None = None  # what fit_keys last measured, when it was set_value's
         self.copy_value_action = self._action("Copy value", self.copy_value, QKeySequence.StandardKey.Copy)
         self.copy_pointer_action = self._action("Copy JSON Pointer", self.copy_pointer, "Ctrl+Shift+C")
         self.copy_json_action = self._action("Copy as JSON", self.copy_json, "Ctrl+Alt+C")
@@ -355,15 +408,47 @@ class JsonTreeView(QTreeView):
             self.expand(root)
             self.setCurrentIndex(root)
         self.share_columns()
+        self._same_keys_shown()
+
+    def _keys_on_show(self) -> tuple[Any, ...] | None:
+        """What the key column's measure depends on while a value is freshly shown: its label and the keys of its
+        children made so far (the only rows), the indentation, the font, the widths; None when nothing is shown."""
+        root = self.json_model.node(self.json_model.root_index())
+        if root is None:
+            return None
+        keys = root.child_keys[:len(root.children)]  # the rows made (a batch at most): the rows measured
+        return (root.key, tuple(keys), self.indentation(), monospace().key(), self.columnWidth(0), self.viewport().width(),
+                self.json_model.columnCount())
+
+    def _expanded(self, index: QModelIndex) -> None:
+        """Measure the keys on the next turn; a row below the top one opened: more keys than set_value's."""
+        self._fit_timer.start()
+        if index.parent().isValid():
+            self._shown_keys = None
+
+    def _same_keys_shown(self) -> None:
+        """The keys of a value just shown are measured on the next turn of the event loop (fit_keys), unless they are
+        the keys last measured, at the same widths: then the measure is the one made, and nothing would change.
+        Consecutive entries of one call have the same keys: a cursor move measured them again (a fifth of a
+        millisecond of each move on a real-shaped session, issue 28.3)."""
+        self._shown_keys = self._keys_on_show()
+        if self._shown_keys is not None and self._shown_keys == self._measured_keys:
+            self._fit_timer.stop()
+        elif self._shown_keys is not None:
+            self._fit_timer.start()  # a value shown in the rows it had opened nothing: measured all the same
 
     def fit_keys(self) -> None:
         """Widen the key column to the keys on show and their indentation, up to KEY_SHARE of the tree (the pointer is in each tooltip)."""
         self._fit_timer.stop()
+        shown, self._shown_keys = self._shown_keys, None
+        # Measured on set_value's rows alone (nothing expanded since): remembered with the widths it leaves.
+        fresh = shown is not None and shown == self._keys_on_show()
         wanted = self._key_wanted = self.sizeHintForColumn(0)
         room = self._key_room()
         if wanted > self.columnWidth(0):
             self.setColumnWidth(0, min(wanted, room))
         self.share_columns()
+        self._measured_keys = self._keys_on_show() if fresh else None
 
     def share_columns(self) -> None:
         """The value takes the room: key, type and an annotation column are held to their shares of a narrow tree."""

@@ -62,7 +62,9 @@ class QuietLabel(QWidget):
         metrics = self.label.fontMetrics()
         cut = self._yields and 0 < room < metrics.horizontalAdvance(text)
         self.label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideRight, room) if cut else text)
-        self.label.setToolTip("\n".join(filter(None, (text, self.toolTip()))) if cut else "")
+        tip = "\n".join(filter(None, (text, self.toolTip()))) if cut else ""
+        if tip != self.label.toolTip():  # each setToolTip sends an event, and most texts are whole: no tooltip, again
+            self.label.setToolTip(tip)
 
     def _ask_for_room(self) -> None:
         """Ask the layouts above for another size only when the text needs it (see the module's docstring)."""

@@ -10,10 +10,23 @@ offset clamped by a shorter table, a shown row changed while the layout is pendi
 Qt does. A change of rows in place (`dataChanged`) repaints the changed rows shown, and no others:
 Qt repainted the whole viewport for any range of many rows, as when the entries that fall at the cap
 move far below those shown (every move on a million-entry session).
+
+A change made inside `repainting_what_changes()` (the Inputs tab's cursor move) repaints only the cells that
+look otherwise after it than before: its rows come and go, the table scrolls to another screenful, and the cells
+of entries of the same call, unit and shape, or empty, look as the ones they replace (two thirds of them on a
+real-shaped session). What a row looks like depends on its model's `row_keys(first, last)` (rows of equal keys look
+the same; `looks_of(key)` gives their cells' looks, compared only for rows whose keys differ), its parity, selection
+and focus; the viewport's size, the columns, the first row's place, the palette and the focus must be as they were,
+else the viewport repaints whole (as it does for a model without `row_keys`).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import QRegion
 from PySide6.QtWidgets import QTableView, QWidget
 
 Index = QModelIndex | QPersistentModelIndex
@@ -29,6 +42,7 @@ class StillRowsTable(QTableView):
         super().__init__(parent)
         self._below: bool | None = None  # since the last layout: None no change, True all below the rows shown
         self.held_layouts = 0
+        self._resets = 0  # models reset: a row's key (`row_keys`) may name another entry after one
 
     def _note(self, parent: Index, first: int) -> None:
         """A change of rows from `first` on: below the shown rows only when the viewport is full of rows above it."""
@@ -42,6 +56,10 @@ class StillRowsTable(QTableView):
             for signal in (model.modelReset, model.layoutChanged, model.rowsMoved, model.columnsInserted,
                            model.columnsRemoved, model.columnsMoved):
                 signal.connect(self._repaint_all)
+            model.modelReset.connect(self._reset)
+
+    def _reset(self) -> None:
+        self._resets += 1
 
     def _repaint_all(self, *_args: object) -> None:
         self._below = False if self._below is not None else None
@@ -84,12 +102,74 @@ class StillRowsTable(QTableView):
         offset = bar.value()
         viewport = self.viewport()
         # Attribute, not setUpdatesEnabled: enabling updates again would repaint the viewport whole.
-        viewport.setAttribute(Qt.WidgetAttribute.WA_UpdatesDisabled, True)
+        holding = viewport.testAttribute(HELD)  # inside repainting_what_changes: held until it ends
+        viewport.setAttribute(HELD, True)
         try:
             super().doItemsLayout()
         finally:
-            viewport.setAttribute(Qt.WidgetAttribute.WA_UpdatesDisabled, False)
+            viewport.setAttribute(HELD, holding)
         if bar.value() != offset:  # the table got shorter than its offset: the rows shown moved
             viewport.update()
         else:
             self.held_layouts += 1
+
+    @contextmanager
+    def repainting_what_changes(self) -> Iterator[None]:
+        """Inside, the viewport repaints nothing; after, the cells that look otherwise than before (the module's docstring)."""
+        viewport = self.viewport()
+        if viewport.testAttribute(HELD) or not self.isVisible() or getattr(self.model(), "row_keys", None) is None:
+            yield  # held already (a change inside another), nothing to repaint, or no looks to compare
+            return
+        frame, lines, resets = self._frame(), self._lines(), self._resets  # what the rows' looks depend on as painted
+        viewport.setAttribute(HELD, True)  # what Qt asks (a layout, a scroll, a row selected) is dropped meanwhile
+        try:
+            yield
+        finally:
+            viewport.setAttribute(HELD, False)
+            if self._frame() != frame or self._resets != resets:
+                viewport.update()  # another frame or another model's rows: all of it, as Qt would (no looks asked)
+            else:
+                self._repaint_changed(lines, self._lines())
+
+    def _frame(self) -> tuple[Any, ...]:
+        """What places and colours every cell: the viewport's size, the columns, the first row's place and the rows
+        shown, the grid, the palette, the focus."""
+        header, first, shown = self.horizontalHeader(), self.rowAt(0), self._rows_shown()
+        columns = tuple((header.sectionViewportPosition(c), header.sectionSize(c), header.isSectionHidden(c))
+                        for c in range(self.model().columnCount()))
+        return (self.viewport().size(), columns, self.rowViewportPosition(first) if first >= 0 else None,
+                self.verticalHeader().defaultSectionSize(), shown[1] - shown[0] if shown else None, self.showGrid(),
+                self.palette().cacheKey(), self.hasFocus(), self.isActiveWindow(), self.alternatingRowColors())
+
+    def _lines(self) -> list[tuple[Any, ...]]:
+        """Per row shown: the row, its parity, selection and focus, and what its cells' looks depend on (`row_keys`)."""
+        shown = self._rows_shown()
+        if shown is None:
+            return []
+        ranges = self.selectionModel().selection()
+        selected = [(r.top(), r.bottom()) for r in (ranges.at(i) for i in range(ranges.size())) if not r.parent().isValid()]  # a few
+        current = self.currentIndex()
+        focus_row, focus_column = current.row(), current.column()
+        return [(row, row % 2, any(top <= row <= bottom for top, bottom in selected), focus_column if row == focus_row else -1, looks)
+                for row, looks in enumerate(self.model().row_keys(*shown), shown[0])]  # type: ignore[attr-defined]  # asked for above
+
+    def _repaint_changed(self, before: list[tuple[Any, ...]], after: list[tuple[Any, ...]]) -> None:
+        """Repaint the rows whose parity, selection or focus changed, and in the others the cells whose look did."""
+        region = QRegion()
+        width = self.viewport().width()
+        for old, new in zip(before, after):
+            top, height = self.rowViewportPosition(new[0]), self.rowHeight(new[0])
+            if old[1:4] != new[1:4]:
+                region += QRect(0, top, width, height)
+                continue
+            if old[4] == new[4]:
+                continue  # the same entry in the same state: the same looks
+            looks_of = self.model().looks_of  # type: ignore[attr-defined]  # row_keys' partner
+            for column, (was, now) in enumerate(zip(looks_of(old[4]), looks_of(new[4]))):
+                if was != now and not self.isColumnHidden(column):
+                    region += QRect(self.columnViewportPosition(column), top, self.columnWidth(column), height)
+        if not region.isEmpty():
+            self.viewport().update(region)
+
+
+HELD = Qt.WidgetAttribute.WA_UpdatesDisabled  # on the viewport: what Qt asks it to repaint is dropped

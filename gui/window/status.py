@@ -91,7 +91,8 @@ class InspectorStatusBar(QStatusBar):
         errors, warnings = len(session.errors), len(session.warnings)
         self.problems_button.setText(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
                                      if errors or warnings else "no problems")
-        self.problems_button.setToolTip("show the Problems tab")
+        if not self.problems_button.toolTip():  # set once: each setToolTip sends an event, on every cursor move
+            self.problems_button.setToolTip("show the Problems tab")
         restyle(self.problems_button, f"color: {hex_of('error')};" if errors else f"color: {hex_of('warning')};" if warnings else "")
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOptionComplex, QStyleOptionSlider, QWidget
+from PySide6.QtWidgets import QApplication, QProxyStyle, QScrollBar, QStyle, QStyleOptionComplex, QStyleOptionSlider, QWidget
 
 LIGHT: dict[str, str] = {
     "person": "#a15200", "person_background": "#fff1de", "person_written": "#ffd9a8",
@@ -212,8 +212,23 @@ class LookStyle(QProxyStyle):
         if isinstance(target, QWidget):
             super().polish(target)
             dress(target)
+            if isinstance(target, QScrollBar) and target.style() is self:
+                # Its groove, a picture as wide and high as the bar (`_groove`), covers every pixel: Qt need not paint
+                # what lies beneath first. A cursor move scrolls the Inputs table and the timeline, and under their bars
+                # Qt painted the timeline's dock (its title and frame), the views' frames and the bars' containers
+                # again: 0.15 ms of each move, hot (issue 28.3).
+                target.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, not self._transient(target))
             return None
         return super().polish(target)
+
+    def unpolish(self, target: Any) -> Any:  # noqa: D102 — QStyle's overloads: a widget, the application
+        if isinstance(target, QScrollBar):
+            target.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, False)  # another style may leave pixels to what is beneath
+        return super().unpolish(target)
+
+    def _transient(self, bar: QScrollBar) -> bool:
+        """A bar that fades in and out over its view: its groove is drawn as it fades, not from a picture."""
+        return bool(self.styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, None, bar))
 
     def drawComplexControl(self, control: QStyle.ComplexControl, option: QStyleOptionComplex, painter: QPainter,  # noqa: N802
                            widget: QWidget | None = None) -> None:
@@ -225,7 +240,7 @@ class LookStyle(QProxyStyle):
         """
         if (control == QStyle.ComplexControl.CC_ScrollBar and isinstance(option, QStyleOptionSlider)
                 and option.subControls & SCROLL_GROOVE
-                and not self.styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, option, widget)):  # a fading groove is drawn as it fades
+                and not self.styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, option, widget)):  # as in _transient
             painter.drawPixmap(option.rect.topLeft(), self._groove(option, painter, widget))
             rest = QStyleOptionSlider(option)
             rest.subControls = option.subControls & ~SCROLL_GROOVE

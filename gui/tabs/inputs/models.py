@@ -50,6 +50,7 @@ class ManifestModel(QAbstractTableModel):
         self.rows: range | list[int] = range(0)  # entry positions, one per row; a range when nothing is filtered or sorted
         self._row_by_entry: dict[int, int] | None = None  # row_of's map for sorted rows, made when first asked
         self._texts: dict[int, tuple[str, ...]] = {}  # entry position → its cells' texts, formatted once (row_texts)
+        self._looks: dict[tuple[int, bool, bool, bool], tuple[tuple[Any, ...], ...]] = {}  # looks_of: a row's key → its cells' looks
         self.highlighted: int | None = None  # entry index the resolver answered
         self.fell = 0  # the oldest `fell` entries fall at the session's cap (SPEC 5: the body never sees them)
         self.cap: int | None = None
@@ -118,7 +119,7 @@ class ManifestModel(QAbstractTableModel):
                 return
         self.beginResetModel()
         if index is not self.index_data:
-            self._texts = {}
+            self._texts, self._looks = {}, {}
         self.index_data, self.count, self.spec = index, count, spec
         self.rows = rows if rows is not None else self._query_rows(0, count)
         self._row_by_entry = None
@@ -275,16 +276,36 @@ class ManifestModel(QAbstractTableModel):
 
     def _look(self, position: int, column: int) -> tuple[Any, ...]:
         """A cell's font, alignment, foreground, text and background (LOOK_ROLES; None: the view's own)."""
-        falls = position < self.fell
+        read = column == self.READ_COLUMN and bool(self.reads) and self.index_data.entries[position].key in self.reads
+        return self._look_of(position, column, position < self.fell, position == self.highlighted, read)
+
+    def _look_of(self, position: int, column: int, falls: bool, answer: bool, read: bool) -> tuple[Any, ...]:
+        """`_look` with what it depends on besides the entry told: whether it falls, is the resolver's answer, was read."""
         if column == self.CAP_COLUMN:  # "at cap": a tag, muted, where the entry falls; nothing else
             return monospace(), None, MUTED if falls else None, FALLS_TAG if falls else None, None
         if column == self.READ_COLUMN:  # the read mark: green, centred, alone in its column
-            read = self.reads and self.index_data.entries[position].key in self.reads
             return monospace(), CENTRE, READ_FOREGROUND, READ_MARK if read else None, None
         applied = column == APPLIED and self.index_data.entries[position].applied
         return (None if column == APPLIED else monospace(), RIGHT if column == BYTES else None,
                 MUTED if falls else PERSON if applied else None, self.row_texts(position)[column],
-                HIGHLIGHT if position == self.highlighted else PERSON_BACKGROUND if applied else None)
+                HIGHLIGHT if answer else PERSON_BACKGROUND if applied else None)
+
+    def row_keys(self, first: int, last: int) -> list[tuple[int, bool, bool, bool]]:
+        """What rows `first` to `last` look like depends on, row by row: the entry, whether it falls, is the resolver's
+        answer, was read. Rows of equal keys look the same (`looks_of`): after a cursor move the table repaints the
+        cells that look otherwise than the ones they replace (StillRowsTable.repainting_what_changes)."""
+        rows, entries, reads, fell, highlighted = self.rows, self.index_data.entries, self.reads, self.fell, self.highlighted
+        return [(position, position < fell, position == highlighted, bool(reads) and entries[position].key in reads)
+                for position in (rows[row] for row in range(first, last + 1))]
+
+    def looks_of(self, key: tuple[int, bool, bool, bool]) -> tuple[tuple[Any, ...], ...]:
+        """The looks of a row's cells, column by column, for its `row_keys` key; kept (a screenful many times over)."""
+        look = self._looks.get(key)
+        if look is None:
+            if len(self._looks) >= TEXTS_KEPT:
+                self._looks.clear()
+            look = self._looks[key] = tuple(self._look_of(key[0], column, *key[1:]) for column in range(self.columnCount()))
+        return look
 
     def row_texts(self, position: int) -> tuple[str, ...]:
         """The texts of the entry at `position`, one per column of COLUMNS: formatted once, kept for the next paints."""

@@ -328,8 +328,10 @@ class InputsView(QWidget):
         text = self.search_edit.text()
         self._matched = (id(entry), text)
         self.matches = matches_in(entry.input, text) if text else []
-        self._match_set = set(self.matches)
-        self.tree.viewport().update()
+        match_set = set(self.matches)
+        if match_set != self._match_set:  # the marked paths repainted; another input in the same rows repaints what changed
+            self._match_set = match_set
+            self.tree.viewport().update()
         if self.matches:
             self._reveal_match(len(self.matches) - 1 if last else 0)
         else:
@@ -398,6 +400,10 @@ class InputsView(QWidget):
         A filter, search or sort over more than BACKGROUND_QUERY entries runs as a job: a value search's
         first pass over 100,000 inputs takes a third of a second; the table keeps its rows until the answer lands.
         """
+        with self.table.repainting_what_changes():  # the cells that look as the ones they replace are not repainted
+            self._refresh()
+
+    def _refresh(self) -> None:
         self._filter_timer.stop()
         self._search_timer.stop()
         count = len(self.context.state.store)
@@ -562,7 +568,10 @@ class InputsView(QWidget):
         falls = f" · <span style='color:{hex_of('muted')}'>⤓ falls at the cap here</span>" if position is not None and self.model.falls(position) else ""
         self.entry_label.setText(f"<b><tt>{html.escape(str(entry.id))}</tt></b> <tt>{html.escape(entry.call)}</tt>"
                                  f"{tag}{unit}{of}{by}{falls}")
-        self._read_paths = self.read_marks.paths_of(entry)
+        read_paths = self.read_marks.paths_of(entry)
+        if read_paths != self._read_paths:  # their green repainted, where it was and where it is
+            self._read_paths = read_paths
+            self.tree.viewport().update()
         self.tree.set_value(entry.input, "input")
         self._find_matches(entry, last_match)
         self._title_detail(1, "output" if entry.has_output else "output (none recorded)")

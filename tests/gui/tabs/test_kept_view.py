@@ -3,6 +3,7 @@
 
 def test_kept_at_a_body_shows_only_what_earlier_bodies_kept(window, open_file, demo_path):
     session = open_file(window, demo_path)
+    window.show_tab("kept")
     view = window.views["kept"]
     window.context.set_cursor("b3")
     assert [r.name for r in view.model.rows] == sorted(session.state_at("b3").kept)
@@ -12,8 +13,38 @@ def test_kept_at_a_body_shows_only_what_earlier_bodies_kept(window, open_file, d
     assert view.refused_model.rowCount() == 0
 
 
+def test_behind_another_tab_it_follows_the_cursor_when_shown(window, open_file, demo_path, qtbot):
+    # Issue 28.3: a move re-made this tab (table, widths, the value's JSON tree) though no one saw it. Behind
+    # another tab it waits; brought to the front it shows the state at the cursor, not the one before.
+    session = open_file(window, demo_path)
+    window.show_tab("kept")
+    view = window.views["kept"]
+    window.context.set_cursor("b2")
+    assert [r.name for r in view.model.rows] == sorted(session.state_at("b2").kept)
+    window.show_tab("inputs")
+    refreshed = []
+    view.model.modelReset.connect(lambda: refreshed.append(window.context.cursor))
+    for cursor in ("b3", "b4", None):
+        window.context.set_cursor(cursor)
+    assert refreshed == [], "no move remade the hidden tab"
+    window.show_tab("kept")
+    end = session.state_at(None)
+    assert [r.name for r in view.model.rows] == sorted(end.kept)
+    shown = view.tree.json_model.node(view.tree.json_model.root_index())
+    assert shown is not None and shown.value == end.kept[view.current_name()]
+    assert f"kept.{view.current_name()}" in view.value_label.text()
+    assert view.refused_label.text() == "Refused keeps before this point: 1"
+    assert "at the end of the session" in view.summary.text()
+    window.show_tab("inputs")
+    window.context.set_cursor("b3")
+    window.show_tab("kept")
+    assert [r.name for r in view.model.rows] == sorted(session.state_at("b3").kept)
+    assert view.refused_label.text() == "No keep was refused before this point."
+
+
 def test_a_refused_keep_shows_its_message_and_its_body(window, open_file, demo_path, qtbot):
     session = open_file(window, demo_path)
+    window.show_tab("kept")
     view = window.views["kept"]
     window.context.set_cursor(None)
     assert view.refused_model.rowCount() == 1

@@ -29,6 +29,7 @@ def test_choosing_a_body_moves_the_one_cursor_and_every_view_follows(window, ope
     assert inputs.model.rowCount() == len(state.store)
     assert f"of {len(state.store)} entries at body b3" in inputs.count_label.text()
     kept = window.views["kept"]
+    window.show_tab("kept")  # behind the Inputs tab it follows the cursor when shown
     assert [r.name for r in kept.model.rows] == sorted(state.kept)
     assert window.status.entries_label.text() == f"{len(state.store)} entries"
     window.timeline.choose_cursor(None)

@@ -1,0 +1,87 @@
+"""A cursor move repaints the Inputs table's cells that look otherwise than the ones they replace, and no others
+(issue 28.3); what the screen shows after it is what a whole repaint shows.
+
+Checked on the window's own pixels (the offscreen screen's copy of its backing store), not on a grab, which paints
+everything afresh: a cell left unpainted that should have changed would show there.
+"""
+from __future__ import annotations
+
+import random
+
+from PySide6.QtCore import QEvent, QObject, QRect
+
+
+def _on_screen(window, table):
+    """The table's viewport as the window's backing store holds it (not painted afresh)."""
+    viewport = table.viewport()
+    corner = viewport.mapTo(window, viewport.rect().topLeft())
+    ratio = window.devicePixelRatioF()
+    picture = window.screen().grabWindow(window.winId()).toImage()
+    return picture.copy(QRect(int(corner.x() * ratio), int(corner.y() * ratio), int(viewport.width() * ratio), int(viewport.height() * ratio)))
+
+
+class Painted(QObject):
+    """The rectangles a widget is asked to paint (each rectangle of each region), from now on."""
+
+    def __init__(self, widget):
+        super().__init__()
+        self.rects: list[QRect] = []
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
+        if event.type() == QEvent.Type.Paint:
+            self.rects.extend(event.region())
+        return False
+
+
+def test_after_each_move_the_table_shows_what_a_whole_repaint_shows(window, open_file, demo_path, qtbot):
+    window.resize(1400, 380)  # the store overflows the table: a move scrolls it to another screenful
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    table = view.table
+    qtbot.wait(50)
+    rows_shown = table.viewport().height() // table.verticalHeader().defaultSectionSize()
+    cursors = [body.id for body in session.bodies if len(session.state_at(body.id).store) > rows_shown] + [None]
+    assert len(cursors) >= 4, [len(session.state_at(body.id).store) for body in session.bodies]
+    moves = [(late, early) for late in cursors for early in cursors if late != early]
+    random.Random(7).shuffle(moves)
+    partly = 0
+    for late, early in moves:
+        window.context.set_cursor(late)
+        table.setCurrentIndex(view.model.index(view.model.rowCount() - 1, 0))  # its newest entry chosen, as a click would
+        qtbot.wait(30)
+        painted = Painted(table.viewport())
+        window.context.set_cursor(early)
+        qtbot.wait(30)
+        table.viewport().removeEventFilter(painted)
+        shown = _on_screen(window, table)
+        area = sum(rect.width() * rect.height() for rect in painted.rects)
+        partly += 0 < area < table.viewport().width() * table.viewport().height()
+        table.viewport().repaint()  # everything painted afresh
+        assert shown == _on_screen(window, table), f"a stale cell after the move from {late} to {early}"
+        assert view.shown_entry is not None and table.currentIndex().row() == view._row_of(view.shown_entry)
+    assert partly, "some move repainted part of the table only"
+
+
+def test_another_session_opened_shows_its_own_rows(window, open_file, demo_path, qtbot, tmp_path):
+    # A row's key names an entry by its place in the store: after another session's rows come in, the same place is
+    # another entry, and the table repaints whole.
+    import json
+
+    window.resize(1400, 380)
+    open_file(window, demo_path)
+    window.show_tab("inputs")
+    table = window.views["inputs"].table
+    qtbot.wait(50)
+    other = json.loads(demo_path.read_text())
+    for record in other["store"]:
+        record["id"] = f"x{record['id']}"  # every id another: every row looks otherwise at the same place
+    renamed = tmp_path / "renamed.json"
+    renamed.write_text(json.dumps(other))
+    open_file(window, renamed)
+    qtbot.wait(50)
+    shown = _on_screen(window, table)
+    table.viewport().repaint()
+    assert shown == _on_screen(window, table)
+    assert table.model().row_texts(table.model().rows[0])[0].startswith("x")
