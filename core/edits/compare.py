@@ -30,7 +30,7 @@ from wsi_inspector.core.edits.edits import value_text
 from wsi_inspector.core.jsrules.json_values import json_equal
 from wsi_inspector.core.session.model import Body, Entry, Id
 from wsi_inspector.core.session.reading import no_gc, parse_json
-from wsi_inspector.core.session.store_scan import RecordText, member, same_json
+from wsi_inspector.core.session.store_scan import RecordText, member, same_json, same_rest
 from wsi_inspector.core.session.load import Session, load
 
 # The document's parts (SPEC 7), as `wsi_inspector.core.edits.diff.Change` and `wsi_inspector.core.check.check.SessionReport` are: JSON objects.
@@ -205,9 +205,9 @@ def _same_spelled(a: Entry, b: Entry) -> bool:
     span_a, span_b = a.input_text_span, b.input_text_span
     if span_a is None or span_b is None:
         return False
-    # Where records put the output, after the input: the input and all after it compared in one pass.
-    if (not a.has_output or _output_after_input(a, span_a) and _output_after_input(b, span_b)) and same_json(
-            a.text, (span_a[0], len(a.text)), b.text, (span_b[0], len(b.text))):
+    # Where records put the output, after the input (no `"output"` before it): the input and all after it
+    # compared in one pass.
+    if same_rest(a.text, span_a[0], b.text, span_b[0], b'"output"' if a.has_output else b""):
         return True
     if not same_json(a.text, span_a, b.text, span_b):
         return False
@@ -215,11 +215,6 @@ def _same_spelled(a: Entry, b: Entry) -> bool:
         return True  # only a member after the input differs (a time, a sequence number)
     output_a, output_b = member(a.text, "output", span_a[1]), member(b.text, "output", span_b[1])
     return type(output_a) is tuple and type(output_b) is tuple and same_json(a.text, output_a, b.text, output_b)
-
-
-def _output_after_input(entry: Entry, input_span: tuple[int, int]) -> bool:
-    """The record names no `"output"` before its input (a few dozen bytes: its id, call, unit)."""
-    return b'"output"' not in bytes(memoryview(entry.text)[:input_span[0]])
 
 
 def compare_entries(a: Entry, b: Entry) -> CallItem:

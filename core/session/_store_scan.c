@@ -1049,6 +1049,29 @@ static PyObject *same_json(PyObject *Py_UNUSED(module), PyObject *args) {
     return answer;
 }
 
+/* same_rest(a, a_start, b, b_start, absent): whether a[a_start:] and b[b_start:] have the same tokens and
+   neither text holds `absent` before its start (a record's input and all after it, when no output comes
+   before the input: one call, where the compare made five of Python). */
+static PyObject *same_rest(PyObject *Py_UNUSED(module), PyObject *args) {
+    Py_buffer a, b, absent;
+    Py_ssize_t a_start, b_start;
+    if (!PyArg_ParseTuple(args, "y*ny*ny*", &a, &a_start, &b, &b_start, &absent)) return NULL;
+    PyObject *answer = NULL;
+    if (a_start < 0 || a_start > a.len || b_start < 0 || b_start > b.len) {
+        PyErr_SetString(PyExc_IndexError, "same_rest: a start is not within its text");
+    } else {
+        int same = absent.len == 0
+            || (!memmem(a.buf, (size_t)a_start, absent.buf, (size_t)absent.len)
+                && !memmem(b.buf, (size_t)b_start, absent.buf, (size_t)absent.len));
+        same = same && same_tokens((const char *)a.buf + a_start, a.len - a_start, (const char *)b.buf + b_start, b.len - b_start);
+        answer = PyBool_FromLong(same);
+    }
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&absent);
+    return answer;
+}
+
 /* member(buffer, name, from=0): the span (start, stop) of the object's top-level member `name`, False when
    it has none, None when unsure (see member_span). */
 static PyObject *member(PyObject *Py_UNUSED(module), PyObject *args) {
@@ -1548,6 +1571,8 @@ static PyMethodDef module_methods[] = {
      "digest(buffer, start=0, stop=-1): a 64-bit digest of a JSON text's tokens (see core/session/store_scan.py)."},
     {"same_json", (PyCFunction)same_json, METH_VARARGS,
      "same_json(a, a_start, a_stop, b, b_start, b_stop): the two spans have the same tokens (see core/session/store_scan.py)."},
+    {"same_rest", (PyCFunction)same_rest, METH_VARARGS,
+     "same_rest(a, a_start, b, b_start, absent): the rests have the same tokens, no `absent` before them (see core/session/store_scan.py)."},
     {"member", (PyCFunction)member, METH_VARARGS,
      "member(buffer, name, from=0): the span of an object's top-level member (see core/session/store_scan.py)."},
     {"buffer_spans", (PyCFunction)buffer_spans, METH_O, "buffer_spans(buffers): ([address], [size]) (see core/session/fast_find.py)."},

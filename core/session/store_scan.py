@@ -25,8 +25,9 @@ try:
     from wsi_inspector.core.session._store_scan import digest as _digest
     from wsi_inspector.core.session._store_scan import member as _member
     from wsi_inspector.core.session._store_scan import same_json as _same_json
+    from wsi_inspector.core.session._store_scan import same_rest as _same_rest
 except ImportError:  # built without a C compiler: every input is measured in Python
-    _scan = _scan_record = _lines = _digest = _member = _same_json = None
+    _scan = _scan_record = _lines = _digest = _member = _same_json = _same_rest = None
     RecordText = None  # a type no text is
 
 BUILT = _scan is not None
@@ -54,6 +55,16 @@ def same_json(a: Buffer, a_span: tuple[int, int], b: Buffer, b_span: tuple[int, 
     if _same_json is not None:
         return bool(_same_json(a, *a_span, b, *b_span))
     return bytes(memoryview(a)[slice(*a_span)]) == bytes(memoryview(b)[slice(*b_span)])
+
+
+def same_rest(a: Buffer, a_start: int, b: Buffer, b_start: int, absent: bytes = b"") -> bool:
+    """Whether `a[a_start:]` and `b[b_start:]` are the same JSON text but for whitespace between tokens, and
+    neither text holds `absent` before its start (as `same_json`, False says only "not known to be the same")."""
+    if _same_rest is not None:
+        return bool(_same_rest(a, a_start, b, b_start, absent))
+    head_a, head_b = bytes(memoryview(a)[:a_start]), bytes(memoryview(b)[:b_start])
+    return (not absent or (absent not in head_a and absent not in head_b)) and \
+        bytes(memoryview(a)[a_start:]) == bytes(memoryview(b)[b_start:])
 
 
 def member(text: Buffer, name: str, start: int = 0) -> tuple[int, int] | bool | None:

@@ -79,6 +79,7 @@ def exercise(data: bytes) -> None:
     native.digest(data, cut, len(data) - cut)
     native.same_json(data, 0, len(data), data, cut, len(data))
     native.same_json(data, cut, len(data) - 1, bytearray(data), 0, len(data) - cut - 1)
+    native.same_rest(data, cut, data, len(data) - cut, b'"output"')
     for start in (0, cut):
         span = native.member(memoryview(data)[start:], "input")
         if isinstance(span, tuple):

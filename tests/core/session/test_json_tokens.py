@@ -110,3 +110,17 @@ def test_a_member_span_parses_to_the_member_the_parse_keeps():
     assert store_scan.member(b'{"a": 1}', "output") is False
     with pytest.raises(IndexError):
         store_scan.member(b"{}", "output", 5)
+
+
+def test_the_rest_of_two_records_compares_from_their_inputs_when_no_output_comes_before():
+    compact = b'{"id":"c1","input":{"a":[1,2]},"output":{"ok":true}}'
+    indented = b'{\n  "id": "other",\n  "input": {\n    "a": [1, 2]\n  },\n  "output": {"ok": true}\n}'
+    at_compact, at_indented = compact.index(b'{"a"'), indented.index(b'{\n    "a"')
+    assert store_scan.same_rest(compact, at_compact, indented, at_indented, b'"output"')  # the ids before differ: not read
+    assert not store_scan.same_rest(compact, at_compact, indented.replace(b"true", b"false"), at_indented, b'"output"')
+    output_first = b'{"output":{"ok":false},"id":"c1","input":{"a":[1,2]},"output":{"ok":true}}'
+    start = output_first.index(b'{"a"')
+    assert not store_scan.same_rest(output_first, start, compact, at_compact, b'"output"')  # an output before: unsure
+    assert store_scan.same_rest(output_first, start, compact, at_compact)
+    with pytest.raises(IndexError):
+        store_scan.same_rest(compact, len(compact) + 1, compact, 0)
