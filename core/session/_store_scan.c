@@ -1277,7 +1277,8 @@ static void release_records_behind(Scanned *self) {
     if (self->next % RECORDS_RELEASE_EVERY) return;
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t from = ((uintptr_t)self->scan.records + page - 1) & ~(page - 1);
-    uintptr_t to = (uintptr_t)(self->scan.records + self->next) & ~(page - 1);
+    /* Up to the page of the last record handed out, not past it: its caller may still be reading it. */
+    uintptr_t to = (uintptr_t)(self->scan.records + self->next - 1) & ~(page - 1);
     if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
@@ -1335,8 +1336,9 @@ static PyObject *record_ahead(Scanned *self, Py_ssize_t start, Py_ssize_t stop) 
     while (self->next < self->lines_len && self->lines[2 * self->next] < start) self->next++;
     if (self->next < self->lines_len && self->lines[2 * self->next] == start && self->lines[2 * self->next + 1] == stop) {
         Record *r = self->scan.records + self->next++;
-        release_records_behind(self);
-        return r->start < 0 ? Py_NewRef(Py_None) : record_tuple(self, r);
+        PyObject *record = r->start < 0 ? Py_NewRef(Py_None) : record_tuple(self, r);
+        release_records_behind(self);  /* after the tuple is made: the page given back may hold the start of r */
+        return record;
     }
     free(self->lines);
     self->lines = NULL;
