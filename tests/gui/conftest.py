@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtGui import QRegion
 
 # The offscreen platform (CI has no display) warns on every QMainWindow it shows: it cannot pass
 # size hints to a window system it does not have. Only that exact message is ignored.
@@ -54,24 +55,25 @@ def open_file(qtbot):
 
 
 class _EventSpy(QObject):
-    """Notes each watched widget that receives an event of one type."""
+    """Notes each watched widget that receives an event of one type (or what `note` makes of it)."""
 
-    def __init__(self, kind: QEvent.Type):
+    def __init__(self, kind: QEvent.Type, note=lambda watched, event: watched):
         super().__init__()
         self.kind = kind
+        self.note = note
         self.seen: list = []
 
     def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
         if event.type() == self.kind:
-            self.seen.append(watched)
+            self.seen.append(self.note(watched, event))
         return False
 
 
-def _spying(kind: QEvent.Type):
+def _spying(kind: QEvent.Type, note=lambda watched, event: watched):
     spies = []
 
     def watch(*widgets):
-        spy = _EventSpy(kind)
+        spy = _EventSpy(kind, note)
         spies.append(spy)  # kept alive for the test
         for widget in widgets:
             widget.installEventFilter(spy)
@@ -90,6 +92,12 @@ def layout_requests():
 def paints():
     """paints(*widgets): the list the widgets are added to, from now on, each time one is painted."""
     return _spying(QEvent.Type.Paint)
+
+
+@pytest.fixture
+def painted_regions():
+    """painted_regions(*widgets): the list each region the widgets are asked to paint is added to, from now on."""
+    return _spying(QEvent.Type.Paint, lambda watched, event: QRegion(event.region()))
 
 
 @pytest.fixture

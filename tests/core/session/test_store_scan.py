@@ -197,40 +197,28 @@ def test_every_file_loads_the_same_with_and_without_the_scanner(monkeypatch, tmp
     assert path.read_bytes() == data
 
 
-def test_a_store_longer_than_a_release_of_the_records_table_loads_the_same_with_and_without_the_scanner(monkeypatch):
+@pytest.mark.parametrize(("name", "switch"), [("t.json", "_scan"), ("t.jsonl", "_scan_record")])
+def test_a_store_longer_than_a_release_of_the_records_table_loads_the_same_with_and_without_the_scanner(
+        monkeypatch, name, switch):
     """The records table's pages behind the records handed out are given back every 16,384 records (issue 28:
-    7 MB at a 100,000-entry load's peak): every record, before and after each release, is read whole."""
+    7 MB at a 100,000-entry load's peak): every record, before and after each release, is read whole. JSON
+    Lines lines are scanned ahead into that table too; the page of the last record handed out is never given
+    back (one read after its page went read zeros: `fields` None at a 100,000-line load of two sessions at
+    once; where the table lies decides whether a record straddles a page, so a test cannot make that happen
+    at will)."""
     rng = random.Random(9)
     store = [{"id": f"c{i}", "call": "a.b.c", "input": [rng.randrange(10 ** rng.randint(0, 6)) for _ in range(i % 4)]
               if i % 3 else {"k": i, f"n{i % 5}": "é"}, **({"unit": "mm"} if i % 2 else {})} for i in range(40_000)]
-    data = json.dumps({"format": "worker-session/1", "session": {"id": "t"}, "store": store}).encode()
+    header = {"format": "worker-session/1", "session": {"id": "t"}}
+    data = (json.dumps({**header, "store": store}) if name.endswith(".json")
+            else "\n".join([json.dumps(header), *(json.dumps({"kind": "entry", **entry}) for entry in store)])).encode()
 
     def seen(session):
         return [(e.id, e.call, e.unit, e.input_bytes, e.input_shape, e.input) for e in session.entries], [str(p) for p in session.problems]
 
-    scanned = seen(load_bytes(data, "t.json"))
-    monkeypatch.setattr(wsi_inspector.core.session.store_scan, "_scan", None)
-    assert scanned == seen(load_bytes(data, "t.json"))
-    assert len(scanned[0]) == 40_000 and scanned[1] == []
-
-
-def test_json_lines_longer_than_a_release_of_the_records_table_load_the_same_with_and_without_the_scanner(monkeypatch):
-    """JSON Lines lines are scanned ahead into the records table, whose pages behind the records handed out are
-    given back as for the JSON form, never the page of the last record handed out (a record read after its
-    page went read zeros: `fields` None at a 100,000-line load of two sessions at once; where the table lies
-    decides whether a record straddles a page, so this test could not make that happen at will)."""
-    rng = random.Random(10)
-    lines = [json.dumps({"format": "worker-session/1", "session": {"id": "t"}})]
-    lines += [json.dumps({"kind": "entry", "id": f"c{i}", "call": "a.b.c", "input": [rng.randrange(10 ** rng.randint(0, 6))
-                          for _ in range(i % 4)], **({"unit": "mm"} if i % 2 else {})}) for i in range(40_000)]
-    data = "\n".join(lines).encode()
-
-    def seen(session):
-        return [(e.id, e.call, e.unit, e.input_bytes, e.input_shape, e.input) for e in session.entries], [str(p) for p in session.problems]
-
-    scanned = seen(load_bytes(data, "t.jsonl"))
-    monkeypatch.setattr(wsi_inspector.core.session.store_scan, "_scan_record", None)
-    assert scanned == seen(load_bytes(data, "t.jsonl"))
+    scanned = seen(load_bytes(data, name))
+    monkeypatch.setattr(wsi_inspector.core.session.store_scan, switch, None)
+    assert scanned == seen(load_bytes(data, name))
     assert len(scanned[0]) == 40_000 and scanned[1] == []
 
 

@@ -4,7 +4,6 @@ Counted, not timed: the paint events each widget gets for a move. Painting is mo
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect
 
 
 def unreplayed_demo(tmp_path, demo_path):
@@ -34,22 +33,8 @@ def test_a_move_with_no_reads_known_repaints_no_json_tree_that_shows_the_same_en
 
 
 
-class PaintedRects(QObject):
-    """The rectangles a widget is asked to paint, from now on."""
-
-    def __init__(self, widget):
-        super().__init__()
-        self.rects: list[QRect] = []
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
-        if event.type() == QEvent.Type.Paint:
-            self.rects.append(event.region().boundingRect())
-        return False
-
-
 def test_a_move_that_adds_rows_below_the_screenful_does_not_repaint_the_inputs_rows(window, open_file, demo_path, qtbot, settle,
-                                                                                     tmp_path):
+                                                                                     tmp_path, painted_regions):
     # Each move added or removed the store's rows at the end of the table, and Qt repainted every cell
     # shown (the same cells): 4–6 ms of each move on a big session (StillRowsTable).
     window.resize(1400, 420)  # the store overflows the table: the rows a move adds are below those shown
@@ -62,14 +47,14 @@ def test_a_move_that_adds_rows_below_the_screenful_does_not_repaint_the_inputs_r
     settle(view, window)
     assert view.table.verticalScrollBar().isVisible()
     assert view.table.rowAt(view.table.viewport().height() - 1) < view.model.rowCount() - 1, "rows below those shown"
-    painted = PaintedRects(view.table.viewport())
+    painted = painted_regions(view.table.viewport())
     for cursor in ("b6", "b7"):  # forwards, nothing falls at any: the rows shown keep their look
         window.context.set_cursor(cursor)
         qtbot.wait(20)
     assert view.model.rowCount() == len(session.state_at("b7").store) and view.table.held_layouts == 2
     row = view.table.rowHeight(0)
     # At most the chosen entry's cell, set current again as the move keeps it shown: never the screenful.
-    assert all(rect.height() <= row for rect in painted.rects), painted.rects
+    assert all(region.boundingRect().height() <= row for region in painted), painted
 
 
 def test_a_move_redraws_no_empty_operations_waterfall_in_the_hidden_run_tab(window, open_file, demo_path, qtbot):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QEvent, QObject, QRect
+from PySide6.QtCore import QRect
 
 
 def _on_screen(window, table):
@@ -20,21 +20,7 @@ def _on_screen(window, table):
     return picture.copy(QRect(int(corner.x() * ratio), int(corner.y() * ratio), int(viewport.width() * ratio), int(viewport.height() * ratio)))
 
 
-class Painted(QObject):
-    """The rectangles a widget is asked to paint (each rectangle of each region), from now on."""
-
-    def __init__(self, widget):
-        super().__init__()
-        self.rects: list[QRect] = []
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched, event):  # noqa: N802 — Qt's hook
-        if event.type() == QEvent.Type.Paint:
-            self.rects.extend(event.region())
-        return False
-
-
-def test_after_each_move_the_table_shows_what_a_whole_repaint_shows(window, open_file, demo_path, qtbot):
+def test_after_each_move_the_table_shows_what_a_whole_repaint_shows(window, open_file, demo_path, qtbot, painted_regions):
     window.resize(1400, 380)  # the store overflows the table: a move scrolls it to another screenful
     session = open_file(window, demo_path)
     window.show_tab("inputs")
@@ -51,12 +37,12 @@ def test_after_each_move_the_table_shows_what_a_whole_repaint_shows(window, open
         window.context.set_cursor(late)
         table.setCurrentIndex(view.model.index(view.model.rowCount() - 1, 0))  # its newest entry chosen, as a click would
         qtbot.wait(30)
-        painted = Painted(table.viewport())
+        painted = painted_regions(table.viewport())
         window.context.set_cursor(early)
         qtbot.wait(30)
-        table.viewport().removeEventFilter(painted)
+        painted = list(painted)  # this move's, not the next
         shown = _on_screen(window, table)
-        area = sum(rect.width() * rect.height() for rect in painted.rects)
+        area = sum(rect.width() * rect.height() for region in painted for rect in region)
         partly += 0 < area < table.viewport().width() * table.viewport().height()
         table.viewport().repaint()  # everything painted afresh
         assert shown == _on_screen(window, table), f"a stale cell after the move from {late} to {early}"
