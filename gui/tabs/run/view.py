@@ -295,16 +295,21 @@ class RunView(QWidget):
         return False
 
     def _catch_up(self) -> None:
-        """Show what the cursor's moves while the tab was behind changed: the chosen body, or only the scope."""
+        """Show what the cursor's moves while the tab was behind changed: the chosen body, or only the scope.
+        Done whether or not the tab is in front now: a result arriving behind it shows after the move it
+        follows, and is not put back under it when the tab is shown."""
         behind, self._behind = self._behind, set()
         if "choice" in behind:
-            self._show_choice()  # the scope line too
+            self._load_choice()  # the scope line too
         elif "cursor" in behind:
-            self._cursor_changed()
+            self._follow_cursor()
 
     def _cursor_changed(self) -> None:
-        if not self._in_front("cursor"):
-            return
+        if self._in_front("cursor"):
+            self._follow_cursor()
+
+    def _follow_cursor(self) -> None:
+        """The scope line and the cursor body's reads."""
         session = self.context.session
         if session is None:
             self.scope_label.setText("No session open: open one to run bodies against its mock scene.")
@@ -363,14 +368,16 @@ class RunView(QWidget):
 
     def _show_choice(self) -> None:
         """The choice changed (another body, a revert, a new session): the chooser and editor show it."""
-        if not self._in_front("choice"):
-            return
+        if self._in_front("choice"):
+            self._load_choice()
+
+    def _load_choice(self) -> None:
         index = self.body_choices.row_of(self.choice.key)
         if index >= 0:
             self.body_combo.setCurrentIndex(index)
         self._put_code(*self.choice.code())
         self._show_recorded()
-        self._cursor_changed()
+        self._follow_cursor()
 
     def _put_code(self, code: str, lang: str) -> None:
         self._loading = True

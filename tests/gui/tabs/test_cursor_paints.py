@@ -93,3 +93,18 @@ def test_a_move_with_another_tab_in_front_leaves_the_run_tab_to_follow_when_it_i
     window.context.set_cursor(None)  # the end: the editor keeps b7, the scope line says where it runs
     window.show_tab("run")
     assert filled == [session.body("b7").code] and "end of the session" in run.scope_label.text()
+
+
+def test_a_result_that_arrives_while_the_run_tab_is_behind_stays_when_it_is_shown(window, open_file, demo_path, qtbot):
+    # The move made behind the tab was applied first only when the tab was in front: behind it, the move
+    # stayed pending over the result, and showing the tab put the body's record back over the result.
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    run = window.views["run"]
+    window.context.set_cursor("b7")
+    result = {"ok": True, "returned": 42, "logs": ["from the run"], "calls": [], "durationMs": 1.0}
+    run.show_result(result)
+    window.show_tab("run")
+    assert run.last_result is result
+    assert run.editor.toPlainText() == session.body("b7").code and "b7" in run.scope_label.text()
+    assert "ok" in run.status_label.text()
