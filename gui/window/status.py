@@ -33,6 +33,7 @@ class InspectorStatusBar(QStatusBar):
         self.problems_button = QPushButton(self)
         self.problems_button.setObjectName("statusProblems")
         self.problems_button.setFlat(True)
+        self.problems_button.setToolTip("show the Problems tab")  # once: each setToolTip is an event
         self.problems_button.clicked.connect(self.problems_clicked)
         for widget in (self.cursor_label, self.entries_label, self.store_label, self.trim_label, self.kept_label, self.problems_button):
             self.addPermanentWidget(widget)
@@ -91,8 +92,6 @@ class InspectorStatusBar(QStatusBar):
         errors, warnings = len(session.errors), len(session.warnings)
         self.problems_button.setText(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
                                      if errors or warnings else "no problems")
-        if not self.problems_button.toolTip():  # set once: each setToolTip sends an event, on every cursor move
-            self.problems_button.setToolTip("show the Problems tab")
         restyle(self.problems_button, f"color: {hex_of('error')};" if errors else f"color: {hex_of('warning')};" if warnings else "")
 
 

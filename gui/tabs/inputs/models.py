@@ -21,6 +21,7 @@ ANSWERED = frozenset(map(int, (DISPLAY, TOOLTIP, FONT, FOREGROUND, BACKGROUND, A
 LOOK_ROLES = tuple(map(int, (FONT, ALIGN, FOREGROUND, DISPLAY, BACKGROUND)))  # what `_look` answers, in its order
 LOOK_SLOT = {role: slot for slot, role in enumerate(LOOK_ROLES)}
 APPLIED, BYTES = COLUMNS.index("applied"), COLUMNS.index("bytes")
+_COLUMN_COUNT = len(COLUMNS) + 2  # the manifest's, "at cap" and the read mark (asked for every cell painted)
 TEXTS_KEPT = 4096  # rows whose texts are kept for the next paint: a screenful many times over, never the session
 
 
@@ -213,7 +214,7 @@ class ManifestModel(QAbstractTableModel):
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
         # Bounds checked here: Qt's own asks rowCount and columnCount through Python for every cell a
         # table paints (a cursor move repaints a screenful of rows, each of its seven cells).
-        if not parent.isValid() and 0 <= row < len(self.rows) and 0 <= column < self.columnCount():
+        if not parent.isValid() and 0 <= row < len(self.rows) and 0 <= column < _COLUMN_COUNT:
             return self.createIndex(row, column)
         return QModelIndex()
 
@@ -221,7 +222,7 @@ class ManifestModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS) + 2  # the manifest's, "at cap" and the read mark
+        return 0 if parent.isValid() else _COLUMN_COUNT
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if orientation == Qt.Orientation.Horizontal and section == self.CAP_COLUMN:

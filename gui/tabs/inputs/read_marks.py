@@ -17,9 +17,6 @@ from PySide6.QtCore import QObject, Signal
 from wsi_inspector.core.edits.body_reads import cached_reads
 from wsi_inspector.core.session.model import Entry
 from wsi_inspector.gui.tabs.inputs.models import ManifestModel
-from wsi_inspector.gui.window.look import READ_MARK
-
-__all__ = ["READ_MARK", "ReadMarks"]
 
 
 class ReadMarks(QObject):

@@ -86,7 +86,7 @@ def _calls_whole_or_pane_kept(view, calls) -> bool:
 def test_a_read_entrys_call_is_whole_its_read_mark_in_a_narrow_column_of_its_own_beside_the_edit_mark(look, app_font, window, open_file, qtbot, tmp_path):
     # At 1024 px after a replay "e2 pack.corridorR…s.corridorRuns ●": the mark took the call's room in its cell.
     from wsi_inspector.gui.tabs.inputs.models import APPLIED
-    from wsi_inspector.gui.tabs.inputs.read_marks import READ_MARK
+    from wsi_inspector.gui.window.look import READ_MARK
 
     path = tmp_path / "demo.json"  # a file of its own: no replay of another test is known for it (body_reads' cache)
     shutil.copyfile(DEMO, path)
