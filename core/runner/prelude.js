@@ -58,11 +58,10 @@
   const RealProxy = Proxy;
   const RealError = Error;
   const captureStack = Error.captureStackTrace;
-  const regexExec = RegExp.prototype.exec;
   const charCodeAt = String.prototype.charCodeAt;
   const strSlice = String.prototype.slice;
   const strIndexOf = String.prototype.indexOf;
-  const strReplace = String.prototype.replace;
+  const strToLower = String.prototype.toLowerCase;
   const numValueOf = Number.prototype.valueOf;
   const strValueOf = String.prototype.valueOf;
   const boolValueOf = Boolean.prototype.valueOf;
@@ -98,8 +97,7 @@
   // The body is compiled as `new AsyncFunction(PARAMS…, code)`: V8 puts two lines before its first.
   const BODY_LINE_OFFSET = 2;
   // Allocation failures V8 reports as RangeError: the memory cap, whatever the allocation.
-  const OUT_OF_MEMORY = /allocation failed|out of memory|unable to grow|cannot allocate/i;
-  const LINE_BREAKS = /\r\n|[\n\r\u2028\u2029]/g;
+  const OUT_OF_MEMORY = ["allocation failed", "out of memory", "unable to grow", "cannot allocate"];
 
   // ---- safe helpers: the runner's own records never inherit (no setter on a prototype sees them) ----
   const hasOwn = (o, k) => apply(hasOwnFn, o, [k]);
@@ -122,7 +120,6 @@
     for (let step = apply(iterNext, it, []); !step.done; step = apply(iterNext, it, [])) out[out.length] = step.value;
     return out;
   }
-  const exec = (re, s) => apply(regexExec, re, [s]);
   const slice = (s, a, b) => apply(strSlice, s, [a, b]);
   const codeAt = (s, i) => apply(charCodeAt, s, [i]);
   // A property descriptor of a null prototype, so that no `get`/`set` on Object.prototype joins it.
@@ -580,9 +577,24 @@
     construct, bareDescriptor, pointerToken, place: callSite,
   }));
 
-  // One line, at most MAX_ERROR_CHARS, cut with a marker saying how long it was.
+  // No RegExp in the runner's code once a body exists: String.prototype.replace with one looks up
+  // Symbol.replace, `flags` and `exec` on RegExp.prototype, which a body may replace (an `exec` that always
+  // matches made the runner loop until the timeout), and a match sets RegExp.$1, which a body can read.
+
+  // One line, at most MAX_ERROR_CHARS, cut with a marker saying how long it was: each line break JavaScript
+  // knows (\r\n, \n, \r, U+2028, U+2029) becomes " ⏎ ".
   function clip(text) {
-    let s = apply(strReplace, text, [LINE_BREAKS, " \u23ce "]);
+    let s = "";
+    let from = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = codeAt(text, i);
+      if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
+        s += slice(text, from, i) + " \u23ce ";
+        if (c === 13 && codeAt(text, i + 1) === 10) i++;
+        from = i + 1;
+      }
+    }
+    s = from === 0 ? text : s + slice(text, from, text.length);
     if (s.length > MAX_ERROR_CHARS) {
       const cut = MAX_ERROR_CHARS - 48;
       s = slice(s, 0, cut) + "\u2026 [cut: " + s.length + " characters in all]";
@@ -604,11 +616,17 @@
     }
   }
 
+  function outOfMemory(message) {
+    const lower = apply(strToLower, message, []);
+    for (let i = 0; i < OUT_OF_MEMORY.length; i++) if (apply(strIndexOf, lower, [OUT_OF_MEMORY[i]]) >= 0) return true;
+    return false;
+  }
+
   function describeThrown(error) {
     if (error !== null && typeof error === "object" && (error instanceof RealError || "message" in error)) {
       const name = reflectGet(error, "name");
       const out = { __proto__: null, name: clip(name ? toStr(name) : "Error"), message: clip(toStr(reflectGet(error, "message"))) };
-      if (out.name === "RangeError" && exec(OUT_OF_MEMORY, out.message) !== null) {
+      if (out.name === "RangeError" && outOfMemory(out.message)) {
         out.name = "MemoryError";
         out.message = clip("the body ran out of memory (" + out.message + "); the run's memory cap covers arrays, " +
           "typed arrays, WebAssembly memory and strings alike: look for one that grows without end");

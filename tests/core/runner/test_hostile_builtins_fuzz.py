@@ -6,7 +6,8 @@ calls it (its nearest caller with a place is `body.js`) and forges an answer whe
 does (the runner's code, whose frames are the prelude's). So a correct body's outcome cannot
 change, and any difference from the outcome without the override is the runner trusting a
 built-in the body controls. The override goes on a first line of its own; lines are compared one
-down. `WSI_FUZZ_CASES` raises the number of cases (the normal suite runs a few dozen).
+down. Every override runs on every body; `WSI_FUZZ_CASES` sets how many seeded pairs of two overrides
+at once run after them (36 in the normal suite).
 """
 from __future__ import annotations
 
@@ -81,6 +82,84 @@ OVERRIDES = {
     "Function.prototype.apply": method("Function.prototype", "'apply'", "'forged'"),
     "Error.captureStackTrace": method("Error", "'captureStackTrace'", "undefined"),
     "Number.prototype.toString": method("Number.prototype", "'toString'", "'forged'"),
+    "RegExp.prototype[Symbol.replace]": method("RegExp.prototype", "Symbol.replace", "'forged'"),
+    "RegExp.prototype[Symbol.split]": method("RegExp.prototype", "Symbol.split", "['forged']"),
+    "RegExp.prototype[Symbol.match]": method("RegExp.prototype", "Symbol.match", "['forged']"),
+    "RegExp.prototype.test": method("RegExp.prototype", "'test'", "true"),
+    "String.prototype.indexOf": method("String.prototype", "'indexOf'", "0"),
+    "String.prototype.lastIndexOf": method("String.prototype", "'lastIndexOf'", "0"),
+    "String.prototype.toLowerCase": method("String.prototype", "'toLowerCase'", "'forged'"),
+    "String.prototype.charCodeAt": method("String.prototype", "'charCodeAt'", "10"),
+    "String.prototype.substring": method("String.prototype", "'substring'", "'forged'"),
+    "String.prototype.trim": method("String.prototype", "'trim'", "'forged'"),
+    "String.prototype.padStart": method("String.prototype", "'padStart'", "'forged'"),
+    "String.prototype.concat": method("String.prototype", "'concat'", "'forged'"),
+    "String.fromCharCode": method("String", "'fromCharCode'", "'forged'"),
+    "Array.prototype.concat": method("Array.prototype", "'concat'", "['forged']"),
+    "Array.prototype.indexOf": method("Array.prototype", "'indexOf'", "0"),
+    "Array.prototype.reverse": method("Array.prototype", "'reverse'", "['forged']"),
+    "Array.prototype.splice": method("Array.prototype", "'splice'", "[]"),
+    "Array.prototype.pop": method("Array.prototype", "'pop'", "'forged'"),
+    "Array.prototype.shift": method("Array.prototype", "'shift'", "'forged'"),
+    "Array.prototype.reduce": method("Array.prototype", "'reduce'", "'forged'"),
+    "Array.prototype.some": method("Array.prototype", "'some'", "true"),
+    "Array.prototype.every": method("Array.prototype", "'every'", "false"),
+    "Array.prototype.find": method("Array.prototype", "'find'", "({ forged: 1 })"),
+    "Array.prototype.fill": method("Array.prototype", "'fill'", "['forged']"),
+    "Array.from": method("Array", "'from'", "['forged']"),
+    "Array.isArray": method("Array", "'isArray'", "false"),
+    "Object.values": method("Object", "'values'", "['forged']"),
+    "Object.assign": method("Object", "'assign'", "({ forged: 1 })"),
+    "Object.create": method("Object", "'create'", "({ forged: 1 })"),
+    "Object.freeze": method("Object", "'freeze'", "a[0]"),
+    "Object.fromEntries": method("Object", "'fromEntries'", "({ forged: 1 })"),
+    "Object.getPrototypeOf": method("Object", "'getPrototypeOf'", "null"),
+    "Object.getOwnPropertyDescriptor": method("Object", "'getOwnPropertyDescriptor'", "({ value: 'forged', get: () => 1 })"),
+    "Object.getOwnPropertyNames": method("Object", "'getOwnPropertyNames'", "['forged']"),
+    "Object.prototype.hasOwnProperty": method("Object.prototype", "'hasOwnProperty'", "true"),
+    "Object.prototype.toString": method("Object.prototype", "'toString'", "'[object Forged]'"),
+    "Object.prototype.valueOf": method("Object.prototype", "'valueOf'", "'forged'"),
+    "Reflect.has": method("Reflect", "'has'", "true"),
+    "Reflect.construct": method("Reflect", "'construct'", "({ forged: 1 })"),
+    "Reflect.defineProperty": method("Reflect", "'defineProperty'", "false"),
+    "Reflect.getOwnPropertyDescriptor": method("Reflect", "'getOwnPropertyDescriptor'", "({ value: 'forged' })"),
+    "Reflect.getPrototypeOf": method("Reflect", "'getPrototypeOf'", "null"),
+    "Reflect.setPrototypeOf": method("Reflect", "'setPrototypeOf'", "false"),
+    "Reflect.deleteProperty": method("Reflect", "'deleteProperty'", "false"),
+    "Math.max": method("Math", "'max'", "1e300"),
+    "Math.floor": method("Math", "'floor'", "-1"),
+    "Math.abs": method("Math", "'abs'", "-1"),
+    "Math.round": method("Math", "'round'", "-1"),
+    "Number.isFinite": method("Number", "'isFinite'", "false"),
+    "Number.isInteger": method("Number", "'isInteger'", "false"),
+    "Number.prototype.toFixed": method("Number.prototype", "'toFixed'", "'forged'"),
+    "isFinite": method("globalThis", "'isFinite'", "false"),
+    "Date.now": method("Date", "'now'", "-1"),
+    "Map.prototype.delete": method("Map.prototype", "'delete'", "true"),
+    "Map.prototype.entries": method("Map.prototype", "'entries'", "[['forged', 1]].values()"),
+    "Map.prototype.values": method("Map.prototype", "'values'", "['forged'].values()"),
+    "Map.prototype.keys": method("Map.prototype", "'keys'", "['forged'].values()"),
+    "Map.prototype.forEach": method("Map.prototype", "'forEach'", "undefined"),
+    "Set.prototype.add": method("Set.prototype", "'add'", "this"),
+    "WeakMap.prototype.get": method("WeakMap.prototype", "'get'", "'forged'"),
+    "WeakMap.prototype.set": method("WeakMap.prototype", "'set'", "this"),
+    "WeakMap.prototype.has": method("WeakMap.prototype", "'has'", "true"),
+    "Promise.resolve": method("Promise", "'resolve'", "Reflect.apply(orig, Promise, [{ forged: 1 }])"),
+    "Promise.reject": method("Promise", "'reject'", "Reflect.apply(orig, Promise, [new Error('forged')])"),
+    "Promise.all": method("Promise", "'all'", "Reflect.apply(orig, Promise, [[]])"),
+    "Promise.prototype.catch": method("Promise.prototype", "'catch'", "this"),
+    "Promise.prototype.finally": method("Promise.prototype", "'finally'", "this"),
+    "Function.prototype.bind": method("Function.prototype", "'bind'", "() => 'forged'"),
+    "Function.prototype.toString": method("Function.prototype", "'toString'", "'forged'"),
+    "Symbol.prototype.toString": method("Symbol.prototype", "'toString'", "'forged'"),
+    "ArrayBuffer.isView": method("ArrayBuffer", "'isView'", "true"),
+    "Error.prototype.toString": method("Error.prototype", "'toString'", "'Error: forged'"),
+    "encodeURIComponent": method("globalThis", "'encodeURIComponent'", "'forged'"),
+    "Array.prototype.values": method("Array.prototype", "'values'", "['forged'].values()"),
+    "Array.prototype.keys": method("Array.prototype", "'keys'", "['forged'].values()"),
+    "Array.prototype.entries": method("Array.prototype", "'entries'", "[[0, 'forged']].values()"),
+    "Array.prototype.flat": method("Array.prototype", "'flat'", "['forged']"),
+    "String.prototype[Symbol.iterator]": method("String.prototype", "Symbol.iterator", "['f'].values()"),
 }
 
 
@@ -111,10 +190,11 @@ def run_body(demo, runner, body, prefix: str = ""):
 
 
 def cases():
-    rng = random.Random(SEED)
+    """Every override on every demo body (the demo has 8), then `CASES` seeded pairs of two overrides at once."""
     labels = sorted(OVERRIDES)
-    picked = [(label, rng.randrange(8)) for label in labels]  # every override once
-    picked += [(rng.choice(labels), rng.randrange(8)) for _ in range(max(0, CASES - len(labels)))]
+    picked = [((label,), index) for label in labels for index in range(8)]
+    rng = random.Random(SEED)
+    picked += [(tuple(rng.sample(labels, 2)), rng.randrange(8)) for _ in range(CASES)]
     return picked
 
 
@@ -123,9 +203,9 @@ def truths(demo, runner):
     return {body.id: outcome(run_body(demo, runner, body), 0) for body in demo.bodies}
 
 
-@pytest.mark.parametrize("label, index", cases())
-def test_a_hostile_builtin_does_not_change_the_reported_outcome(demo, runner, truths, label, index):
+@pytest.mark.parametrize("labels, index", cases(), ids=lambda v: "+".join(v) if isinstance(v, tuple) else str(v))
+def test_a_hostile_builtin_does_not_change_the_reported_outcome(demo, runner, truths, labels, index):
     body = demo.bodies[index % len(demo.bodies)]
-    result = run_body(demo, runner, body, HARNESS + " " + OVERRIDES[label] + "\n")
+    result = run_body(demo, runner, body, HARNESS + " " + " ".join(OVERRIDES[label] for label in labels) + "\n")
     got = outcome(result, 1)
-    assert got == truths[body.id], f"{label} on {body.id}: {json.dumps(got)[:600]}"
+    assert got == truths[body.id], f"{' and '.join(labels)} on {body.id}: {json.dumps(got)[:600]}"

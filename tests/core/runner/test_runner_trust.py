@@ -194,6 +194,25 @@ def test_a_thrown_message_is_one_line(demo, runner):
     assert message.startswith("first \u23ce Traceback")
 
 
+@pytest.mark.parametrize("override", [
+    "RegExp.prototype.exec = function () { return ['x']; };",  # always matches: a global replace never ends
+    "RegExp.prototype[Symbol.replace] = () => 'forged';",
+    "Object.defineProperty(RegExp.prototype, 'flags', { get() { return 'forged'; } });",
+])
+def test_a_replaced_regexp_does_not_change_or_stall_the_report(demo, runner, override):
+    """The runner's code uses no RegExp once a body exists (found by the fuzz with more cases: an `exec` that
+    always matches kept the runner making a message one line until the run's timeout)."""
+    result = run(demo, runner, override + "\nthrow new Error('a\\nb: array buffer allocation failed');", timeout_s=5)
+    assert result["error"] == {"name": "Error", "message": "a \u23ce b: array buffer allocation failed", "line": 2, "column": 7}
+    result = run(demo, runner, override + "\nthrow new RangeError('Array buffer allocation failed');", timeout_s=5)
+    assert result["error"]["name"] == "MemoryError" and result["error"]["line"] == 2
+
+
+def test_a_thrown_message_ends_with_its_line_breaks_made_one_line(demo, runner):
+    message = run(demo, runner, "throw new Error('\\r\\n\\r\\rend\\n');")["error"]["message"]
+    assert message == " \u23ce  \u23ce  \u23ce end \u23ce "
+
+
 def test_a_megabyte_identifier_gives_a_short_syntax_error(demo, runner):
     result = run(demo, runner, "let a = 1 " + "x" * 1_000_000 + ";")
     assert result["error"]["name"] == "SyntaxError" and len(result["error"]["message"]) <= 2000
