@@ -209,3 +209,37 @@ def test_a_hostile_builtin_does_not_change_the_reported_outcome(demo, runner, tr
     result = run_body(demo, runner, body, HARNESS + " " + " ".join(OVERRIDES[label] for label in labels) + "\n")
     got = outcome(result, 1)
     assert got == truths[body.id], f"{' and '.join(labels)} on {body.id}: {json.dumps(got)[:600]}"
+
+
+# Accessors a body puts on Object.prototype or Array.prototype under the names the runner's own records,
+# descriptors and results use: a runner that read its records through the prototype chain would see the
+# body's getter (forged, or throwing) or run its setter. Left out, as JavaScript itself reads them from any
+# object: `then` (a module's answer resolves the body's promise: an object with a `then` is a thenable
+# wherever it is resolved) and an array's `constructor` (Array.prototype.map on an input reads it, through
+# the read tracer's proxy whose frame the harness counts as the runner's); `length` cannot be redefined.
+ACCESSOR_NAMES = ("done", "out", "ok", "error", "line", "column", "message", "name", "value", "json", "calls",
+                  "queue", "0", "1", "2", "__h", "__wsi_fn__", "keep", "returned", "stack", "get", "set", "writable",
+                  "enumerable", "configurable", "id", "call", "input", "output", "applied", "unit", "kept", "known",
+                  "options", "deterministic", "seed", "nowMs", "store", "keys", "bytes", "resolve", "reject",
+                  "place", "what", "arg", "entry", "paths", "cut", "fns", "toJSON", "valueOf", "toString", "source",
+                  "kind", "logs", "next", "return")
+ACCESSOR = ("Object.defineProperty({target}, '{name}', {{ configurable: true, "
+            "get() {{ if (__fz(Object.getOwnPropertyDescriptor({target}, '{name}').get)) return undefined; {forge} }}, "
+            "set(v) {{ if (!__fz(Object.getOwnPropertyDescriptor({target}, '{name}').set)) {{ {forge} }} "
+            "Object.defineProperty(this, '{name}', {{ value: v, writable: true, enumerable: true, configurable: true }}); }} }});")
+FORGES = {"forged": "return 'forged';", "throwing": "throw new Error('forged');"}
+
+
+def accessor_cases():
+    """Each name on each prototype in each form, on one seeded body each."""
+    rng = random.Random(SEED)
+    return [(target, name, forge, rng.randrange(8)) for target in ("Object.prototype", "Array.prototype")
+            for name in ACCESSOR_NAMES for forge in FORGES]
+
+
+@pytest.mark.parametrize("target, name, forge, index", accessor_cases())
+def test_an_accessor_on_a_prototype_does_not_change_the_reported_outcome(demo, runner, truths, target, name, forge, index):
+    body = demo.bodies[index % len(demo.bodies)]
+    override = ACCESSOR.format(target=target, name=name, forge=FORGES[forge])
+    got = outcome(run_body(demo, runner, body, HARNESS + " " + override + "\n"), 1)
+    assert got == truths[body.id], f"a {forge} {target}.{name} on {body.id}: {json.dumps(got)[:600]}"
