@@ -10,10 +10,14 @@ costs a few dozen Python steps: time grows with n + d², not n × m.
 When the two arrays are so different that d² passes CELL_BUDGET, the exact search stops, and
 the arrays are cut at `difflib.SequenceMatcher` matching blocks, each gap searched exactly again
 within the budget and, failing that, paired by position. Only there can the ops exceed the
-edit distance; the time stays bounded.
+edit distance; the time stays bounded. A search that has gone some way first checks the least
+distance the two can have (the longer length less the elements they share): when its square passes
+the budget, it stops at once (every point of a 1,000-point outline moved took 0.38 s of cells
+before, searched twice: 21 ms now).
 """
 from __future__ import annotations
 
+from collections import Counter
 from difflib import SequenceMatcher
 from itertools import chain
 from typing import Any
@@ -22,6 +26,7 @@ from wsi_inspector.core.jsrules.json_values import canonical
 
 Opcode = tuple[str, int, int, int, int]
 CELL_BUDGET = 400_000  # diagonal cells searched per array before giving up exactness (about d = 630)
+BOUND_CHECK_CELLS = 20_000  # cells searched before asking whether the search can end within the budget at all
 
 _SUB, _INS, _DEL, _STAY = 0, 1, 2, 3
 
@@ -123,12 +128,28 @@ def _exact(a: list[Any], alo: int, ahi: int, b: list[Any], blo: int, bhi: int,
             end = slide(best, k) if move != _STAY else best
             reached[k] = end
             moves[k] = (move, best, end)
-        cells += len(reached)
-        if cells > budget:
+        checked, cells = cells, cells + len(reached)
+        if cells > budget or checked < BOUND_CHECK_CELLS <= cells and _cannot_end(a[alo:ahi], b[blo:bhi], budget):
             return None
         fronts.append(moves)
         front = reached
     return _trace(fronts, target, alo, blo)
+
+
+def _cannot_end(a: list[Any], b: list[Any], budget: int) -> bool:
+    """Whether the two are so different that d² passes the budget for the least distance d they can have.
+
+    An alignment of E equal pairs takes at least max(n, m) − E edits, and E is at most the number of elements
+    the two share (as multisets). Counted once a search has gone some way (`BOUND_CHECK_CELLS`): an array with
+    a few edits far apart is aligned in a few steps, and counting its elements would cost more than that.
+    """
+    shared = (Counter(map(_hashable, a)) & Counter(map(_hashable, b))).total()
+    least = max(len(a), len(b)) - shared
+    return least * least > budget
+
+
+def _hashable(key: Any) -> Any:
+    return tuple(key) if type(key) is list else key
 
 
 def _trace(fronts: list[dict[int, tuple[int, int, int]]], k: int, alo: int, blo: int) -> list[Opcode]:
@@ -154,10 +175,7 @@ def _trace(fronts: list[dict[int, tuple[int, int, int]]], k: int, alo: int, blo:
 
 def _bounded(a: list[Any], alo: int, ahi: int, b: list[Any], blo: int, bhi: int) -> list[Opcode]:
     """Too different for the exact search: cut at SequenceMatcher's matching blocks, each gap exact or by position."""
-    def hashable(keys: list[Any]) -> list[Any]:
-        return [tuple(k) if type(k) is list else k for k in keys]
-
-    matcher = SequenceMatcher(None, hashable(a[alo:ahi]), hashable(b[blo:bhi]), autojunk=False)
+    matcher = SequenceMatcher(None, list(map(_hashable, a[alo:ahi])), list(map(_hashable, b[blo:bhi])), autojunk=False)
     ops: list[Opcode] = []
     i, j = alo, blo
     for bi, bj, size in matcher.get_matching_blocks():

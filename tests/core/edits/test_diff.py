@@ -291,3 +291,40 @@ def test_a_short_number_list_across_units_is_compared_by_element_with_raw_values
         ("/rooms/0", 1, 3, {"from": 0.1, "to": 0.3}), ("/rooms/2", 3, 1, {"from": 0.3, "to": 0.1})]
     raw_before = Conversion("mm", "cm").value({"rooms": [1, 2, 3]})
     assert json_equal(apply_changes(raw_before, changes, raw=True), {"rooms": [0.3, 0.2, 0.1]})
+
+
+class Counted:
+    """An array element that counts how often it is compared."""
+
+    compared = 0
+
+    def __init__(self, value: int):
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        Counted.compared += 1
+        return isinstance(other, Counted) and self.value == other.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+def test_arrays_with_nothing_in_common_stop_the_exact_search_early():
+    """Their least distance (1,000) squared passes the budget: the search stops at its first check instead of
+    comparing its whole budget of cells (twice, with the gap search after it)."""
+    from wsi_inspector.core.edits import align
+
+    a, b = [Counted(i) for i in range(1000)], [Counted(-1 - i) for i in range(1000)]
+    Counted.compared = 0
+    assert align._exact(a, 0, 1000, b, 0, 1000) is None
+    assert align._bounded(a, 0, 1000, b, 0, 1000) == [("replace", i, i + 1, i, i + 1) for i in range(1000)]
+    assert Counted.compared < 3 * align.BOUND_CHECK_CELLS < align.CELL_BUDGET
+
+
+def test_an_outline_with_every_point_moved_is_a_replace_of_each_point():
+    before = spine(1000)
+    after = [[x + 0.5, y - 0.25] for x, y in before]
+    changes = diff({"outline": before}, {"outline": after})
+    assert [c["path"] for c in changes] == [f"/outline/{i}" for i in range(1000)]
+    assert all(c["op"] == "replace" for c in changes)
+    assert_rebuilds({"outline": before}, {"outline": after}, changes)
