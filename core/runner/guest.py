@@ -163,9 +163,8 @@ class Realm:
     synchronous is called during a run: it would wait forever behind a body's runaway loop.
     """
 
-    def __init__(self, literals: dict[str, str] | None = None) -> None:
-        """`literals`: the state texts (STATE_TEXTS), as JavaScript string literals, to put in now, while the realm
-        waits for its run."""
+    def __init__(self, state: dict[str, str] | None = None) -> None:
+        """`state`: the state texts (STATE_TEXTS) to put in now, while the realm waits for its run."""
         from py_mini_racer import JSUndefined
 
         self.mr = _bare_racer()
@@ -178,19 +177,24 @@ class Realm:
         # reads.js: the tracer's factory, handed to the prelude alone (a parameter, never a global), which makes
         # the tracer with its own captured intrinsics.
         hooks = self.mr.eval(f"const {self.name} = ((makeReads) => {PRELUDE})({READS});\n{self.name}")
-        if literals:
-            self.mr.eval(f"{self.name}.preload(" + ", ".join(literals[key] for key in STATE_TEXTS) + ")")
         self.no_args = self.mr.eval("[]")
         self._undefined = self._ctx._python_to_value_handle(JSUndefined)
         # The raw handles a poll or a timers' firing is posted with, taken once (each a ctypes conversion
         # otherwise), by name: a JSFunction's hash is a synchronous call into V8, which waits behind a running body.
-        self._hooks = [hooks[name] for name in ("poll", "fire")]  # they live as long as the realm
+        self._hooks = [hooks[name] for name in ("poll", "fire", "preload")]  # they live as long as the realm
         self._call_args = {name: (self._ctx._python_to_value_handle(hook).raw, self._undefined.raw,
-                                  self._ctx._python_to_value_handle(self.no_args).raw) for name, hook in zip(("poll", "fire"), self._hooks)}
+                                  self._ctx._python_to_value_handle(self.no_args).raw)
+                           for name, hook in zip(("poll", "fire", "preload"), self._hooks)}
         self.posted: list[int] = []  # tasks posted and not yet answered: what `cancel` stops
+        self._held: list[ValueHandle] = []  # what those tasks use: alive until they are answered
         view = hooks["logBuffer"]
         self.header = view[:32].cast("B")
         self.ring = view[32:].cast("H")
+        if state:
+            self.post_preload(state)
+            while not self.answers.wait(1, 1.0):
+                pass
+            self.take(1)
 
     def post_eval(self, source: str) -> None:
         """Post a script to V8's thread; its answer comes into `answers` in turn."""
@@ -198,8 +202,20 @@ class Realm:
 
         ctx = self._ctx
         handle = ctx._python_to_value_handle(source)
-        self._source = handle  # the handle lives until the script has run (the next post, or the realm's end)
+        self._held.append(handle)
         self.posted.append(ctx._dll.mr_eval(ctx._ctx, handle.raw, _UNCANCELABLE_TASK_CALLBACK_ID))
+
+    def post_preload(self, state: dict[str, str]) -> None:
+        """Post the state texts (all of STATE_TEXTS) to the realm: a call of its `preload` hook with the texts, joined
+        by NUL (never raw in JSON text), as `this`. A string value: V8 neither scans nor compiles it, as it would a
+        string literal in a script (~30 ms for a 3 MB store, twice a run: for the run, and for the next realm)."""
+        from py_mini_racer._context import _UNCANCELABLE_TASK_CALLBACK_ID
+
+        ctx = self._ctx
+        packed = ctx._python_to_value_handle("\x00".join(state[key] for key in STATE_TEXTS))
+        self._held.append(packed)
+        function, _, no_args = self._call_args["preload"]
+        self.posted.append(ctx._dll.mr_call_function(ctx._ctx, function, packed.raw, no_args, _UNCANCELABLE_TASK_CALLBACK_ID))
 
     def post_call(self, hook: str) -> None:
         """Post a call of the hook `"poll"` or `"fire"` (no arguments); its answer comes into `answers` in turn."""
@@ -222,6 +238,8 @@ class Realm:
         from py_mini_racer import JSOOMException, JSTimeoutException
 
         del self.posted[:count]
+        if not self.posted:
+            self._held.clear()
         ctx = self._ctx
         handles = [self.answers.items.popleft() for _ in range(count)]
         values = []
@@ -361,9 +379,8 @@ class Guest:
         self.in_fd, self.out_fd = in_fd, out_fd
         self.realm: Realm | None = None  # made inside the event loop: mini-racer binds to the running loop
         self.memory_ceiling = 0
-        # The last run's state texts as string literals, which the next realm is made holding: written once when
-        # they came (a store of 16 MB is some 30 ms to write), not again for every realm that holds them.
-        self.literals: dict[str, str] = {}
+        # The last run's state texts, which the next realm is made holding.
+        self.state: dict[str, str] = {}
 
     def send(self, message: dict[str, Any]) -> None:
         write_frame(self.out_fd, message)
@@ -386,7 +403,7 @@ class Guest:
             if not keep_serving:  # the process exits: its realm goes with it (V8 may still be stopping a body)
                 return
             realm.close()
-            self.realm = Realm(self.literals)  # the next run's, made now so that run does not wait for it
+            self.realm = Realm(self.state)  # the next run's, made now so that run does not wait for it
             self.send({"t": "ready", "pid": os.getpid()})
 
     def run(self, realm: Realm, message: dict[str, Any]) -> bool:
@@ -397,7 +414,7 @@ class Guest:
         # run's script, the strings they make, their values once the body reads them) come on top. A 5 MB store
         # under a 16 MiB cap stopped a body that read one entry, and a 64 MiB one under 256 MiB crashed the guest
         # (signal 11, past its data limit: the host now sizes it for the state too).
-        state = sum(len(message[key]) if key in message else len(self.literals.get(key, "")) for key in STATE_TEXTS)
+        state = sum(len(message[key]) if key in message else len(self.state.get(key, "")) for key in STATE_TEXTS)
         _limits["state"] = state
         memory = int(_limits["memory"]) + STATE_ROOM * state
         started = time.monotonic()
@@ -444,29 +461,31 @@ class Guest:
         from py_mini_racer import JSEvalException
 
         code: str = message["code"]
-        # The host leaves out a text it sent the run before: this realm was made holding it, and it goes in
-        # as `undefined` (prelude.js `start`). One it never sent is the host's bug (KeyError: an InternalError).
-        missing = [key for key in STATE_TEXTS if key not in message and key not in self.literals]
+        # The host leaves out a text it sent the run before: this realm was made holding it (`Realm(state)`). One
+        # it never sent is the host's bug (KeyError: an InternalError). A text that came is put in first, with
+        # the others held (the realm takes all three at once).
+        missing = [key for key in STATE_TEXTS if key not in message and key not in self.state]
         if missing:
             raise KeyError(missing[0])
-        state = {key: js_string(message[key]) if key in message else "undefined" for key in STATE_TEXTS}
-        self.literals.update({key: state[key] for key in STATE_TEXTS if key in message})
+        handed = [key for key in STATE_TEXTS if key in message]
+        self.state.update({key: message[key] for key in handed})
+        if handed:
+            realm.post_preload(self.state)
         # One script starts the run: it calls the start hook (by the realm's secret name) with the
-        # body's text, which V8 compiles there as a function body of its own (see prelude.js), the
-        # state it is handed (JSON texts: the store, the scene and the manifest are parsed only when the
-        # body reads them) and a secret for its handles. A body cannot reach the name: it is not
+        # body's text, which V8 compiles there as a function body of its own (see prelude.js), and a
+        # secret for its handles; the state texts (the store, the scene and the manifest) are parsed only
+        # when the body reads them. A body cannot reach the name: it is not
         # in the body's text, and no text of the body is joined to a script that runs (the syntax
         # probe in `_syntax_place` joins it to one that throws before anything in it runs).
-        source = (f"{realm.name}.start(" + js_string(code) + ", " + js_string(message["env"]) + ", " +
-                  state["store"] + ", " + state["scene"] + ", " + js_string(os.urandom(12).hex()) + ", " + state["manifest"] + ")")
+        source = f"{realm.name}.start(" + js_string(code) + ", " + js_string(message["env"]) + ", " + js_string(os.urandom(12).hex()) + ")"
         # The first poll is posted right behind the script: V8 runs one task at a time, in order, and
         # settles the promises of one (the body's first steps) before the next, so the poll sees what
-        # the start left, and the guest wakes once for both (see `Answers`). A script that threw
+        # the start left, and the guest wakes once for all (see `Answers`). A script that threw
         # raises JSEvalException when its answer is taken, below.
         realm.post_eval(source)
         realm.post_call("poll")
         try:
-            text: str = self.wait_for(realm, 2, deadline)[1]
+            text: str = self.wait_for(realm, 3 if handed else 2, deadline)[-1]
             while True:
                 if text.startswith('{"done"'):
                     head, returned, keep, keep_fns, *compile_failed = text.split("\x00")

@@ -1,8 +1,8 @@
 // The guest's JavaScript runtime, evaluated once in every fresh V8 realm; a realm serves one run.
 // The script evaluates to the runner's hooks, which only the guest (Python) holds: the global
 // object gets nothing of the runner, only what SPEC 5 hands a body (`console` and the timers).
-// `start(code, envText, storeText, sceneText, secret, manifestText)` compiles and runs the body (`preload`
-// puts the state texts in while the realm waits), `poll()` says
+// `start(code, envText, secret)` compiles and runs the body on the state texts `preload` put in (called
+// with the texts as `this`, while the realm waits or right before `start`), `poll()` says
 // what the body waits on, `answer(text)` settles queued module calls, `fire()` runs due timers.
 //
 // Trust (issue 26). The body runs in this realm and may replace any built-in, define setters and
@@ -1084,16 +1084,22 @@
   const hooks = {
     __proto__: null,
     logBuffer,
-    // The state texts the guest put in this realm while it waited (the last run's): a run whose
-    // texts are the same is handed `undefined` for them, so they neither cross the pipe nor are
-    // scanned as string literals again (most runs of a session share their store and scene).
-    preload(storeText, sceneText, manifestText) {
-      preloaded = { __proto__: null, storeText, sceneText, manifestText };
+    // The state texts a run is handed (the store, the scene, the manifest), called with the three joined
+    // by NUL (which JSON text never holds raw) as `this`: a string value the guest makes, never a string
+    // literal in a script, which V8 would scan and compile (3 MB of store took ~30 ms a run, and again
+    // for the next realm). The guest puts in the last run's while the next realm waits, so a run with
+    // the same texts (most runs of a session share their store and scene) does not hand them again.
+    preload() {
+      const packed = apply(strValueOf, this, []);
+      const first = apply(strIndexOf, packed, ["\u0000"]);
+      const second = apply(strIndexOf, packed, ["\u0000", first + 1]);
+      preloaded = { __proto__: null, storeText: slice(packed, 0, first), sceneText: slice(packed, first + 1, second),
+        manifestText: slice(packed, second + 1, packed.length) };
     },
-    start(code, envText, storeText, sceneText, secret, manifestText) {
-      if (storeText === undefined) storeText = preloaded.storeText;
-      if (sceneText === undefined) sceneText = preloaded.sceneText;
-      if (manifestText === undefined) manifestText = preloaded.manifestText;
+    start(code, envText, secret) {
+      const storeText = preloaded.storeText;
+      const sceneText = preloaded.sceneText;
+      const manifestText = preloaded.manifestText;
       __wsiReads.reset();  // reads.js
       run = {
         __proto__: null,
@@ -1231,12 +1237,12 @@
   const formatGetter = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "format");
   const formatParts = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "formatToParts");
   const temporalNow = typeof Temporal === "object" ? Reflect.getOwnPropertyDescriptor(Temporal, "Now") : undefined;
+  apply(hooks.preload, '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]\u0000' +
+    '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}\u0000' +
+    '[{"call":"a.b.c","id":1,"bytes":15,"keys":["x"]}]', []);
   hooks.start("const b = inputs.last('a.b'); const e = inputs.at(1); const l = inputs.list('a.b'); const s = scene.entities('wall');\n" +
     "const r = scene.read('e1'); const k = kept.k; return { a: b.x.length + e.x[1].length + l.length + s.length + k.v + r.id.length, " +
-    "keep: { k: [1, 'x'], b: { ...b } } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}',
-    '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]',
-    '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}', "",
-    '[{"call":"a.b.c","id":1,"bytes":15,"keys":["x"]}]');
+    "keep: { k: [1, 'x'], b: { ...b } } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}', "");
   hooks.poll();
   Math.random = realRandom;
   globalThis.Date = RealDate;
@@ -1245,6 +1251,7 @@
   Object.defineProperty(Intl.DateTimeFormat.prototype, "formatToParts", formatParts);
   if (temporalNow) Object.defineProperty(Temporal, "Now", temporalNow);
   run = null;
+  preloaded = { __proto__: null, storeText: "[]", sceneText: "{}", manifestText: "[]" };
   // Function.prototype.toString prints the runner's functions as built-ins (installed last: the
   // warm-up above is the runner's own code). It is itself one of them.
   const toString = native(function toString() {

@@ -74,3 +74,35 @@ def test_the_held_texts_are_not_in_the_bodys_reach(runner, demo):
     result = runner.run(build_envelope(demo, probe))
     assert result["ok"], result.get("error")
     assert result["returned"] == [[], "undefined", "undefined"]
+
+
+def test_state_texts_go_in_as_string_values_never_as_script_source(demo, monkeypatch):
+    """V8 scans and compiles a string literal in a script (~30 ms for a 3 MB store, for the run and again for
+    the next realm): the guest hands the texts in as one string value, so no script it posts holds them."""
+    from wsi_inspector.core.runner import guest
+
+    sources: list[str] = []
+    post_eval = guest.Realm.post_eval
+
+    def spy(self, source):
+        sources.append(source)
+        post_eval(self, source)
+
+    monkeypatch.setattr(guest.Realm, "post_eval", spy)
+
+    class Caught(guest.Guest):
+        def send(self, message):
+            self.last = message
+
+    caught = Caught(0, 1)
+    for at in (demo.bodies[2].id, demo.bodies[5].id):  # two states, the second handed to a realm holding the first
+        envelope = build_envelope(demo, SEES, at=at)
+        realm = guest.Realm(caught.state)
+        try:
+            assert caught.run(realm, envelope.frame())
+        finally:
+            realm.close()
+        assert json.loads(caught.last["returned"]) == seen(demo, at)
+    assert sources and all(len(source) < 2000 for source in sources)
+    state = build_envelope(demo, SEES, at=demo.bodies[5].id).store_json
+    assert len(state) > 2000 and not any(state[:200] in source for source in sources)
