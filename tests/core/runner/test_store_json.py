@@ -36,3 +36,32 @@ def test_a_line_only_the_lenient_parser_reads_and_a_made_entry_are_written_out()
         {"id": "c1", "call": "a.b.c", "input": {"x": float("inf")}},
         {"id": "m1", "call": "a.b.c", "input": {"made": True}},
     ]
+
+
+def test_every_form_splices_each_input_where_the_loader_found_it(tmp_path, monkeypatch):
+    """Compact, indented, JSON Lines and gzipped: each input is cut from the record at the place the loader noted
+    (`Entry.input_text_span`; no record parsed again), an output written before or after it, and reads back as the
+    editor shapes it."""
+    import gzip
+
+    from wsi_inspector.core.runner import envelope
+
+    records = [{"id": f"c{i}", "call": "pack.rooms.place", "input": {"rooms": [[i * 0.1, 2.5e-7], {"at": [1e21, -0.0]}],
+                "label": "Süd \"B\"\n"}, "output": {"ok": [i]}, "unit": "mm"} for i in range(5)]
+    records[1] = {"id": "c1", "output": {"first": True}, "call": "a.b.c", "input": [1, {"x": "y"}], "applied": True}
+    head = {"format": "worker-session/1", "session": {"id": "s"}}
+    compact = json.dumps({**head, "store": records}, ensure_ascii=False)
+    files = {"c.json": compact.encode(), "i.json": json.dumps({**head, "store": records}, indent=2).encode(),
+             "l.jsonl": "".join(json.dumps(r) + "\n" for r in [head] + [{"kind": "entry", **r} for r in records]).encode()}
+    files["g.jsonl.gz"] = gzip.compress(files["l.jsonl"])
+    calls: list = []
+    original = envelope.msgspec.json.decode
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+        store = load(tmp_path / name).entries
+        assert all(e.input_text_span is not None for e in store), name
+        monkeypatch.setattr(envelope.msgspec.json, "decode", lambda *a, **k: calls.append(a) or original(*a, **k))
+        spliced = json.loads(store_json(store))
+        monkeypatch.undo()
+        assert calls == [], name
+        assert spliced == [e.editor_shape() for e in store], name
