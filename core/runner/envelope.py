@@ -54,13 +54,15 @@ class Envelope:
     """Everything one run needs, validated: the guest gets `code`, the three JSON texts and the limits.
 
     The store and the scene are texts of their own, which the guest's realm parses only when the
-    body first reads them (see prelude.js); `env_json` holds the rest (kept, known, options).
+    body first reads them (see prelude.js); `env_json` holds the rest (kept, known, options). The store
+    stays UTF-8 from the file to V8 (`store_json` is bytes): as a str it was decoded here, encoded for
+    the pipe, decoded by the guest and encoded for V8 again (~20 ms a run for a 4 MB store).
     """
 
     code: str
     lang: Literal["js", "ts"]
     env_json: str
-    store_json: str
+    store_json: bytes
     scene_json: str
     options: RunOptions
     mock: MockModules | None
@@ -96,10 +98,10 @@ class Envelope:
         return self._manifest
 
     def frame(self) -> dict[str, Any]:
-        """The `run` frame for the guest."""
+        """The `run` frame for the guest: the state texts (protocol.STATE_TEXTS) as UTF-8 bytes, which go into V8 as they are."""
         return {
-            "t": "run", "code": self.code, "env": self.env_json, "store": self.store_json, "scene": self.scene_json,
-            "manifest": self.manifest_json(), "timeout": self.options.timeout_s, "memory": self.options.memory_bytes,
+            "t": "run", "code": self.code, "env": self.env_json, "store": self.store_json, "scene": self.scene_json.encode(),
+            "manifest": self.manifest_json().encode(), "timeout": self.options.timeout_s, "memory": self.options.memory_bytes,
         }
 
 
@@ -223,7 +225,7 @@ def build_envelope(
     })
     envelope = Envelope(
         code=code, lang=lang, options=run_options, mock=mock,  # type: ignore[arg-type]
-        env_json=env_json, store_json=store_json(store).decode("utf-8", "surrogatepass"),
+        env_json=env_json, store_json=store_json(store),
         scene_json=dumps(scene_payload(session.scene, state.kept)),
         listed=list(store),  # `inputs.list`'s manifest lines are made from it with the frame (manifest_json)
         body_key=None if body_id is None else str(body_id), max_keep_bytes=session.caps.max_keep_bytes,

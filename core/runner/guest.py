@@ -163,7 +163,7 @@ class Realm:
     synchronous is called during a run: it would wait forever behind a body's runaway loop.
     """
 
-    def __init__(self, state: dict[str, str] | None = None) -> None:
+    def __init__(self, state: dict[str, bytes] | None = None) -> None:
         """`state`: the state texts (STATE_TEXTS) to put in now, while the realm waits for its run."""
         from py_mini_racer import JSUndefined
 
@@ -205,14 +205,17 @@ class Realm:
         self._held.append(handle)
         self.posted.append(ctx._dll.mr_eval(ctx._ctx, handle.raw, _UNCANCELABLE_TASK_CALLBACK_ID))
 
-    def post_preload(self, state: dict[str, str]) -> None:
-        """Post the state texts (all of STATE_TEXTS) to the realm: a call of its `preload` hook with the texts, joined
-        by NUL (never raw in JSON text), as `this`. A string value: V8 neither scans nor compiles it, as it would a
-        string literal in a script (~30 ms for a 3 MB store, twice a run: for the run, and for the next realm)."""
+    def post_preload(self, state: dict[str, bytes]) -> None:
+        """Post the state texts (all of STATE_TEXTS, UTF-8) to the realm: a call of its `preload` hook with the texts,
+        joined by NUL (never raw in JSON text), as `this`. A string value: V8 neither scans nor compiles it, as it
+        would a string literal in a script (~30 ms for a 3 MB store, twice a run: for the run, and for the next
+        realm). Made from the bytes as they came, never a Python str (see envelope.Envelope)."""
         from py_mini_racer._context import _UNCANCELABLE_TASK_CALLBACK_ID
+        from py_mini_racer._objects import _MiniRacerTypes
 
         ctx = self._ctx
-        packed = ctx._python_to_value_handle("\x00".join(state[key] for key in STATE_TEXTS))
+        data = b"\x00".join(state[key] for key in STATE_TEXTS)
+        packed = ctx._wrap_raw_handle(ctx._dll.mr_alloc_string_val(ctx._ctx, data, len(data), _MiniRacerTypes.str_utf8))
         self._held.append(packed)
         function, _, no_args = self._call_args["preload"]
         self.posted.append(ctx._dll.mr_call_function(ctx._ctx, function, packed.raw, no_args, _UNCANCELABLE_TASK_CALLBACK_ID))
@@ -380,7 +383,7 @@ class Guest:
         self.realm: Realm | None = None  # made inside the event loop: mini-racer binds to the running loop
         self.memory_ceiling = 0
         # The last run's state texts, which the next realm is made holding.
-        self.state: dict[str, str] = {}
+        self.state: dict[str, bytes] = {}
 
     def send(self, message: dict[str, Any]) -> None:
         write_frame(self.out_fd, message)

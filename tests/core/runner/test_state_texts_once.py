@@ -104,5 +104,5 @@ def test_state_texts_go_in_as_string_values_never_as_script_source(demo, monkeyp
             realm.close()
         assert json.loads(caught.last["returned"]) == seen(demo, at)
     assert sources and all(len(source) < 2000 for source in sources)
-    state = build_envelope(demo, SEES, at=demo.bodies[5].id).store_json
+    state = build_envelope(demo, SEES, at=demo.bodies[5].id).store_json.decode()
     assert len(state) > 2000 and not any(state[:200] in source for source in sources)
