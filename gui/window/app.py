@@ -2,7 +2,7 @@
 
 With no FILE it opens the bundled demo session (package data, found with importlib.resources, so an
 installed wheel works from any folder). `--screenshot` renders the window offscreen at 1400×900 once
-the file has loaded, writes the PNG and exits (for bug reports and for checking views): exit 0 when
+the file has loaded and the views have done their background work (`settle`), writes the PNG and exits (for bug reports and for checking views): exit 0 when
 the file loaded without errors, 1 when it did not load or has errors (the picture is still written and
 shows why), 2 when the picture cannot be written. Without `--screenshot`, a machine where no window
 can open gets one line saying so and exit 2 (see gui/window/display.py), never Qt's abort.
@@ -19,9 +19,15 @@ import re
 import sys
 import tempfile
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
 
 SCREENSHOT_SIZE = (1400, 900)
+# How long a screenshot waits for the views' background work (an edit's changes, a filter over a big store)
+# before it takes the picture anyway.
+SETTLE_LIMIT_S = 20.0
 
 
 _extracted = contextlib.ExitStack()  # bundled files copied out of a zipped install, removed at exit
@@ -179,6 +185,28 @@ def _quiet_offscreen_noise() -> None:
     qInstallMessageHandler(handler)
 
 
+def settle(window: QWidget, limit_s: float = SETTLE_LIMIT_S) -> bool:
+    """Wait until no view of `window` has background work under way (wsi_inspector.gui.background.jobs), at most
+    `limit_s`, then let the views show its answers; whether everything settled. A picture of "Computing …"
+    shows nothing: on a 5,000-entry session the Edits tab's first edit took longer than the load's settling."""
+    import time
+
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    from wsi_inspector.gui.background.jobs import Jobs
+
+    deadline = time.monotonic() + limit_s
+    loop = QEventLoop()
+    while any(jobs.busy() for jobs in window.findChildren(Jobs)):
+        if time.monotonic() >= deadline:
+            return False
+        QTimer.singleShot(20, loop.quit)
+        loop.exec()
+    QTimer.singleShot(100, loop.quit)  # a view that got its answer lays it out
+    loop.exec()
+    return True
+
+
 def _screenshot(path: Path, out: Path, tab: str | None, at: str | None = None) -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
@@ -201,6 +229,7 @@ def _screenshot(path: Path, out: Path, tab: str | None, at: str | None = None) -
         loop.exec()
         QTimer.singleShot(300, loop.quit)  # let views that lay out after the load settle
         loop.exec()
+        settle(window)
         QApplication.processEvents()
         try:
             window.screenshot(out)
