@@ -63,7 +63,7 @@ class Envelope:
     lang: Literal["js", "ts"]
     env_json: str
     store_json: bytes
-    scene_json: str
+    scene_json: bytes
     options: RunOptions
     mock: MockModules | None
     body_key: str | None = None
@@ -73,7 +73,11 @@ class Envelope:
     # The handed store, for `inputs.list`'s manifest lines: made when the frame is (`manifest_json`), on
     # the runner's thread and once, not by the caller for every run whether the body lists or not.
     listed: list[Entry] = field(default_factory=list, repr=False)
-    _manifest: str | None = field(default=None, repr=False)
+    # Each entry's id, call and where its input lies in store_json (UTF-16 units: JavaScript's string indices),
+    # a flat JSON array [id0, call0, start0, end0, id1, …]: the realm finds `inputs.last`/`at` there and parses
+    # only the inputs a body reads (prelude.js `storeOf`).
+    store_index: bytes = b"[]"
+    _manifest: bytes | None = field(default=None, repr=False)
 
     def prepare(self) -> None:
         """Erase a TypeScript body's types, once, bounded by the run's timeout.
@@ -89,19 +93,20 @@ class Envelope:
         except TypeScriptError as exc:
             self.refusal = exc.as_error()
 
-    def manifest_json(self) -> str:
+    def manifest_json(self) -> bytes:
         """The handed store's manifest (run_inputs.manifest_entry each), made once: sizes as the editor
         measures them (UTF-8 of JSON.stringify), which the guest could not compute safely once a body
         may define toJSON."""
         if self._manifest is None:
-            self._manifest = dumps([manifest_entry(e) for e in self.listed])
+            self._manifest = dumps([manifest_entry(e) for e in self.listed]).encode()
         return self._manifest
 
     def frame(self) -> dict[str, Any]:
         """The `run` frame for the guest: the state texts (protocol.STATE_TEXTS) as UTF-8 bytes, which go into V8 as they are."""
         return {
-            "t": "run", "code": self.code, "env": self.env_json, "store": self.store_json, "scene": self.scene_json.encode(),
-            "manifest": self.manifest_json().encode(), "timeout": self.options.timeout_s, "memory": self.options.memory_bytes,
+            "t": "run", "code": self.code, "env": self.env_json, "store": self.store_json, "index": self.store_index,
+            "scene": self.scene_json, "manifest": self.manifest_json(), "timeout": self.options.timeout_s,
+            "memory": self.options.memory_bytes,
         }
 
 
@@ -118,21 +123,52 @@ class _InputText(msgspec.Struct):
 
 
 def store_json(store: Sequence[Entry]) -> bytes:
-    """The store as the editor injects it (`Entry.editor_shape`), as JSON text.
+    """The store as the editor injects it (`Entry.editor_shape`), as JSON text."""
+    return store_texts(store)[0]
+
+
+def store_texts(store: Sequence[Entry]) -> tuple[bytes, bytes]:
+    """The store as the editor injects it (`Entry.editor_shape`), as JSON text, and where each input lies in it.
 
     A loaded entry's input goes in as its own text from the file: parsing 50,000 records to write them
     again took 1.5 s a run, and V8 reads the text as it would the file. Where the loader noted the input's
     place in the record (`Entry.input_text_span`) it is cut there; else msgspec finds it (a record with an
     output holds as much again: 22 ms a replayed body of 1,800 real-shaped entries, 5 ms cut).
+
+    The index is `[id, call, start, end, …]` of each entry, where its input lies in UTF-16 units (JavaScript's
+    string indices), so the realm parses only what a body reads: JSON.parse of a whole 4 MB store was 20 ms of
+    a warm run's first read, and the manifest (ids and calls, with every input's keys) 2 ms more.
     """
     parts = []
+    index: list[Any] = []
+    at = 1  # after "["
     for entry in store:
         # A call is identifiers and dots and a unit one of five words: neither needs escapes.
-        part = b'{"id":' + dumps(entry.id).encode() + b',"call":"' + entry.call.encode() + b'","input":' + _input_text(entry)
+        head = b'{"id":' + dumps(entry.id).encode() + b',"call":"' + entry.call.encode() + b'","input":'
+        value = _input_text(entry)
+        start = at + _utf16_units(head)
+        at = start + _utf16_units(value)
+        index += (entry.id, entry.call, start, at)
+        part = head + value
         if entry.unit is not None:
             part += b',"unit":"' + entry.unit.encode() + b'"'
-        parts.append(part + b',"applied":true}' if entry.applied else part + b"}")
-    return b"[" + b",".join(parts) + b"]"
+        part += b',"applied":true}' if entry.applied else b"}"
+        at += len(part) - len(head) - len(value) + 1  # the tail is ASCII; then the comma
+        parts.append(part)
+    return b"[" + b",".join(parts) + b"]", dumps(index).encode()
+
+
+# Every byte but UTF-8's continuation bytes (0x80-0xBF), and every byte but the lead bytes of four-byte sequences
+# (0xF0-0xF4): deleting them leaves the bytes to count.
+_NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b <= 0xBF)
+_NOT_FOUR_BYTE_LEAD = bytes(b for b in range(256) if not 0xF0 <= b <= 0xF4)
+
+
+def _utf16_units(text: bytes) -> int:
+    """How many UTF-16 code units the UTF-8 `text` is: one a character, two past U+FFFF."""
+    if text.isascii():
+        return len(text)
+    return len(text) - len(text.translate(None, _NOT_CONTINUATION)) + len(text.translate(None, _NOT_FOUR_BYTE_LEAD))
 
 
 def _input_text(entry: Entry) -> bytes:
@@ -223,10 +259,11 @@ def build_envelope(
         "known": mock.known,
         "options": {"deterministic": run_options.deterministic, "seed": run_options.seed, "nowMs": now_ms},
     })
+    store_text, store_index = store_texts(store)
     envelope = Envelope(
         code=code, lang=lang, options=run_options, mock=mock,  # type: ignore[arg-type]
-        env_json=env_json, store_json=store_json(store),
-        scene_json=dumps(scene_payload(session.scene, state.kept)),
+        env_json=env_json, store_json=store_text, store_index=store_index,
+        scene_json=dumps(scene_payload(session.scene, state.kept)).encode(),
         listed=list(store),  # `inputs.list`'s manifest lines are made from it with the frame (manifest_json)
         body_key=None if body_id is None else str(body_id), max_keep_bytes=session.caps.max_keep_bytes,
     )

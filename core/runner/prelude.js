@@ -672,11 +672,11 @@
     };
   }
 
-  // The manifest (the host's run_inputs.manifest_entry of each entry, oldest first), frozen once:
-  // JSON.parse made every record and array, so their own fields are read without any lookup a
-  // body could replace.
-  function frozenManifest(text) {
-    const lines = parse(text);
+  // The manifest (the host's run_inputs.manifest_entry of each entry, oldest first) is parsed once:
+  // JSON.parse made every record and array, so their own fields are read without any lookup a body
+  // could replace. Its lines are frozen when `list` first hands them out, not before (freezing 2,360
+  // lines was a fifth of a first `inputs.last` on a real-shaped store).
+  function frozenLines(lines) {
     for (let i = 0; i < lines.length; i++) {
       if (hasOwn(lines[i], "keys")) freeze(lines[i].keys);
       freeze(lines[i]);
@@ -684,27 +684,52 @@
     return freeze(lines);
   }
 
-  // The store is parsed into the runner's hands and never given to the body whole: `last` and
-  // `at` hand out one input each. Reading its records' own fields (JSON.parse made them) is safe.
-  // `list(wanted?)` hands out manifest lines, not inputs: a new frozen array each call, filled by
-  // defining its elements (a setter on Array.prototype sees nothing), of the shared frozen lines.
-  function makeInputs(storeOf, manifestOf) {
+  // The store in the runner's hands, as the host indexed it (envelope.store_texts): each entry's id and call,
+  // and its input parsed when a body first reads it (the same value after that: identity holds) from where
+  // it lies in the store's text. JSON.parse of a whole 4 MB store was 20 ms of a warm run that read one
+  // entry, and of the manifest (every input's keys too) 2 ms more. JSON.parse made the index: its own
+  // elements are read without any lookup a body could replace. `last` and `at` hand out one input each.
+  function storeOf(storeText, indexText) {
+    let index = null;
+    const inputs = list();
+    return {
+      __proto__: null,
+      index() {
+        if (index === null) index = parse(indexText);
+        return index;
+      },
+      input(i) {
+        if (!hasOwn(inputs, i)) inputs[i] = parse(slice(storeText, index[4 * i + 2], index[4 * i + 3]));
+        return inputs[i];
+      },
+    };
+  }
+
+  function makeInputs(store, manifestOf) {
+    let frozen = null;
     return freeze({
       last: native(function last(wanted) {
         const w = toStr(wanted);
-        const store = storeOf();
-        for (let i = store.length - 1; i >= 0; i--) if (callMatches(store[i].call, w)) return __wsiReads.handed("inputs.last", w, store[i].id, store[i].input);  // reads.js
+        const index = store.index();
+        for (let i = index.length / 4 - 1; i >= 0; i--) {
+          if (callMatches(index[4 * i + 1], w)) return __wsiReads.handed("inputs.last", w, index[4 * i], store.input(i));  // reads.js
+        }
         return __wsiReads.handed("inputs.last", w, null, undefined);  // reads.js
       }, "last"),
       at: native(function at(id) {
         const k = toStr(id);
-        const store = storeOf();
-        for (let i = store.length - 1; i >= 0; i--) if (toStr(store[i].id) === k) return __wsiReads.handed("inputs.at", k, store[i].id, store[i].input);  // reads.js
+        const index = store.index();
+        for (let i = index.length / 4 - 1; i >= 0; i--) {
+          if (toStr(index[4 * i]) === k) return __wsiReads.handed("inputs.at", k, index[4 * i], store.input(i));  // reads.js
+        }
         return __wsiReads.handed("inputs.at", k, null, undefined);  // reads.js
       }, "at"),
+      // `list(wanted?)` hands out manifest lines, not inputs: a new frozen array each call, filled by
+      // defining its elements (a setter on Array.prototype sees nothing), of the shared frozen lines.
       list: native(function list(wanted) {
         const w = wanted === undefined || wanted === null ? null : toStr(wanted);
-        const lines = manifestOf();
+        if (frozen === null) frozen = frozenLines(manifestOf());
+        const lines = frozen;
         const out = [];
         let n = 0;
         for (let i = 0; i < lines.length; i++) {
@@ -1080,7 +1105,8 @@
     current.done = { __proto__: null, out, json, keepJson, keepFns: returned.fns };
   }
 
-  let preloaded = { __proto__: null, storeText: "[]", sceneText: "{}", manifestText: "[]" };
+  const EMPTY_STATE = { __proto__: null, storeText: "[]", indexText: "[]", sceneText: "{}", manifestText: "[]" };
+  let preloaded = EMPTY_STATE;
   const hooks = {
     __proto__: null,
     logBuffer,
@@ -1091,15 +1117,18 @@
     // the same texts (most runs of a session share their store and scene) does not hand them again.
     preload() {
       const packed = apply(strValueOf, this, []);
-      const first = apply(strIndexOf, packed, ["\u0000"]);
-      const second = apply(strIndexOf, packed, ["\u0000", first + 1]);
-      preloaded = { __proto__: null, storeText: slice(packed, 0, first), sceneText: slice(packed, first + 1, second),
-        manifestText: slice(packed, second + 1, packed.length) };
+      const texts = list();
+      let from = 0;
+      for (let i = 0; i < 3; i++) {
+        const end = apply(strIndexOf, packed, ["\u0000", from]);
+        texts[i] = slice(packed, from, end);
+        from = end + 1;
+      }
+      preloaded = { __proto__: null, storeText: texts[0], indexText: texts[1], sceneText: texts[2],
+        manifestText: slice(packed, from, packed.length) };
     },
     start(code, envText, secret) {
-      const storeText = preloaded.storeText;
-      const sceneText = preloaded.sceneText;
-      const manifestText = preloaded.manifestText;
+      const state = preloaded;
       __wsiReads.reset();  // reads.js
       run = {
         __proto__: null,
@@ -1133,8 +1162,9 @@
       // The body's promise is settled through the captured `then`: a body that replaces
       // Promise.prototype.then cannot see or change its own outcome on the way out.
       // Where the body is handed its state: inputs, kept and scene go through the read tracer (reads.js).
-      const promise = apply(fn, undefined, [makeInputs(parsedOnUse(storeText), parsedOnUse(manifestText, frozenManifest)), __wsiReads.kept(env.kept), makeModules(),
-        makeScene(parsedOnUse(sceneText)), bodyConsole, bodyConsole.log]);
+      const manifestOf = parsedOnUse(state.manifestText);
+      const promise = apply(fn, undefined, [makeInputs(storeOf(state.storeText, state.indexText), manifestOf), __wsiReads.kept(env.kept),
+        makeModules(), makeScene(parsedOnUse(state.sceneText)), bodyConsole, bodyConsole.log]);
       apply(promiseThen, promise, [(value) => {
         try {
           __wsiReads.whole(() => finish(current, value));  // reads.js: the returned value is handed on whole
@@ -1237,9 +1267,11 @@
   const formatGetter = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "format");
   const formatParts = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "formatToParts");
   const temporalNow = typeof Temporal === "object" ? Reflect.getOwnPropertyDescriptor(Temporal, "Now") : undefined;
-  apply(hooks.preload, '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]\u0000' +
+  const warmStore = '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]';
+  const warmInput = apply(strIndexOf, warmStore, ['{"x"']);
+  apply(hooks.preload, warmStore + '\u0000[1,"a.b.c",' + warmInput + "," + (warmInput + '{"x":[1,"y"]}'.length) + "]\u0000" +
     '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}\u0000' +
-    '[{"call":"a.b.c","id":1,"bytes":15,"keys":["x"]}]', []);
+    '[{"id":1,"call":"a.b.c","applied":true,"keys":["x"],"bytes":15}]', []);
   hooks.start("const b = inputs.last('a.b'); const e = inputs.at(1); const l = inputs.list('a.b'); const s = scene.entities('wall');\n" +
     "const r = scene.read('e1'); const k = kept.k; return { a: b.x.length + e.x[1].length + l.length + s.length + k.v + r.id.length, " +
     "keep: { k: [1, 'x'], b: { ...b } } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}', "");
@@ -1251,7 +1283,7 @@
   Object.defineProperty(Intl.DateTimeFormat.prototype, "formatToParts", formatParts);
   if (temporalNow) Object.defineProperty(Temporal, "Now", temporalNow);
   run = null;
-  preloaded = { __proto__: null, storeText: "[]", sceneText: "{}", manifestText: "[]" };
+  preloaded = EMPTY_STATE;
   // Function.prototype.toString prints the runner's functions as built-ins (installed last: the
   // warm-up above is the runner's own code). It is itself one of them.
   const toString = native(function toString() {

@@ -65,3 +65,47 @@ def test_every_form_splices_each_input_where_the_loader_found_it(tmp_path, monke
         monkeypatch.undo()
         assert calls == [], name
         assert spliced == [e.editor_shape() for e in store], name
+
+
+def test_the_index_finds_each_input_in_javascript_s_string_indices(tmp_path):
+    """`[id, call, start, end, …]` in UTF-16 units: text past U+FFFF (two units), other non-ASCII (one unit, two or
+    three UTF-8 bytes), in ids too, indented or not; each span holds exactly its entry's input."""
+    from wsi_inspector.core.runner.envelope import store_texts
+
+    records = [{"id": "c1", "call": "a.b.c", "input": {"label": "ward\\annex 🏥", "p": [[1.5, -2e-7]]}},
+               {"id": "Süd-2", "call": "a.b.d", "input": ["病棟 4F", {"x": "🏥🏥"}], "applied": True, "unit": "m"},
+               {"id": 7, "call": "a.b.c", "input": {"n": 1e21, "s": "Réa\tlits"}}]
+    head = {"format": "worker-session/1", "session": {"id": "s"}}
+    for name, text in (("c.json", json.dumps({**head, "store": records}, ensure_ascii=False)),
+                       ("i.json", json.dumps({**head, "store": records}, indent=2, ensure_ascii=False))):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        store = load(tmp_path / name).entries
+        data, index = store_texts(store)
+        units = data.decode().encode("utf-16-le")
+        flat = json.loads(index)
+        assert len(flat) == 4 * len(store)
+        for i, entry in enumerate(store):
+            entry_id, call, start, end = flat[4 * i:4 * i + 4]
+            assert (entry_id, call) == (entry.id, entry.call)
+            assert json.loads(units[2 * start:2 * end].decode("utf-16-le")) == entry.input, name
+
+
+def test_a_body_reads_each_entry_it_asks_for_and_the_same_value_twice(tmp_path):
+    """The realm parses only the inputs read, from the index's spans: every entry of a store with text past
+    U+FFFF before it reads back as Python reads it, `inputs.last` and `inputs.at` agree (identity), `list` still
+    hands out the manifest."""
+    from wsi_inspector.core.runner.envelope import build_envelope
+    from wsi_inspector.core.runner.host import Runner
+
+    records = [{"id": f"c{i}", "call": "pack.rooms.place" if i % 2 else "dept.zones.zones",
+                "input": {"label": "🏥" * i + "Süd", "at": [i * 0.1, 1e21], "i": i}} for i in range(40)]
+    document = {"format": "worker-session/1", "session": {"id": "s"}, "store": records}
+    (tmp_path / "s.json").write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    session = load(tmp_path / "s.json")
+    code = ("const all = []; for (let i = 0; i < 40; i++) all.push(inputs.at('c' + i));\n"
+            "return { all, same: inputs.last('pack.rooms') === inputs.at('c39'), zones: inputs.last('dept.zones.zones').i, "
+            "listed: inputs.list('pack.rooms').length, none: inputs.at('c40') === undefined };")
+    with Runner(size=1) as runner:
+        result = runner.run(build_envelope(session, code))
+    assert result["ok"], result.get("error")
+    assert result["returned"] == {"all": [r["input"] for r in records], "same": True, "zones": 38, "listed": 20, "none": True}
