@@ -50,6 +50,46 @@ def test_after_each_move_the_table_shows_what_a_whole_repaint_shows(window, open
     assert partly, "some move repainted part of the table only"
 
 
+def test_a_move_that_moves_the_rows_by_part_of_a_row_repaints_only_the_cells_that_changed(window, open_file, demo_path, qtbot,
+                                                                                           painted_regions):
+    # At the table's end Qt aligns its last row with the viewport's bottom (the first row part hidden); a move that
+    # keeps the chosen entry and adds rows after it aligns the same rows with the top again. Every row moved by part
+    # of a row, and the whole table was repainted (issue 28.3: 5-7 ms of a move after a pause on a million entries);
+    # now the painted pixels are scrolled with the rows and only cells that look otherwise are painted.
+    window.resize(1400, 380)
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    table = view.table
+    qtbot.wait(50)
+    row = table.verticalHeader().defaultSectionSize()
+    assert table.viewport().height() % row, "rows do not fill the viewport exactly: the end is aligned otherwise"
+    cursors = [body.id for body in session.bodies] + [None]
+    shifted = 0
+    for late, later in zip(cursors, cursors[1:]):
+        window.context.set_cursor(late)
+        table.setCurrentIndex(view.model.index(view.model.rowCount() - 1, 0))  # its newest entry chosen: the table's end
+        qtbot.wait(30)
+        first = table.rowAt(0)
+        if first < 0 or table.rowViewportPosition(first) >= 0 or table.viewport().height() < 8 * row:
+            continue  # the end is not bottom-aligned here (the store fits)
+        size, columns = table.viewport().size(), [table.columnWidth(c) for c in range(view.model.columnCount())]
+        painted = painted_regions(table.viewport())
+        window.context.set_cursor(later)
+        qtbot.wait(30)
+        painted = list(painted)
+        if table.viewport().size() != size or [table.columnWidth(c) for c in range(view.model.columnCount())] != columns:
+            continue  # another frame (a column shown): repainted whole, rightly
+        assert table.rowViewportPosition(table.rowAt(0)) == 0, "the chosen entry kept, rows added after it: top-aligned"
+        shifted += 1
+        area = sum(rect.width() * rect.height() for region in painted for rect in region)
+        assert area < table.viewport().width() * table.viewport().height() / 4, (late, later, area)
+        shown = _on_screen(window, table)
+        table.viewport().repaint()
+        assert shown == _on_screen(window, table), f"a stale cell after the move from {late} to {later}"
+    assert shifted, "some move moved the rows by part of a row"
+
+
 def test_another_session_opened_shows_its_own_rows(window, open_file, demo_path, qtbot, tmp_path):
     # A row's key names an entry by its place in the store: after another session's rows come in, the same place is
     # another entry, and the table repaints whole.
