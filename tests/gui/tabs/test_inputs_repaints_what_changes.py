@@ -90,6 +90,26 @@ def test_a_move_that_moves_the_rows_by_part_of_a_row_repaints_only_the_cells_tha
     assert shifted, "some move moved the rows by part of a row"
 
 
+def test_a_cells_look_is_made_once_for_a_move_and_its_painting(window, open_file, demo_path, qtbot):
+    # A move compares the looks of the rows shown before and after it (row_keys, looks_of), then Qt paints the cells
+    # that changed, and the model made each painted cell's look a second time (multiData): Python per painted cell
+    # on every move (issue 28.3). Counted: each cell's look is made once.
+    window.resize(1400, 380)
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    qtbot.wait(50)
+    model = view.model
+    made = []
+    look_of = model._look_of
+    model._look_of = lambda *args: made.append(args) or look_of(*args)
+    for body in [*session.bodies[::-1], None]:  # every move another screenful or other rows' looks
+        window.context.set_cursor(body.id if body is not None else None)
+        qtbot.wait(30)
+    assert made, "the moves showed cells not seen before"
+    assert len(made) == len(set(made)), [args for args in set(made) if made.count(args) > 1][:5]
+
+
 def test_another_session_opened_shows_its_own_rows(window, open_file, demo_path, qtbot, tmp_path):
     # A row's key names an entry by its place in the store: after another session's rows come in, the same place is
     # another entry, and the table repaints whole.
