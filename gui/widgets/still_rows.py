@@ -173,6 +173,9 @@ class StillRowsTable(QTableView):
         if shift:
             viewport.scroll(0, shift)  # the rows' pixels where the rows now are; Qt repaints the strip it uncovers
         region = QRegion()
+        looks_of = self.model().looks_of  # type: ignore[attr-defined]  # row_keys' partner
+        columns = sorted((self.columnViewportPosition(column), self.columnWidth(column), column)  # as shown, left to right
+                         for column in range(self.model().columnCount()) if not self.isColumnHidden(column))
         for old, new in pairs:
             top, height = new[5], new[6]
             if old is None or old[1:4] != new[1:4]:
@@ -180,10 +183,18 @@ class StillRowsTable(QTableView):
                 continue
             if old[4] == new[4]:
                 continue  # the same entry in the same state: the same looks
-            looks_of = self.model().looks_of  # type: ignore[attr-defined]  # row_keys' partner
-            for column, (was, now) in enumerate(zip(looks_of(old[4]), looks_of(new[4]))):
-                if was != now and not self.isColumnHidden(column):
-                    region += QRect(self.columnViewportPosition(column), top, self.columnWidth(column), height)
+            was, now = looks_of(old[4]), looks_of(new[4])
+            left = right = -1  # the changed cells side by side, one rectangle (a region grows by each rectangle added)
+            for x, column_width, column in columns:
+                if was[column] == now[column]:
+                    continue
+                if x != right:
+                    if right > left:
+                        region += QRect(left, top, right - left, height)
+                    left = x
+                right = x + column_width
+            if right > left:
+                region += QRect(left, top, right - left, height)
         below = max((line[5] + line[6] for line in after), default=0)  # the room below the rows now
         painted = min(bottom, max((line[5] + line[6] for line in before), default=0) + shift)  # where rows were painted
         if below < painted:
