@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, QPoint, Qt, QTimer
 from PySide6.QtGui import QAction, QFontMetrics, QGuiApplication, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
@@ -130,6 +130,8 @@ class JsonTreeModel(QAbstractItemModel):
         self._extra: Annotation | None = None
         self._tooltip: Annotation | None = None
         self._colour: Annotation | None = None
+        # The top row's children in view (first, last; last < first: none), told by the view: `_refill` compares those.
+        self.children_shown: Callable[[], tuple[int, int]] | None = None
 
     # --- what other views use -------------------------------------------------------------------
     def set_value(self, value: Any, label: str = "value", present: bool = True) -> None:
@@ -174,7 +176,11 @@ class JsonTreeModel(QAbstractItemModel):
         if any(_opens(child.value) != _opens(new) for child, new in zip(children, values)):
             return False  # a row that opens and one that does not draw their branches differently
         changed: list[tuple[int, int, JsonNode]] = []  # (row, column, node) to repaint; the top row is row 0 of none
+        first, last = self.children_shown() if self.children_shown is not None else (0, len(children) - 1)
         for node, new in ((root, value), *zip(children, values)):
+            if node is not root and not first <= node.row <= last:  # out of view: its texts are made when it is painted
+                node.value, node._preview, node._child_keys = new, None, None
+                continue
             before = (node.shown if node._preview is not None else None, self._text(node, 2),
                       self._colour(node.pointer, node.value) if self._colour is not None else None)
             node.value, node._preview, node._child_keys = new, None, None
@@ -358,6 +364,7 @@ class JsonTreeView(QTreeView):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.json_model = JsonTreeModel(self)
+        self.json_model.children_shown = self._children_shown
         self.setModel(self.json_model)
         self.setUniformRowHeights(True)
         self.setAlternatingRowColors(True)
@@ -399,6 +406,16 @@ class JsonTreeView(QTreeView):
         action.triggered.connect(slot)
         self.addAction(action)
         return action
+
+    def _children_shown(self) -> tuple[int, int]:
+        """The rows of the top row's children in view, first and last (`JsonTreeModel._refill` compares only these: a
+        value of 500 items had 500 previews made and compared on each cursor move, for the twenty or so in view)."""
+        model = self.json_model
+        top, bottom = (model.node(self.indexAt(QPoint(0, y))) for y in (0, self.viewport().height() - 1))
+        first = 0 if top is None or top.parent is None else top.row  # None: nothing at the top (not laid out yet)
+        if bottom is None:  # room below the rows, or not laid out yet
+            return first, len(model._root.children) - 1 if model._root is not None else -1
+        return first, -1 if bottom.parent is None else bottom.row
 
     def set_value(self, value: Any, label: str = "value", present: bool = True) -> None:
         """Show `value` with its top row expanded."""
