@@ -8,12 +8,12 @@ extra column, a tooltip and a background colour computed from each node's JSON P
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import orjson
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, QPoint, Qt, QTimer
-from PySide6.QtGui import QAction, QFontMetrics, QGuiApplication, QKeySequence, QResizeEvent
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, QPoint, QRect, Qt, QTimer
+from PySide6.QtGui import QAction, QFontMetrics, QGuiApplication, QKeySequence, QRegion, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
 from wsi_inspector.core.edits.diff import parse_pointer, pointer
@@ -416,6 +416,26 @@ class JsonTreeView(QTreeView):
         if bottom is None:  # room below the rows, or not laid out yet
             return first, len(model._root.children) - 1 if model._root is not None else -1
         return first, -1 if bottom.parent is None else bottom.row
+
+    def repaint_pointers(self, pointers: Collection[str]) -> None:
+        """Repaint the rows in view whose JSON Pointer is one of `pointers` (their annotation colour changed): the
+        Inputs tab repainted the whole tree when the paths its body read or its search matched changed (issue 28.3)."""
+        if not pointers:
+            return
+        model, viewport = self.json_model, self.viewport()
+        bottom, width = viewport.height(), viewport.width()
+        region = QRegion()
+        index = self.indexAt(QPoint(0, 0))
+        while index.isValid():
+            rect = self.visualRect(index)
+            if rect.top() >= bottom:
+                break
+            node = model.node(index)
+            if node is not None and node.pointer in pointers:
+                region += QRect(0, rect.top(), width, rect.height())
+            index = self.indexBelow(index)
+        if not region.isEmpty():
+            viewport.update(region)
 
     def set_value(self, value: Any, label: str = "value", present: bool = True) -> None:
         """Show `value` with its top row expanded."""
