@@ -128,18 +128,21 @@ class StillRowsTable(QTableView):
             yield
         finally:
             viewport.setAttribute(HELD, False)
-            if self._frame() != frame or self._resets != resets:
-                viewport.update()  # another frame or another model's rows: all of it, as Qt would (no looks asked)
+            if self._frame() != frame or self._resets != resets or viewport.children():
+                # Another frame or another model's rows: all of it, as Qt would (no looks asked). So too with a widget
+                # on the viewport (an editor): Qt scrolls a viewport with children even while its repaints are held,
+                # so its pixels are no longer where the rows were painted.
+                viewport.update()
             else:
                 self._repaint_changed(lines, self._lines())
 
     def _frame(self) -> tuple[Any, ...]:
-        """What places and colours every cell but the rows' vertical places: the viewport's size and child widgets (an
-        editor would move with a scroll), the columns, the grid, the palette, the focus."""
+        """What places and colours every cell but the rows' vertical places: the viewport's size, the columns, the grid,
+        the palette, the focus."""
         header = self.horizontalHeader()
         columns = tuple((header.sectionViewportPosition(c), header.sectionSize(c), header.isSectionHidden(c))
                         for c in range(self.model().columnCount()))
-        return (self.viewport().size(), bool(self.viewport().children()), columns, self.showGrid(),
+        return (self.viewport().size(), columns, self.showGrid(),
                 self.palette().cacheKey(), self.hasFocus(), self.isActiveWindow(), self.alternatingRowColors())
 
     def _lines(self) -> list[tuple[Any, ...]]:

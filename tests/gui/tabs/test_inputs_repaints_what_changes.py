@@ -90,6 +90,33 @@ def test_a_move_that_moves_the_rows_by_part_of_a_row_repaints_only_the_cells_tha
     assert shifted, "some move moved the rows by part of a row"
 
 
+def test_a_move_with_a_widget_on_the_table_shows_what_a_whole_repaint_shows(window, open_file, demo_path, qtbot):
+    # Qt scrolls a viewport that has child widgets (an editor) even while its repaints are held: the pixels painted
+    # before are no longer where the rows were, and scrolling them again with the rows left stale cells.
+    from PySide6.QtWidgets import QLabel
+
+    window.resize(1400, 380)
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    table = view.table
+    qtbot.wait(50)
+    on_it = QLabel("editing", table.viewport())
+    on_it.setGeometry(400, 2, 60, 18)
+    on_it.show()
+    cursors = [body.id for body in session.bodies] + [None]
+    for late, other in ((late, other) for late in cursors for other in cursors if late != other):
+        window.context.set_cursor(late)
+        table.setCurrentIndex(view.model.index(view.model.rowCount() - 1, 0))
+        table.scrollTo(view.model.index(max(view.model.rowCount() - 4, 0), 0))  # a few rows to scroll, not a screenful
+        qtbot.wait(30)
+        window.context.set_cursor(other)
+        qtbot.wait(30)
+        shown = _on_screen(window, table)
+        table.viewport().repaint()
+        assert shown == _on_screen(window, table), f"a stale cell after the move from {late} to {other}"
+
+
 def test_a_cells_look_is_made_once_for_a_move_and_its_painting(window, open_file, demo_path, qtbot):
     # A move compares the looks of the rows shown before and after it (row_keys, looks_of), then Qt paints the cells
     # that changed, and the model made each painted cell's look a second time (multiData): Python per painted cell
