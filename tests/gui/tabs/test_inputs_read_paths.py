@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 from wsi_inspector.gui.window.look import HIGHLIGHT, READ_BACKGROUND
 from wsi_inspector.gui.window.theme import apply_look, colour
 from tests.conftest import DEMO
+from tests.helpers.on_screen import on_screen
 
 RUN_TIMEOUT_MS = 20_000
 
@@ -91,8 +92,6 @@ def test_marks_that_change_repaint_their_rows_and_no_others(qtbot, window, open_
     # The Inputs tab repainted its whole JSON tree whenever the paths read in the shown entry changed (every cursor
     # move once a replay made reads known, issue 28.3). Now the rows whose mark changed are repainted; the screen
     # then shows what a whole repaint shows.
-    from tests.gui.tabs.test_inputs_repaints_what_changes import _on_screen
-
     open_file(window, DEMO)
     learn_reads(qtbot, window, "b8")
     window.show_tab("inputs")
@@ -114,6 +113,6 @@ def test_marks_that_change_repaint_their_rows_and_no_others(qtbot, window, open_
     for index in marked:
         rows += QRect(0, tree.visualRect(index).top(), tree.viewport().width(), tree.visualRect(index).height())
     assert painted and all(region.subtracted(rows).isEmpty() for region in painted), ([r.boundingRect() for r in painted], rows.boundingRect())
-    shown = _on_screen(window, tree)
+    shown = on_screen(window, tree)
     tree.viewport().repaint()
-    assert shown == _on_screen(window, tree)
+    assert shown == on_screen(window, tree)

@@ -8,16 +8,7 @@ from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QRect
-
-
-def _on_screen(window, table):
-    """The table's viewport as the window's backing store holds it (not painted afresh)."""
-    viewport = table.viewport()
-    corner = viewport.mapTo(window, viewport.rect().topLeft())
-    ratio = window.devicePixelRatioF()
-    picture = window.screen().grabWindow(window.winId()).toImage()
-    return picture.copy(QRect(int(corner.x() * ratio), int(corner.y() * ratio), int(viewport.width() * ratio), int(viewport.height() * ratio)))
+from tests.helpers.on_screen import on_screen
 
 
 def test_after_each_move_the_table_shows_what_a_whole_repaint_shows(window, open_file, demo_path, qtbot, painted_regions):
@@ -41,11 +32,11 @@ def test_after_each_move_the_table_shows_what_a_whole_repaint_shows(window, open
         window.context.set_cursor(early)
         qtbot.wait(30)
         painted = list(painted)  # this move's, not the next
-        shown = _on_screen(window, table)
+        shown = on_screen(window, table)
         area = sum(rect.width() * rect.height() for region in painted for rect in region)
         partly += 0 < area < table.viewport().width() * table.viewport().height()
         table.viewport().repaint()  # everything painted afresh
-        assert shown == _on_screen(window, table), f"a stale cell after the move from {late} to {early}"
+        assert shown == on_screen(window, table), f"a stale cell after the move from {late} to {early}"
         assert view.shown_entry is not None and table.currentIndex().row() == view._row_of(view.shown_entry)
     assert partly, "some move repainted part of the table only"
 
@@ -84,9 +75,9 @@ def test_a_move_that_moves_the_rows_by_part_of_a_row_repaints_only_the_cells_tha
         shifted += 1
         area = sum(rect.width() * rect.height() for region in painted for rect in region)
         assert area < table.viewport().width() * table.viewport().height() / 4, (late, later, area)
-        shown = _on_screen(window, table)
+        shown = on_screen(window, table)
         table.viewport().repaint()
-        assert shown == _on_screen(window, table), f"a stale cell after the move from {late} to {later}"
+        assert shown == on_screen(window, table), f"a stale cell after the move from {late} to {later}"
     assert shifted, "some move moved the rows by part of a row"
 
 
@@ -112,9 +103,9 @@ def test_a_move_with_a_widget_on_the_table_shows_what_a_whole_repaint_shows(wind
         qtbot.wait(30)
         window.context.set_cursor(other)
         qtbot.wait(30)
-        shown = _on_screen(window, table)
+        shown = on_screen(window, table)
         table.viewport().repaint()
-        assert shown == _on_screen(window, table), f"a stale cell after the move from {late} to {other}"
+        assert shown == on_screen(window, table), f"a stale cell after the move from {late} to {other}"
 
 
 def test_a_cells_look_is_made_once_for_a_move_and_its_painting(window, open_file, demo_path, qtbot):
@@ -154,7 +145,7 @@ def test_another_session_opened_shows_its_own_rows(window, open_file, demo_path,
     renamed.write_text(json.dumps(other))
     open_file(window, renamed)
     qtbot.wait(50)
-    shown = _on_screen(window, table)
+    shown = on_screen(window, table)
     table.viewport().repaint()
-    assert shown == _on_screen(window, table)
+    assert shown == on_screen(window, table)
     assert table.model().row_texts(table.model().rows[0])[0].startswith("x")
