@@ -414,7 +414,8 @@ class JsonTreeView(QTreeView):
         top, bottom = (model.node(self.indexAt(QPoint(0, y))) for y in (0, self.viewport().height() - 1))
         first = 0 if top is None or top.parent is None else top.row  # None: nothing at the top (not laid out yet)
         if bottom is None:  # room below the rows, or not laid out yet
-            return first, len(model._root.children) - 1 if model._root is not None else -1
+            root = model.node(model.root_index())
+            return first, len(root.children) - 1 if root is not None else -1
         return first, -1 if bottom.parent is None else bottom.row
 
     def repaint_pointers(self, pointers: Collection[str]) -> None:
