@@ -8,12 +8,12 @@ extra column, a tooltip and a background colour computed from each node's JSON P
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import orjson
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtGui import QAction, QFontMetrics, QGuiApplication, QKeySequence, QResizeEvent
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QModelRoleDataSpan, QPersistentModelIndex, QPoint, QRect, Qt, QTimer
+from PySide6.QtGui import QAction, QFontMetrics, QGuiApplication, QKeySequence, QRegion, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeView, QWidget
 
 from wsi_inspector.core.edits.diff import parse_pointer, pointer
@@ -130,6 +130,8 @@ class JsonTreeModel(QAbstractItemModel):
         self._extra: Annotation | None = None
         self._tooltip: Annotation | None = None
         self._colour: Annotation | None = None
+        # The top row's children in view (first, last; last < first: none), told by the view: `_refill` compares those.
+        self.children_shown: Callable[[], tuple[int, int]] | None = None
 
     # --- what other views use -------------------------------------------------------------------
     def set_value(self, value: Any, label: str = "value", present: bool = True) -> None:
@@ -174,7 +176,11 @@ class JsonTreeModel(QAbstractItemModel):
         if any(_opens(child.value) != _opens(new) for child, new in zip(children, values)):
             return False  # a row that opens and one that does not draw their branches differently
         changed: list[tuple[int, int, JsonNode]] = []  # (row, column, node) to repaint; the top row is row 0 of none
+        first, last = self.children_shown() if self.children_shown is not None else (0, len(children) - 1)
         for node, new in ((root, value), *zip(children, values)):
+            if node is not root and not first <= node.row <= last:  # out of view: its texts are made when it is painted
+                node.value, node._preview, node._child_keys = new, None, None
+                continue
             before = (node.shown if node._preview is not None else None, self._text(node, 2),
                       self._colour(node.pointer, node.value) if self._colour is not None else None)
             node.value, node._preview, node._child_keys = new, None, None
@@ -358,6 +364,7 @@ class JsonTreeView(QTreeView):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.json_model = JsonTreeModel(self)
+        self.json_model.children_shown = self._children_shown
         self.setModel(self.json_model)
         self.setUniformRowHeights(True)
         self.setAlternatingRowColors(True)
@@ -399,6 +406,37 @@ class JsonTreeView(QTreeView):
         action.triggered.connect(slot)
         self.addAction(action)
         return action
+
+    def _children_shown(self) -> tuple[int, int]:
+        """The rows of the top row's children in view, first and last (`JsonTreeModel._refill` compares only these: a
+        value of 500 items had 500 previews made and compared on each cursor move, for the twenty or so in view)."""
+        model = self.json_model
+        top, bottom = (model.node(self.indexAt(QPoint(0, y))) for y in (0, self.viewport().height() - 1))
+        first = 0 if top is None or top.parent is None else top.row  # None: nothing at the top (not laid out yet)
+        if bottom is None:  # room below the rows, or not laid out yet
+            root = model.node(model.root_index())
+            return first, len(root.children) - 1 if root is not None else -1
+        return first, -1 if bottom.parent is None else bottom.row
+
+    def repaint_pointers(self, pointers: Collection[str]) -> None:
+        """Repaint the rows in view whose JSON Pointer is one of `pointers` (their annotation colour changed): the
+        Inputs tab repainted the whole tree when the paths its body read or its search matched changed (issue 28.3)."""
+        if not pointers:
+            return
+        model, viewport = self.json_model, self.viewport()
+        bottom, width = viewport.height(), viewport.width()
+        region = QRegion()
+        index = self.indexAt(QPoint(0, 0))
+        while index.isValid():
+            rect = self.visualRect(index)
+            if rect.top() >= bottom:
+                break
+            node = model.node(index)
+            if node is not None and node.pointer in pointers:
+                region += QRect(0, rect.top(), width, rect.height())
+            index = self.indexBelow(index)
+        if not region.isEmpty():
+            viewport.update(region)
 
     def set_value(self, value: Any, label: str = "value", present: bool = True) -> None:
         """Show `value` with its top row expanded."""

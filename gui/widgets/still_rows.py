@@ -16,8 +16,10 @@ look otherwise after it than before: its rows come and go, the table scrolls to 
 of entries of the same call, unit and shape, or empty, look as the ones they replace (two thirds of them on a
 real-shaped session). What a row looks like depends on its model's `row_keys(first, last)` (rows of equal keys look
 the same; `looks_of(key)` gives their cells' looks, compared only for rows whose keys differ), its parity, selection
-and focus; the viewport's size, the columns, the first row's place, the palette and the focus must be as they were,
-else the viewport repaints whole (as it does for a model without `row_keys`).
+and focus; the viewport's size, the columns, the palette and the focus must be as they were, else the viewport
+repaints whole (as it does for a model without `row_keys`). Rows that moved by part of a row (the table's end is
+aligned with the viewport's bottom, anywhere else its first row with the top) have their painted pixels scrolled
+with them first, and are compared with what then lies under them.
 """
 from __future__ import annotations
 
@@ -126,23 +128,26 @@ class StillRowsTable(QTableView):
             yield
         finally:
             viewport.setAttribute(HELD, False)
-            if self._frame() != frame or self._resets != resets:
-                viewport.update()  # another frame or another model's rows: all of it, as Qt would (no looks asked)
+            if self._frame() != frame or self._resets != resets or viewport.children():
+                # Another frame or another model's rows: all of it, as Qt would (no looks asked). So too with a widget
+                # on the viewport (an editor): Qt scrolls a viewport with children even while its repaints are held,
+                # so its pixels are no longer where the rows were painted.
+                viewport.update()
             else:
                 self._repaint_changed(lines, self._lines())
 
     def _frame(self) -> tuple[Any, ...]:
-        """What places and colours every cell: the viewport's size, the columns, the first row's place and the rows
-        shown, the grid, the palette, the focus."""
-        header, first, shown = self.horizontalHeader(), self.rowAt(0), self._rows_shown()
+        """What places and colours every cell but the rows' vertical places: the viewport's size, the columns, the grid,
+        the palette, the focus."""
+        header = self.horizontalHeader()
         columns = tuple((header.sectionViewportPosition(c), header.sectionSize(c), header.isSectionHidden(c))
                         for c in range(self.model().columnCount()))
-        return (self.viewport().size(), columns, self.rowViewportPosition(first) if first >= 0 else None,
-                self.verticalHeader().defaultSectionSize(), shown[1] - shown[0] if shown else None, self.showGrid(),
+        return (self.viewport().size(), columns, self.showGrid(),
                 self.palette().cacheKey(), self.hasFocus(), self.isActiveWindow(), self.alternatingRowColors())
 
     def _lines(self) -> list[tuple[Any, ...]]:
-        """Per row shown: the row, its parity, selection and focus, and what its cells' looks depend on (`row_keys`)."""
+        """Per row shown: the row, its parity, selection and focus, what its cells' looks depend on (`row_keys`), and
+        its top and height in the viewport."""
         shown = self._rows_shown()
         if shown is None:
             return []
@@ -150,26 +155,83 @@ class StillRowsTable(QTableView):
         selected = [(r.top(), r.bottom()) for r in (ranges.at(i) for i in range(ranges.size())) if not r.parent().isValid()]  # a few
         current = self.currentIndex()
         focus_row, focus_column = current.row(), current.column()
-        return [(row, row % 2, any(top <= row <= bottom for top, bottom in selected), focus_column if row == focus_row else -1, looks)
+        place, tall = self.rowViewportPosition, self.rowHeight
+        return [(row, row % 2, any(top <= row <= bottom for top, bottom in selected), focus_column if row == focus_row else -1, looks,
+                 place(row), tall(row))
                 for row, looks in enumerate(self.model().row_keys(*shown), shown[0])]  # type: ignore[attr-defined]  # asked for above
 
     def _repaint_changed(self, before: list[tuple[Any, ...]], after: list[tuple[Any, ...]]) -> None:
-        """Repaint the rows whose parity, selection or focus changed, and in the others the cells whose look did."""
+        """Repaint the rows whose parity, selection or focus changed, and in the others the cells whose look did.
+
+        Each row shown is compared with the row painted where it now is. When the rows moved by part of a row (at its
+        end Qt aligns the table's last row with the viewport's bottom, elsewhere its first row with the top) the
+        pixels painted before are scrolled first, by the shift that leaves the most rows looking as they did (the same
+        rows, else rows of the same parity), and each row is compared with the one whose pixels it then covers."""
+        viewport = self.viewport()
+        width, bottom = viewport.width(), viewport.height()
+        pairs, shift = _pairing(before, after, bottom)
+        if pairs is None:
+            viewport.update()  # rows of other heights, or a shift of a screenful: nothing painted is where a row is
+            return
+        if shift:
+            viewport.scroll(0, shift)  # the rows' pixels where the rows now are; Qt repaints the strip it uncovers
         region = QRegion()
-        width = self.viewport().width()
-        for old, new in zip(before, after):
-            top, height = self.rowViewportPosition(new[0]), self.rowHeight(new[0])
-            if old[1:4] != new[1:4]:
+        looks_of = self.model().looks_of  # type: ignore[attr-defined]  # row_keys' partner
+        columns = sorted((self.columnViewportPosition(column), self.columnWidth(column), column)  # as shown, left to right
+                         for column in range(self.model().columnCount()) if not self.isColumnHidden(column))
+        for old, new in pairs:
+            top, height = new[5], new[6]
+            if old is None or old[1:4] != new[1:4]:
                 region += QRect(0, top, width, height)
                 continue
             if old[4] == new[4]:
                 continue  # the same entry in the same state: the same looks
-            looks_of = self.model().looks_of  # type: ignore[attr-defined]  # row_keys' partner
-            for column, (was, now) in enumerate(zip(looks_of(old[4]), looks_of(new[4]))):
-                if was != now and not self.isColumnHidden(column):
-                    region += QRect(self.columnViewportPosition(column), top, self.columnWidth(column), height)
+            was, now = looks_of(old[4]), looks_of(new[4])
+            left = right = -1  # the changed cells side by side, one rectangle (a region grows by each rectangle added)
+            for x, column_width, column in columns:
+                if was[column] == now[column]:
+                    continue
+                if x != right:
+                    if right > left:
+                        region += QRect(left, top, right - left, height)
+                    left = x
+                right = x + column_width
+            if right > left:
+                region += QRect(left, top, right - left, height)
+        below = max((line[5] + line[6] for line in after), default=0)  # the room below the rows now
+        painted = min(bottom, max((line[5] + line[6] for line in before), default=0) + shift)  # where rows were painted
+        if below < painted:
+            region += QRect(0, below, width, painted - below)
         if not region.isEmpty():
-            self.viewport().update(region)
+            viewport.update(region)
+
+
+def _pairing(before: list[tuple[Any, ...]], after: list[tuple[Any, ...]], height: int
+             ) -> tuple[list[tuple[tuple[Any, ...] | None, tuple[Any, ...]]] | None, int]:
+    """Each line after with the line before whose pixels, scrolled by the shift returned, cover its place (None: no
+    line's); the shift keeps the most lines alike. None when no shift lines all the rows up (rows of other heights)."""
+    if not before or not after:
+        return [(None, line) for line in after], 0
+    place = {line[0]: number for number, line in enumerate(before)}
+    offsets = {0, 1, -1}
+    for number, line in enumerate(after):  # a row shown before and after: its own pixels
+        if line[0] in place:
+            offsets.add(place[line[0]] - number)
+            break
+    best: tuple[tuple[int, int], list[tuple[tuple[Any, ...] | None, tuple[Any, ...]]], int] | None = None
+    for offset in offsets:
+        pairs = [(before[number + offset] if 0 <= number + offset < len(before) else None, line) for number, line in enumerate(after)]
+        shifts = {new[5] - old[5] for old, new in pairs if old is not None}
+        if len(shifts) != 1 or any(old[6] != new[6] for old, new in pairs if old is not None):
+            continue  # the rows do not all move alike
+        shift = shifts.pop()
+        if abs(shift) >= height:
+            continue
+        alike = sum(2 if old[1:5] == new[1:5] else old[1:4] == new[1:4] for old, new in pairs if old is not None)
+        score = (alike, -abs(shift))
+        if best is None or score > best[0]:
+            best = (score, pairs, shift)
+    return (best[1], best[2]) if best is not None else (None, 0)
 
 
 HELD = Qt.WidgetAttribute.WA_UpdatesDisabled  # on the viewport: what Qt asks it to repaint is dropped

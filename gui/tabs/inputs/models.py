@@ -18,7 +18,7 @@ from wsi_inspector.gui.window.look import (
 )
 
 ANSWERED = frozenset(map(int, (DISPLAY, TOOLTIP, FONT, FOREGROUND, BACKGROUND, ALIGN, USER)))
-LOOK_ROLES = tuple(map(int, (FONT, ALIGN, FOREGROUND, DISPLAY, BACKGROUND)))  # what `_look` answers, in its order
+LOOK_ROLES = tuple(map(int, (FONT, ALIGN, FOREGROUND, DISPLAY, BACKGROUND)))  # what a cell's look (`_look_of`) holds, in its order
 LOOK_SLOT = {role: slot for slot, role in enumerate(LOOK_ROLES)}
 APPLIED, BYTES = COLUMNS.index("applied"), COLUMNS.index("bytes")
 _COLUMN_COUNT = len(COLUMNS) + 2  # the manifest's, "at cap" and the read mark (asked for every cell painted)
@@ -245,8 +245,8 @@ class ManifestModel(QAbstractTableModel):
         return str(section + 1)
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
-        # The roles no cell answers leave first; what a cell looks like comes from `_look` (the
-        # delegate asks for it through multiData, once per cell), the texts formatted from row_texts.
+        # The roles no cell answers leave first; what a cell looks like comes from its row's looks (`looks_of`: the
+        # delegate asks for them through multiData, once per cell), the texts formatted from row_texts.
         if role not in ANSWERED:
             return None
         row, rows = index.row(), self.rows
@@ -255,7 +255,7 @@ class ManifestModel(QAbstractTableModel):
         position, column = rows[row], index.column()
         slot = LOOK_SLOT.get(role)
         if slot is not None:
-            return self._look(position, column)[slot]
+            return self.looks_of(self._key(position))[column][slot]
         if role == USER:
             return position
         if column == self.CAP_COLUMN:
@@ -270,18 +270,15 @@ class ManifestModel(QAbstractTableModel):
             return
         row, rows = index.row(), self.rows
         if 0 <= row < len(rows):
-            font, align, foreground, text, background = self._look(rows[row], index.column())
+            # From the looks the table compared after a cursor move (row_keys, looks_of): each made once, not again to paint.
+            font, align, foreground, text, background = self.looks_of(self._key(rows[row]))[index.column()]
             # Every role it asks is set, None too: the delegate hands the same request from cell to cell.
             for slot, value in enumerate((font, align, foreground, None, None, text, background)):  # DELEGATE_ROLES
                 span[slot].setData(value)  # type: ignore[index]  # the span is a sequence at run time; its stub says not
 
-    def _look(self, position: int, column: int) -> tuple[Any, ...]:
-        """A cell's font, alignment, foreground, text and background (LOOK_ROLES; None: the view's own)."""
-        read = column == self.READ_COLUMN and bool(self.reads) and self.index_data.entries[position].key in self.reads
-        return self._look_of(position, column, position < self.fell, position == self.highlighted, read)
-
     def _look_of(self, position: int, column: int, falls: bool, answer: bool, read: bool) -> tuple[Any, ...]:
-        """`_look` with what it depends on besides the entry told: whether it falls, is the resolver's answer, was read."""
+        """A cell's font, alignment, foreground, text and background (LOOK_ROLES; None: the view's own), told what it
+        depends on besides the entry: whether it falls, is the resolver's answer, was read (the read mark's column only)."""
         if column == self.CAP_COLUMN:  # "at cap": a tag, muted, where the entry falls; nothing else
             return monospace(), None, MUTED if falls else None, FALLS_TAG if falls else None, None
         if column == self.READ_COLUMN:  # the read mark: green, centred, alone in its column
@@ -295,9 +292,14 @@ class ManifestModel(QAbstractTableModel):
         """What rows `first` to `last` look like depends on, row by row: the entry, whether it falls, is the resolver's
         answer, was read. Rows of equal keys look the same (`looks_of`): after a cursor move the table repaints the
         cells that look otherwise than the ones they replace (StillRowsTable.repainting_what_changes)."""
-        rows, entries, reads, fell, highlighted = self.rows, self.index_data.entries, self.reads, self.fell, self.highlighted
-        return [(position, position < fell, position == highlighted, bool(reads) and entries[position].key in reads)
-                for position in (rows[row] for row in range(first, last + 1))]
+        rows, key = self.rows, self._key
+        return [key(rows[row]) for row in range(first, last + 1)]
+
+    def _key(self, position: int) -> tuple[int, bool, bool, bool]:
+        """The entry at `position`'s key (`row_keys`): its position, whether it falls, is the resolver's answer, was read."""
+        reads = self.reads
+        return (position, position < self.fell, position == self.highlighted,
+                bool(reads) and self.index_data.entries[position].key in reads)
 
     def looks_of(self, key: tuple[int, bool, bool, bool]) -> tuple[tuple[Any, ...], ...]:
         """The looks of a row's cells, column by column, for its `row_keys` key; kept (a screenful many times over)."""

@@ -330,8 +330,8 @@ class InputsView(QWidget):
         self.matches = matches_in(entry.input, text) if text else []
         match_set = set(self.matches)
         if match_set != self._match_set:  # the marked paths repainted; another input in the same rows repaints what changed
-            self._match_set = match_set
-            self.tree.viewport().update()
+            match_set, self._match_set = self._match_set, match_set
+            self.tree.repaint_pointers(match_set ^ self._match_set)
         if self.matches:
             self._reveal_match(len(self.matches) - 1 if last else 0)
         else:
@@ -465,9 +465,10 @@ class InputsView(QWidget):
         if self.shown_entry is not None:
             self._select_entry(self.shown_entry)
         if not self.search_edit.text() and self._match_set:
+            cleared = self._match_set
             self.matches, self._match_set, self.match_index = [], set(), -1
             self.match_label.setText("")
-            self.tree.viewport().update()
+            self.tree.repaint_pointers(cleared)
 
     def resolve_now(self, select: bool = True) -> Resolution | None:
         """Answer the resolver line at the cursor, highlight its entry, and say why."""
@@ -556,8 +557,8 @@ class InputsView(QWidget):
             self._show_column(self.model.READ_COLUMN, True)
         read_paths = self.read_marks.paths_of(self.shown_entry) if self.shown_entry is not None else {}
         if read_paths != self._read_paths:  # another entry's reads changed: the shown input looks the same
-            self._read_paths = read_paths
-            self.tree.viewport().update()
+            read_paths, self._read_paths = self._read_paths, read_paths
+            self.tree.repaint_pointers(read_paths.keys() ^ self._read_paths.keys())
 
     def _show_json(self, entry: Entry, last_match: bool = False) -> None:
         tag = f' <span style="color:{PERSON.name()}; font-weight:600">✎ person</span>' if entry.applied else ""
@@ -569,10 +570,10 @@ class InputsView(QWidget):
         self.entry_label.setText(f"<b><tt>{html.escape(str(entry.id))}</tt></b> <tt>{html.escape(entry.call)}</tt>"
                                  f"{tag}{unit}{of}{by}{falls}")
         read_paths = self.read_marks.paths_of(entry)
-        if read_paths != self._read_paths:  # their green repainted, where it was and where it is
-            self._read_paths = read_paths
-            self.tree.viewport().update()
+        marked = read_paths.keys() ^ self._read_paths.keys()  # their green repainted, where it was and where it is
+        self._read_paths = read_paths
         self.tree.set_value(entry.input, "input")
+        self.tree.repaint_pointers(marked)  # in rows the input kept: set_value compared their colours under the new marks
         self._find_matches(entry, last_match)
         self._title_detail(1, "output" if entry.has_output else "output (none recorded)")
         other = other_fields(entry)

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QPalette, QRegion
 from PySide6.QtWidgets import QApplication
 
 from wsi_inspector.gui.window.look import HIGHLIGHT, READ_BACKGROUND
 from wsi_inspector.gui.window.theme import apply_look, colour
 from tests.conftest import DEMO
+from tests.helpers.on_screen import on_screen
 
 RUN_TIMEOUT_MS = 20_000
 
@@ -85,3 +86,33 @@ def test_an_entry_the_body_did_not_read_has_no_marks(qtbot, window, open_file):
     inputs.show_entry(window.context.session.entry("c3"))
     rows, _root = first_level(inputs.tree)
     assert rows and all(background is None for background, _tip in rows.values())
+
+
+def test_marks_that_change_repaint_their_rows_and_no_others(qtbot, window, open_file, painted_regions):
+    # The Inputs tab repainted its whole JSON tree whenever the paths read in the shown entry changed (every cursor
+    # move once a replay made reads known, issue 28.3). Now the rows whose mark changed are repainted; the screen
+    # then shows what a whole repaint shows.
+    open_file(window, DEMO)
+    learn_reads(qtbot, window, "b8")
+    window.show_tab("inputs")
+    inputs = window.views["inputs"]
+    inputs.show_entry(window.context.session.entry("c21"))
+    qtbot.wait(50)
+    tree = inputs.tree
+    model = tree.json_model
+    root = model.root_index()
+    marked = [model.index(row, 0, root) for row in range(model.rowCount(root))
+              if model.node(model.index(row, 0, root)).pointer in {"/bandDepth", "/clearWidth", "/spine"}]
+    assert len(marked) == 3
+    painted = painted_regions(tree.viewport())
+    window.context.set_cursor(None)  # the end of the session: no body, no reads; c21 stays shown
+    qtbot.wait(50)
+    assert inputs.shown_entry is window.context.session.entry("c21")
+    assert all(background is None for background, _tip in first_level(tree)[0].values())
+    rows = QRegion()
+    for index in marked:
+        rows += QRect(0, tree.visualRect(index).top(), tree.viewport().width(), tree.visualRect(index).height())
+    assert painted and all(region.subtracted(rows).isEmpty() for region in painted), ([r.boundingRect() for r in painted], rows.boundingRect())
+    shown = on_screen(window, tree)
+    tree.viewport().repaint()
+    assert shown == on_screen(window, tree)

@@ -148,3 +148,35 @@ def test_another_frame_is_made_afresh(qtbot):
     assert _shown(tree)["origin"] == "[39482.34964231735,-7.5]"
     tree.set_value(WARD, "output")  # another label
     assert model.data(model.root_index()) == "output"
+
+
+def test_a_value_of_many_items_has_only_the_rows_in_view_compared_and_shows_the_others_when_scrolled_to(qtbot, monkeypatch):
+    # A value shown in the rows of the one before compared every made row's text before and after: for a polyline
+    # of 500 points (a batch), 500 previews made on each cursor move, for the twenty or so rows in view (issue 28.3).
+    from wsi_inspector.gui.widgets import json_tree
+
+    tree, _measures = _tree(qtbot)
+    points = [[index, index * 0.5] for index in range(500)]
+    tree.set_value(points, "input")
+    qtbot.wait(50)
+    made: list[object] = []
+    preview = json_tree.preview
+    monkeypatch.setattr(json_tree, "preview", lambda value: made.append(value) or preview(value))
+    moved = [[index + 0.25, index * 0.5] for index in range(500)]
+    rebuilt: list[str] = []
+    tree.json_model.rowsInserted.connect(lambda *_: rebuilt.append("inserted"))
+    tree.set_value(moved, "input")
+    qtbot.wait(50)
+    in_view = tree.viewport().height() // tree.sizeHintForRow(0) + 2
+    assert rebuilt == [] and 0 < len(made) <= 2 * in_view, len(made)  # each row in view: before (kept) and after
+    model = tree.json_model
+    root = model.root_index()
+    last = model.index(499, 1, root)
+    tree.scrollTo(last)
+    qtbot.wait(50)
+    assert model.data(last) == "[499.25,249.5]", "a row out of view shows its new value once scrolled to"
+    fresh, _ = _tree(qtbot)
+    fresh.set_value(moved, "input")
+    fresh.scrollTo(fresh.json_model.index(499, 1, fresh.json_model.root_index()))
+    qtbot.wait(50)
+    assert tree.grab().toImage() == fresh.grab().toImage(), "the same pixels as a tree that showed it first"
