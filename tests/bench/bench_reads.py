@@ -1,9 +1,10 @@
 """Benchmark: what recording a body's reads (issue 30, core/runner/reads.js) costs, beside baselines of the same run.
 
 Run: `.venv/bin/python tests/bench/bench_reads.py`. Figures, each the median of many warm runs on one
-runner (each finding its realm ready), after 20 ms and after 100 ms idle (bench_runner's warm run): a
-trivial body (no read), a body making one `inputs.last` and one path read, and one making twenty reads
-of different entries (each read takes a stack to find the body's line). Inside one run,
+runner (each finding its realm ready), after 20 ms and after 100 ms idle (bench_runner's warm run), on the
+demo and on a real-shaped session (make_real, 5,000 entries, cached under WSI_BENCH_DATA): a trivial body
+(no read), a body making one `inputs.last` and one path read, and one making twenty reads of different
+entries (each read takes a stack to find the body's line). Inside one run,
 a hot loop of a million property reads through the traced value against the same loop over an
 untraced copy made by hand (the tracer's per-read cost). The machine may be shared: read the ratios.
 """
@@ -23,6 +24,7 @@ from wsi_inspector.core.session.load import load  # noqa: E402
 from tests.conftest import DEMO  # noqa: E402
 
 RUNS = 100
+REAL_ENTRIES = 5_000  # make_real's shape: full-precision geometry, outputs, edits; the store a body is handed ~4 MB
 TRIVIAL = "return 1;"
 ONE_READ = "const b = inputs.last('pack.corridorRuns');\nreturn b.bandDepth;"
 TWENTY = "let n = 0;\nfor (let i = 1; i <= 20; i++) { const e = inputs.at('c' + i); n += e ? 1 : 0; }\nreturn n;"
@@ -56,20 +58,27 @@ def median_run_ms(runner: Runner, envelopes: dict, gap_s: float, runs: int = RUN
 
 
 def main() -> None:
-    session = load(DEMO)
-    with Runner(size=1) as runner:
-        envelopes = {name: build_envelope(session, code) for name, code in (("trivial", TRIVIAL), ("one read", ONE_READ),
-                                                                             ("twenty reads", TWENTY))}
-        for envelope in envelopes.values():
-            runner.run(envelope)  # warm
-        figures = {gap: median_run_ms(runner, envelopes, gap) for gap in GAPS_S}
-        hot = runner.run(build_envelope(session, HOT, options={"deterministic": False}))["returned"]
+    from tests.bench.make_real import real_sessions
+
+    real = load(real_sessions(REAL_ENTRIES)["compact"])
+    sessions = {"the demo": (load(DEMO), None),
+                f"a real-shaped session of {REAL_ENTRIES:,} entries at its middle body": (real, real.bodies[len(real.bodies) // 2].id)}
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; medians of {RUNS} warm runs each")
-    for gap, figure in figures.items():
-        base = figure["trivial"]
-        print(f"after {gap * 1000:.0f} ms idle: trivial run (no read, baseline) {base:.2f} ms; " + "; ".join(
-            f"{name} {figure[name]:.2f} ms ({figure[name] / base:.2f}x, +{figure[name] - base:.2f} ms)"
-            for name in ("one read", "twenty reads")) + " (target: each run <= 2 ms)")
+    for label, (session, at) in sessions.items():
+        with Runner(size=1) as runner:
+            envelopes = {name: build_envelope(session, code, at=at) for name, code in (
+                ("trivial", TRIVIAL), ("one read", ONE_READ), ("twenty reads", TWENTY))}
+            for envelope in envelopes.values():
+                runner.run(envelope)  # warm
+            figures = {gap: median_run_ms(runner, envelopes, gap) for gap in GAPS_S}
+        print(f"{label} (store {len(envelopes['trivial'].store_json) / 1e6:.1f} MB):")
+        for gap, figure in figures.items():
+            base = figure["trivial"]
+            print(f"  after {gap * 1000:.0f} ms idle: trivial run (no read, baseline) {base:.2f} ms; " + "; ".join(
+                f"{name} {figure[name]:.2f} ms ({figure[name] / base:.2f}x, +{figure[name] - base:.2f} ms)"
+                for name in ("one read", "twenty reads")) + " (target: each run <= 2 ms)")
+    with Runner(size=1) as runner:
+        hot = runner.run(build_envelope(load(DEMO), HOT, options={"deterministic": False}))["returned"]
     per_read_ns = (hot["traced"] - hot["plain"]) * 1e6 / 1e6
     print(f"1,000,000 reads of one key: {hot['traced']} ms traced, {hot['plain']} ms over an untraced copy "
           f"(about {per_read_ns:.0f} ns more per read)")
