@@ -251,7 +251,13 @@ def test_the_cached_plot_paints_what_an_uncached_one_paints_after_the_cap_and_cu
     for still in (item.getAxis("left"), item.getAxis("bottom"), view.curve.curve, view.edit_points.scatter):
         assert still.cacheMode() == (QGraphicsItem.CacheMode.DeviceCoordinateCache if cached_here else QGraphicsItem.CacheMode.NoCache)
         still.setCacheMode(QGraphicsItem.CacheMode.NoCache)
-    assert view.plot.grab().toImage() == cached
+    painted = view.plot.grab().toImage()
+    # Nothing stale: a curve or markers of the old store, an old range's axis, would differ in hundreds of pixels.
+    # An edge at a fractional device position may shade a few pixels otherwise in a pixmap than painted (3 of the
+    # left axis line's, at 200 % with some fonts: where the axis's text puts the line), so a handful may differ.
+    assert painted.size() == cached.size()
+    differing = sum(painted.pixel(x, y) != cached.pixel(x, y) for y in range(painted.height()) for x in range(painted.width()))
+    assert differing <= 8, differing
 
 
 def test_the_slider_keeps_its_width_while_the_cap_changes(demo_view):

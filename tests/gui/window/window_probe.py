@@ -45,10 +45,16 @@ def find_mapped_window(dpy: display.Display, loaded: str) -> Any | None:
 
 
 def grab(dpy: display.Display, window: Any) -> tuple[int, int, bytes]:
-    """The window's pixels as the X server holds them (32 bits a pixel at depth 24)."""
+    """The window's pixels as the X server holds them (32 bits a pixel at depth 24), as far as they are on the screen:
+    the server refuses to read past its edge (BadMatch), where a window the size of the screen lands at 200 %."""
     geometry = window.get_geometry()
-    image = window.get_image(0, 0, geometry.width, geometry.height, X.ZPixmap, 0xFFFFFFFF)
-    return geometry.width, geometry.height, bytes(image.data)
+    screen = dpy.screen()
+    origin = window.translate_coords(screen.root, 0, 0)  # the screen's corner in the window's coordinates
+    left, top = max(0, origin.x), max(0, origin.y)
+    width = max(0, min(geometry.width, screen.width_in_pixels + origin.x) - left)
+    height = max(0, min(geometry.height, screen.height_in_pixels + origin.y) - top)
+    image = window.get_image(left, top, width, height, X.ZPixmap, 0xFFFFFFFF)
+    return width, height, bytes(image.data)
 
 
 def colours(data: bytes) -> int:
