@@ -41,18 +41,23 @@ def test_after_each_move_the_table_shows_what_a_whole_repaint_shows(window, open
     assert partly, "some move repainted part of the table only"
 
 
+def short_inputs_table(window, open_file, demo_path, qtbot):
+    """The demo open on the Inputs tab of a window so short that its table scrolls: (session, view, table)."""
+    window.resize(1400, 380)
+    session = open_file(window, demo_path)
+    window.show_tab("inputs")
+    view = window.views["inputs"]
+    qtbot.wait(50)
+    return session, view, view.table
+
+
 def test_a_move_that_moves_the_rows_by_part_of_a_row_repaints_only_the_cells_that_changed(window, open_file, demo_path, qtbot,
                                                                                            painted_regions):
     # At the table's end Qt aligns its last row with the viewport's bottom (the first row part hidden); a move that
     # keeps the chosen entry and adds rows after it aligns the same rows with the top again. Every row moved by part
     # of a row, and the whole table was repainted (issue 28.3: 5-7 ms of a move after a pause on a million entries);
     # now the painted pixels are scrolled with the rows and only cells that look otherwise are painted.
-    window.resize(1400, 380)
-    session = open_file(window, demo_path)
-    window.show_tab("inputs")
-    view = window.views["inputs"]
-    table = view.table
-    qtbot.wait(50)
+    session, view, table = short_inputs_table(window, open_file, demo_path, qtbot)
     row = table.verticalHeader().defaultSectionSize()
     assert table.viewport().height() % row, "rows do not fill the viewport exactly: the end is aligned otherwise"
     cursors = [body.id for body in session.bodies] + [None]
@@ -86,12 +91,7 @@ def test_a_move_with_a_widget_on_the_table_shows_what_a_whole_repaint_shows(wind
     # before are no longer where the rows were, and scrolling them again with the rows left stale cells.
     from PySide6.QtWidgets import QLabel
 
-    window.resize(1400, 380)
-    session = open_file(window, demo_path)
-    window.show_tab("inputs")
-    view = window.views["inputs"]
-    table = view.table
-    qtbot.wait(50)
+    session, view, table = short_inputs_table(window, open_file, demo_path, qtbot)
     on_it = QLabel("editing", table.viewport())
     on_it.setGeometry(400, 2, 60, 18)
     on_it.show()
@@ -112,11 +112,7 @@ def test_a_cells_look_is_made_once_for_a_move_and_its_painting(window, open_file
     # A move compares the looks of the rows shown before and after it (row_keys, looks_of), then Qt paints the cells
     # that changed, and the model made each painted cell's look a second time (multiData): Python per painted cell
     # on every move (issue 28.3). Counted: each cell's look is made once.
-    window.resize(1400, 380)
-    session = open_file(window, demo_path)
-    window.show_tab("inputs")
-    view = window.views["inputs"]
-    qtbot.wait(50)
+    session, view, _ = short_inputs_table(window, open_file, demo_path, qtbot)
     model = view.model
     made = []
     look_of = model._look_of
