@@ -1,6 +1,9 @@
 """The store a body is handed is the editor's shape of each entry, spliced from the file's own text."""
 import json
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from wsi_inspector.core.session.model import Entry
 from wsi_inspector.core.runner.envelope import store_json
 from wsi_inspector.core.session.load import load, load_bytes
@@ -109,3 +112,28 @@ def test_a_body_reads_each_entry_it_asks_for_and_the_same_value_twice(tmp_path):
         result = runner.run(build_envelope(session, code))
     assert result["ok"], result.get("error")
     assert result["returned"] == {"all": [r["input"] for r in records], "same": True, "zones": 38, "listed": 20, "none": True}
+
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)  # UTF-8 cannot hold a lone surrogate
+VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2**53, 2**53) | st.floats(allow_nan=False, allow_infinity=False) | TEXT,
+                      lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(inputs=st.lists(VALUES, min_size=1, max_size=6), ids=st.lists(TEXT | st.integers(0, 10**6), min_size=6, max_size=6),
+       indent=st.booleans())
+def test_the_index_spans_hold_each_input_whatever_its_text(tmp_path, inputs, ids, indent):
+    """Any text (astral, combining, U+2028, control characters escaped), in ids too, written with raw UTF-8."""
+    from wsi_inspector.core.runner.envelope import store_texts
+
+    records = [{"id": ids[i], "call": "a.b.c", "input": value} for i, value in enumerate(inputs)]
+    document = {"format": "worker-session/1", "session": {"id": "s"}, "store": records}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(document, ensure_ascii=False, indent=2 if indent else None), encoding="utf-8")
+    store = load(path).entries
+    data, index = store_texts(store)
+    units = data.decode().encode("utf-16-le")
+    flat = json.loads(index)
+    for i, entry in enumerate(store):
+        start, end = flat[4 * i + 2:4 * i + 4]
+        assert json.loads(units[2 * start:2 * end].decode("utf-16-le")) == json.loads(json.dumps(entry.input))
