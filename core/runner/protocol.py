@@ -22,8 +22,8 @@ HEADER = struct.Struct(">I")
 # inputs lies: envelope.store_texts): its next realm holds the last run's (prelude.js `preload`), so the host
 # sends one only when it differs from what that guest was sent last.
 STATE_TEXTS = ("store", "index", "scene", "manifest")
-# Bytes of memory a character of the state texts may take in a guest, on top of the body's own cap: the
-# frame, the run's script, its strings in V8, their values once the body reads them.
+# Bytes of memory a byte of the state texts may take in a guest, on top of the body's own cap: the frame, the
+# string V8 makes of them, their values once the body reads them.
 STATE_ROOM = 10
 MAX_FRAME = 1 << 30
 
