@@ -51,7 +51,7 @@ class RunOptions(BaseModel):
 
 @dataclass(slots=True)
 class Envelope:
-    """Everything one run needs, validated: the guest gets `code`, the three JSON texts and the limits.
+    """Everything one run needs, validated: the guest gets `code`, the state texts (protocol.STATE_TEXTS) and the limits.
 
     The store and the scene are texts of their own, which the guest's realm parses only when the
     body first reads them (see prelude.js); `env_json` holds the rest (kept, known, options). The store
@@ -122,11 +122,6 @@ class _InputText(msgspec.Struct):
     input: msgspec.Raw
 
 
-def store_json(store: Sequence[Entry]) -> bytes:
-    """The store as the editor injects it (`Entry.editor_shape`), as JSON text."""
-    return store_texts(store)[0]
-
-
 def store_texts(store: Sequence[Entry]) -> tuple[bytes, bytes]:
     """The store as the editor injects it (`Entry.editor_shape`), as JSON text, and where each input lies in it.
 
@@ -149,12 +144,10 @@ def store_texts(store: Sequence[Entry]) -> tuple[bytes, bytes]:
         start = at + _utf16_units(head)
         at = start + _utf16_units(value)
         index += (entry.id, entry.call, start, at)
-        part = head + value
-        if entry.unit is not None:
-            part += b',"unit":"' + entry.unit.encode() + b'"'
-        part += b',"applied":true}' if entry.applied else b"}"
-        at += len(part) - len(head) - len(value) + 1  # the tail is ASCII; then the comma
-        parts.append(part)
+        tail = b',"unit":"' + entry.unit.encode() + b'"' if entry.unit is not None else b""
+        tail += b',"applied":true}' if entry.applied else b"}"
+        at += _utf16_units(tail) + 1  # and the comma
+        parts.append(head + value + tail)
     return b"[" + b",".join(parts) + b"]", dumps(index).encode()
 
 

@@ -116,7 +116,7 @@ class Answers:
         self.waiting = False  # released only for a waiter: a release nobody waited for would end the next wait early
         self.signal = threading.Lock()
         self.signal.acquire()
-        # V8's thread keeps one Python thread state from its first answer to the realm's end (`keep_thread_state`).
+        # V8's thread keeps one Python thread state from its first answer to the realm's end (see `put`, `Realm.close`).
         self.held_state: int | None = None
         self.release_state = False
 
@@ -150,14 +150,11 @@ class Answers:
             pass
         return self.items.popleft()
 
-    def get_nowait(self) -> ValueHandle:
-        return self.items.popleft()
-
 
 class Realm:
     """One fresh V8 isolate with the prelude evaluated: the hooks it returned and a view of its log ring.
 
-    A run's calls into V8 are tasks posted to V8's thread without waiting (`post_eval`, `post_poll`),
+    A run's calls into V8 are tasks posted to V8's thread without waiting (`post_eval`, `post_call`, `post_preload`),
     answered in order into `answers`; the guest waits for them with its deadline and memory watch
     (`Guest.wait_for`) and can cancel them (`cancel`, which terminates the JavaScript running). Nothing
     synchronous is called during a run: it would wait forever behind a body's runaway loop.

@@ -712,7 +712,7 @@
         return i === undefined ? -1 : i;
       },
       input(i) {
-        if (!hasOwn(inputs, i)) inputs[i] = parse(slice(storeText, index[4 * i + 2], index[4 * i + 3]));
+        if (!hasOwn(inputs, i)) inputs[i] = parse(slice(storeText, indexed()[4 * i + 2], index[4 * i + 3]));
         return inputs[i];
       },
     };
@@ -1121,8 +1121,8 @@
   const hooks = {
     __proto__: null,
     logBuffer,
-    // The state texts a run is handed (the store, the scene, the manifest), called with the three joined
-    // by NUL (which JSON text never holds raw) as `this`: a string value the guest makes, never a string
+    // The state texts a run is handed (the store, its index, the scene, the manifest: protocol.STATE_TEXTS),
+    // called with the four joined by NUL (which JSON text never holds raw) as `this`: a string value the guest makes, never a string
     // literal in a script, which V8 would scan and compile (3 MB of store took ~30 ms a run, and again
     // for the next realm). The guest puts in the last run's while the next realm waits, so a run with
     // the same texts (most runs of a session share their store and scene) does not hand them again.

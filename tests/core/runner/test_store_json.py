@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wsi_inspector.core.session.model import Entry
-from wsi_inspector.core.runner.envelope import store_json
+from wsi_inspector.core.runner.envelope import store_texts
 from wsi_inspector.core.session.load import load, load_bytes
 from tests.conftest import DEMO
 
@@ -13,7 +13,7 @@ from tests.conftest import DEMO
 def test_the_demo_store_reads_back_as_the_editor_shapes_it():
     store = load(DEMO).entries
     assert all(e.text is not None for e in store)
-    assert json.loads(store_json(store)) == [e.editor_shape() for e in store]
+    assert json.loads(store_texts(store)[0]) == [e.editor_shape() for e in store]
 
 
 def test_ids_units_edits_and_odd_spellings_keep_the_editor_shape():
@@ -22,7 +22,7 @@ def test_ids_units_edits_and_odd_spellings_keep_the_editor_shape():
             '{"id":"c2","call":"a.b.c","input":[ 1.0 , -0 ],"applied":true,"body":"b1"},'
             '{"id":"c3","call":"a.b.c","input":null,"unit":"mm"}]}').encode()
     store = load_bytes(text, "s.json").entries
-    spliced = json.loads(store_json(store))
+    spliced = json.loads(store_texts(store)[0])
     assert spliced == [e.editor_shape() for e in store]
     assert list(spliced[0]) == ["id", "call", "input", "unit", "applied"]
     assert "output" not in spliced[0] and "body" not in spliced[1]
@@ -35,7 +35,7 @@ def test_a_line_only_the_lenient_parser_reads_and_a_made_entry_are_written_out()
     text = b'{"format":"worker-session/1","session":{"id":"s"}}\n{"kind":"entry","id":"c1","call":"a.b.c","input":{"x":' + huge + b'}}\n'
     store = load_bytes(text, "s.jsonl").entries + [Entry("m1", "a.b.c", {"made": True})]
     # The store is spliced from the file's text, so the literal arrives as written and V8 reads Infinity.
-    assert json.loads(store_json(store), parse_int=float) == [
+    assert json.loads(store_texts(store)[0], parse_int=float) == [
         {"id": "c1", "call": "a.b.c", "input": {"x": float("inf")}},
         {"id": "m1", "call": "a.b.c", "input": {"made": True}},
     ]
@@ -64,7 +64,7 @@ def test_every_form_splices_each_input_where_the_loader_found_it(tmp_path, monke
         store = load(tmp_path / name).entries
         assert all(e.input_text_span is not None for e in store), name
         monkeypatch.setattr(envelope.msgspec.json, "decode", lambda *a, **k: calls.append(a) or original(*a, **k))
-        spliced = json.loads(store_json(store))
+        spliced = json.loads(store_texts(store)[0])
         monkeypatch.undo()
         assert calls == [], name
         assert spliced == [e.editor_shape() for e in store], name
@@ -73,7 +73,6 @@ def test_every_form_splices_each_input_where_the_loader_found_it(tmp_path, monke
 def test_the_index_finds_each_input_in_javascript_s_string_indices(tmp_path):
     """`[id, call, start, end, …]` in UTF-16 units: text past U+FFFF (two units), other non-ASCII (one unit, two or
     three UTF-8 bytes), in ids too, indented or not; each span holds exactly its entry's input."""
-    from wsi_inspector.core.runner.envelope import store_texts
 
     records = [{"id": "c1", "call": "a.b.c", "input": {"label": "ward\\annex 🏥", "p": [[1.5, -2e-7]]}},
                {"id": "Süd-2", "call": "a.b.d", "input": ["病棟 4F", {"x": "🏥🏥"}], "applied": True, "unit": "m"},
@@ -124,7 +123,6 @@ VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2**53, 2**53) | s
        indent=st.booleans())
 def test_the_index_spans_hold_each_input_whatever_its_text(tmp_path, inputs, ids, indent):
     """Any text (astral, combining, U+2028, control characters escaped), in ids too, written with raw UTF-8."""
-    from wsi_inspector.core.runner.envelope import store_texts
 
     records = [{"id": ids[i], "call": "a.b.c", "input": value} for i, value in enumerate(inputs)]
     document = {"format": "worker-session/1", "session": {"id": "s"}, "store": records}
