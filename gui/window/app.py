@@ -4,8 +4,9 @@ With no FILE it opens the bundled demo session (package data, found with importl
 installed wheel works from any folder). `--screenshot` renders the window offscreen at 1400×900 once
 the file has loaded and the views have done their background work (`settle`), writes the PNG and exits
 (for bug reports and for checking views): exit 0 when the file loaded without errors, 1 when it did
-not load or has errors (the picture is still written and shows why), 2 when the picture cannot be written. Without `--screenshot`, a machine where no window
-can open gets one line saying so and exit 2 (see gui/window/display.py), never Qt's abort.
+not load or has errors (the picture is still written and shows why), 2 when the picture cannot be
+written. Without `--screenshot`, a machine where no window can open gets one line saying so and exit 2
+(see gui/window/display.py), never Qt's abort.
 """
 from __future__ import annotations
 
