@@ -11,6 +11,8 @@ else the last entry's, else the session's `createdAt`, else the moment of the ru
 from __future__ import annotations
 
 import json
+import re
+import struct
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from wsi_inspector.core.session.model import Entry, Id
+from wsi_inspector.core.jsrules.jsonsize import js_number
 from wsi_inspector.core.jsrules.run_inputs import manifest_entry, trim_store
 from wsi_inspector.core.runner.mock_modules import MockModules
 from wsi_inspector.core.runner.scene import scene_payload
@@ -73,10 +76,9 @@ class Envelope:
     # The handed store, for `inputs.list`'s manifest lines: made when the frame is (`manifest_json`), on
     # the runner's thread and once, not by the caller for every run whether the body lists or not.
     listed: list[Entry] = field(default_factory=list, repr=False)
-    # Each entry's id, call and where its input lies in store_json (UTF-16 units: JavaScript's string indices),
-    # a flat JSON array [id0, call0, start0, end0, id1, …]: the realm finds `inputs.last`/`at` there and parses
+    # What `inputs.last`/`at` answer and where each input lies in store_json (`store_lookup`): the realm parses
     # only the inputs a body reads (prelude.js `storeOf`).
-    store_index: bytes = b"[]"
+    store_index: bytes = b"\x03"
     _manifest: bytes | None = field(default=None, repr=False)
 
     def prepare(self) -> None:
@@ -123,19 +125,15 @@ class _InputText(msgspec.Struct):
 
 
 def store_texts(store: Sequence[Entry]) -> tuple[bytes, bytes]:
-    """The store as the editor injects it (`Entry.editor_shape`), as JSON text, and where each input lies in it.
+    """The store as the editor injects it (`Entry.editor_shape`), as JSON text, and its lookup (`store_lookup`).
 
     A loaded entry's input goes in as its own text from the file: parsing 50,000 records to write them
     again took 1.5 s a run, and V8 reads the text as it would the file. Where the loader noted the input's
     place in the record (`Entry.input_text_span`) it is cut there; else msgspec finds it (a record with an
     output holds as much again: 22 ms a replayed body of 1,800 real-shaped entries, 5 ms cut).
-
-    The index is `[id, call, start, end, …]` of each entry, where its input lies in UTF-16 units (JavaScript's
-    string indices), so the realm parses only what a body reads: JSON.parse of a whole 4 MB store was 20 ms of
-    a warm run's first read, and the manifest (ids and calls, with every input's keys) 2 ms more.
     """
     parts = []
-    index: list[Any] = []
+    spans: list[tuple[int, int]] = []
     at = 1  # after "["
     for entry in store:
         # A call is identifiers and dots and a unit one of five words: neither needs escapes.
@@ -143,12 +141,50 @@ def store_texts(store: Sequence[Entry]) -> tuple[bytes, bytes]:
         value = _input_text(entry)
         start = at + _utf16_units(head)
         at = start + _utf16_units(value)
-        index += (entry.id, entry.call, start, at)
+        spans.append((start, at))
         tail = b',"unit":"' + entry.unit.encode() + b'"' if entry.unit is not None else b""
         tail += b',"applied":true}' if entry.applied else b"}"
         at += _utf16_units(tail) + 1  # and the comma
         parts.append(head + value + tail)
-    return b"[" + b",".join(parts) + b"]", dumps(index).encode()
+    return b"[" + b",".join(parts) + b"]", store_lookup(store, spans)
+
+
+def store_lookup(store: Sequence[Entry], spans: Sequence[tuple[int, int]]) -> bytes:
+    """What `inputs.last(call)` and `inputs.at(id)` answer, worked out by the host, as text the realm searches.
+
+    Two tables joined by U+0003: the first keyed by what `last` may be asked (each call, and the module and
+    function of a call with a unit: `a.b` finds `a.b.c`), the second by each id as `at` compares it (its
+    JavaScript string). Each row is U+0001, the key (`lookup_key`), U+0002, then the JSON array `[position,
+    start, end, id]` of the newest entry it finds: its place in the store, where its input lies in the store's
+    text (UTF-16 units, JavaScript's string indices), its id. The realm finds a row with one `indexOf`, parses
+    that row (JSON.parse: reading its digits in JavaScript cost 15 µs a row, cold) and only the inputs a body
+    reads: parsing a JSON index of a real-shaped store's 5,000 entries, mapping its ids and scanning its calls
+    was 1 to 2 ms of a warm run that read one entry (prelude.js `storeOf`).
+    """
+    last: dict[str, str] = {}
+    by_id: dict[str, str] = {}
+    for position, (entry, (start, end)) in enumerate(zip(store, spans)):
+        row = f"[{position},{start},{end},{dumps(entry.id)}]"
+        last[lookup_key(entry.call)] = row
+        parts = entry.call.split(".")
+        if len(parts) > 2:  # `last("a.b")` is answered by "a.b.c" too (run_inputs.call_matches)
+            last[lookup_key(f"{parts[0]}.{parts[1]}")] = row
+        by_id[lookup_key(entry.id if isinstance(entry.id, str) else js_number(entry.id))] = row
+    return "\u0003".join("".join(f"\u0001{key}\u0002{row}" for key, row in table.items()) for table in (last, by_id)).encode()
+
+
+# What `lookup_key` escapes, as prelude.js `lookupKey` does: the tables' own marks (U+0000 to U+0004), and every
+# UTF-16 surrogate (a lone one cannot be sent as UTF-8; JavaScript sees a character past U+FFFF as two).
+_UNSAFE_IN_KEY = re.compile("[\x00-\x04\ud800-\udfff\U00010000-\U0010ffff]")
+
+
+def lookup_key(key: str) -> str:
+    """`key` as a row of `store_lookup` holds it: each unsafe UTF-16 unit as U+0004 and four hex digits."""
+    if _UNSAFE_IN_KEY.search(key) is None:
+        return key
+    units = key.encode("utf-16-le", "surrogatepass")
+    return "".join(f"\u0004{unit:04x}" if unit < 5 or 0xD800 <= unit <= 0xDFFF else chr(unit)
+                   for (unit,) in struct.iter_unpack("<H", units))
 
 
 # Every byte but UTF-8's continuation bytes (0x80-0xBF), and every byte but the lead bytes of four-byte sequences

@@ -684,38 +684,50 @@
     return freeze(lines);
   }
 
-  // The store in the runner's hands, as the host indexed it (envelope.store_texts): each entry's id and call,
-  // and its input parsed when a body first reads it (the same value after that: identity holds) from where
-  // it lies in the store's text. JSON.parse of a whole 4 MB store was 20 ms of a warm run that read one
-  // entry, and of the manifest (every input's keys too) 2 ms more. JSON.parse made the index: its own
-  // elements are read without any lookup a body could replace. `last` and `at` hand out one input each.
-  function storeOf(storeText, indexText) {
-    let index = null;
-    let byId = null;
+  // The store in the runner's hands, as the host indexed it (envelope.store_lookup): what `inputs.last(x)` and
+  // `inputs.at(id)` answer, found with one search of the lookup's text, and each input parsed when a body first
+  // reads it (the same value after that: identity holds) from where it lies in the store's text. JSON.parse of a
+  // whole 4 MB store was 20 ms of a warm run that read one entry; parsing a JSON index of its 5,000 entries,
+  // mapping their ids and scanning their calls 1 to 2 ms more. `find` hands out one entry or null.
+  function storeOf(storeText, lookupText) {
+    const split = apply(strIndexOf, lookupText, ["\u0003"]);
+    const tables = [slice(lookupText, 0, split), slice(lookupText, split + 1, lookupText.length)];
     const inputs = list();
-    const indexed = () => {
-      if (index === null) index = parse(indexText);
-      return index;
-    };
     return {
       __proto__: null,
-      index: indexed,
-      // The newest entry of each id (as `inputs.at` compares them: as strings), found in one pass when `at` is first
-      // called: a search from the end for each `at` was 2,360 comparisons a call on a real-shaped store.
-      positionOf(id) {
-        if (byId === null) {
-          byId = newMap();
-          const all = indexed();
-          for (let i = 0; i < all.length / 4; i++) mapSetOf(byId, toStr(all[4 * i]), i);
-        }
-        const i = mapGetOf(byId, id);
-        return i === undefined ? -1 : i;
+      // The row of `key` in table 0 (`last`) or 1 (`at`): U+0001, the key, U+0002, `[position, start, end, id]`.
+      // The marks never occur in a key (escaped by `lookupKey`) nor in a row's JSON (which escapes them).
+      find(table, key) {
+        const text = tables[table];
+        const needle = "\u0001" + lookupKey(key) + "\u0002";
+        const at = apply(strIndexOf, text, [needle]);
+        if (at < 0) return null;
+        const next = apply(strIndexOf, text, ["\u0001", at + needle.length]);
+        const row = parse(slice(text, at + needle.length, next < 0 ? text.length : next));
+        return { __proto__: null, position: row[0], start: row[1], end: row[2], id: row[3] };
       },
-      input(i) {
-        if (!hasOwn(inputs, i)) inputs[i] = parse(slice(storeText, indexed()[4 * i + 2], index[4 * i + 3]));
+      input(found) {
+        const i = found.position;
+        if (!hasOwn(inputs, i)) inputs[i] = parse(slice(storeText, found.start, found.end));
         return inputs[i];
       },
     };
+  }
+
+  // A key as the lookup's rows hold it (envelope.lookup_key): its marks (U+0000 to U+0004) and every UTF-16
+  // surrogate as U+0004 and four hex digits.
+  const HEX = "0123456789abcdef";
+  function lookupKey(key) {
+    let out = "";
+    let from = 0;
+    for (let i = 0; i < key.length; i++) {
+      const unit = codeAt(key, i);
+      if (unit < 5 || (unit >= 0xd800 && unit <= 0xdfff)) {
+        out += slice(key, from, i) + "\u0004" + HEX[(unit >> 12) & 15] + HEX[(unit >> 8) & 15] + HEX[(unit >> 4) & 15] + HEX[unit & 15];
+        from = i + 1;
+      }
+    }
+    return from === 0 ? key : out + slice(key, from, key.length);
   }
 
   function makeInputs(store, manifestOf) {
@@ -723,16 +735,14 @@
     return freeze({
       last: native(function last(wanted) {
         const w = toStr(wanted);
-        const index = store.index();
-        for (let i = index.length / 4 - 1; i >= 0; i--) {
-          if (callMatches(index[4 * i + 1], w)) return __wsiReads.handed("inputs.last", w, index[4 * i], store.input(i));  // reads.js
-        }
+        const found = store.find(0, w);
+        if (found !== null) return __wsiReads.handed("inputs.last", w, found.id, store.input(found));  // reads.js
         return __wsiReads.handed("inputs.last", w, null, undefined);  // reads.js
       }, "last"),
       at: native(function at(id) {
         const k = toStr(id);
-        const i = store.positionOf(k);
-        if (i >= 0) return __wsiReads.handed("inputs.at", k, store.index()[4 * i], store.input(i));  // reads.js
+        const found = store.find(1, k);
+        if (found !== null) return __wsiReads.handed("inputs.at", k, found.id, store.input(found));  // reads.js
         return __wsiReads.handed("inputs.at", k, null, undefined);  // reads.js
       }, "at"),
       // `list(wanted?)` hands out manifest lines, not inputs: a new frozen array each call, filled by
@@ -1116,7 +1126,7 @@
     current.done = { __proto__: null, out, json, keepJson, keepFns: returned.fns };
   }
 
-  const EMPTY_STATE = { __proto__: null, storeText: "[]", indexText: "[]", sceneText: "{}", manifestText: "[]" };
+  const EMPTY_STATE = { __proto__: null, storeText: "[]", indexText: "\u0003", sceneText: "{}", manifestText: "[]" };
   let preloaded = EMPTY_STATE;
   const hooks = {
     __proto__: null,
@@ -1280,7 +1290,8 @@
   const temporalNow = typeof Temporal === "object" ? Reflect.getOwnPropertyDescriptor(Temporal, "Now") : undefined;
   const warmStore = '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]';
   const warmInput = apply(strIndexOf, warmStore, ['{"x"']);
-  apply(hooks.preload, warmStore + '\u0000[1,"a.b.c",' + warmInput + "," + (warmInput + '{"x":[1,"y"]}'.length) + "]\u0000" +
+  const warmRow = "\u0002[0," + warmInput + "," + (warmInput + '{"x":[1,"y"]}'.length) + ",1]";
+  apply(hooks.preload, warmStore + "\u0000\u0001a.b.c" + warmRow + "\u0001a.b" + warmRow + "\u0003\u00011" + warmRow + "\u0000" +
     '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}\u0000' +
     '[{"id":1,"call":"a.b.c","applied":true,"keys":["x"],"bytes":15}]', []);
   hooks.start("const b = inputs.last('a.b'); const e = inputs.at(1); const l = inputs.list('a.b'); const s = scene.entities('wall');\n" +

@@ -70,8 +70,20 @@ def test_every_form_splices_each_input_where_the_loader_found_it(tmp_path, monke
         assert spliced == [e.editor_shape() for e in store], name
 
 
+def lookup_rows(lookup: bytes) -> list[dict]:
+    """The lookup's two tables (`last`'s, `at`'s) as {key: (position, start, end, id)}, read as the realm reads them."""
+    tables = []
+    for table in lookup.decode().split("\u0003"):
+        rows = {}
+        for row in table.split("\u0001")[1:]:
+            key, value = row.split("\u0002")
+            rows[key] = tuple(json.loads(value))
+        tables.append(rows)
+    return tables
+
+
 def test_the_index_finds_each_input_in_javascript_s_string_indices(tmp_path):
-    """`[id, call, start, end, …]` in UTF-16 units: text past U+FFFF (two units), other non-ASCII (one unit, two or
+    """Each row's `position, start, end` in UTF-16 units: text past U+FFFF (two units), other non-ASCII (one unit, two or
     three UTF-8 bytes), in ids too, indented or not; each span holds exactly its entry's input."""
 
     records = [{"id": "c1", "call": "a.b.c", "input": {"label": "ward\\annex 🏥", "p": [[1.5, -2e-7]]}},
@@ -82,13 +94,14 @@ def test_the_index_finds_each_input_in_javascript_s_string_indices(tmp_path):
                        ("i.json", json.dumps({**head, "store": records}, indent=2, ensure_ascii=False))):
         (tmp_path / name).write_text(text, encoding="utf-8")
         store = load(tmp_path / name).entries
-        data, index = store_texts(store)
+        data, lookup = store_texts(store)
         units = data.decode().encode("utf-16-le")
-        flat = json.loads(index)
-        assert len(flat) == 4 * len(store)
-        for i, entry in enumerate(store):
-            entry_id, call, start, end = flat[4 * i:4 * i + 4]
-            assert (entry_id, call) == (entry.id, entry.call)
+        last, by_id = lookup_rows(lookup)
+        assert last == {"a.b.c": (2, *by_id["7"][1:3], 7), "a.b": (2, *by_id["7"][1:3], 7), "a.b.d": (1, *by_id["Süd-2"][1:3], "Süd-2")}
+        assert [row[0] for row in by_id.values()] == [0, 1, 2]
+        for (position, start, end, entry_id) in by_id.values():
+            entry = store[position]
+            assert entry_id == entry.id
             assert json.loads(units[2 * start:2 * end].decode("utf-16-le")) == entry.input, name
 
 
@@ -129,9 +142,34 @@ def test_the_index_spans_hold_each_input_whatever_its_text(tmp_path, inputs, ids
     path = tmp_path / "s.json"
     path.write_text(json.dumps(document, ensure_ascii=False, indent=2 if indent else None), encoding="utf-8")
     store = load(path).entries
-    data, index = store_texts(store)
+    data, lookup = store_texts(store)
     units = data.decode().encode("utf-16-le")
-    flat = json.loads(index)
-    for i, entry in enumerate(store):
-        start, end = flat[4 * i + 2:4 * i + 4]
-        assert json.loads(units[2 * start:2 * end].decode("utf-16-le")) == json.loads(json.dumps(entry.input))
+    for (position, start, end, _) in lookup_rows(lookup)[1].values():
+        assert json.loads(units[2 * start:2 * end].decode("utf-16-le")) == json.loads(json.dumps(store[position].input))
+
+
+def test_at_and_last_answer_the_newest_entry_of_any_id_the_body_may_ask_for(tmp_path):
+    """The host's lookup answers as a search of the store would (the newest entry; ids are unique as loaded): ids with the lookup's own marks (U+0000 to
+    U+0004), lone surrogates, text past U+FFFF, an id 5 (asked as 5 or as "5"), an integer past 2^53
+    (as JavaScript prints it: 2^60 is "1152921504606847000"); `last` of a module finds its newest call with a unit, and a wanted text that holds
+    the marks finds nothing."""
+    from wsi_inspector.core.runner.envelope import build_envelope
+    from wsi_inspector.core.runner.host import Runner
+
+    ids = ["a\u0001b\u0002c", "\u0000", "\u0003\u0004", "x\ud800", "\udfff", "🏥", 5, 2**60, "c9"]
+    records = "".join(f',{{"id":{json.dumps(i)},"call":"{"pack.rooms.place" if n % 2 else "pack.rooms.zones"}","input":{{"n":{n}}}}}'
+                      for n, i in enumerate(ids))[1:]
+    (tmp_path / "s.json").write_text('{"format":"worker-session/1","session":{"id":"s"},"store":[' + records + "]}")
+    session = load(tmp_path / "s.json")
+    asks = ", ".join(json.dumps(i) for i in ids[:6]) + ', 5, "5", 1152921504606846976, "c9", "1152921504606846976"'
+    code = (f"const got = [{asks}].map((id) => {{ const e = inputs.at(id); return e === undefined ? null : e.n; }});\n"
+            "return { got, rooms: inputs.last('pack.rooms').n, place: inputs.last('pack.rooms.place').n,\n"
+            "  odd: inputs.last('pack.rooms\\u0002') === undefined, none: inputs.at('a\\u0001b') === undefined };")
+    with Runner(size=1) as runner:
+        result = runner.run(build_envelope(session, code))
+    assert result["ok"], result.get("error")
+    assert result["returned"] == {"got": [0, 1, 2, 3, 4, 5, 6, 6, 7, 8, None], "rooms": 8, "place": 7, "odd": True,
+                                  "none": True}
+    reads = [(r["what"], r["entry"]) for r in result["reads"] if r["what"] == "inputs.at"]
+    # An id past 2^53 is the number JavaScript reads (JSON.parse), as everywhere a body sees it.
+    assert reads == [("inputs.at", i) for i in ids[:7]] + [("inputs.at", 1152921504606847000), ("inputs.at", "c9"), ("inputs.at", None), ("inputs.at", None)]
