@@ -10,11 +10,14 @@ else the last entry's, else the session's `createdAt`, else the moment of the ru
 """
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import re
 import struct
 import time
 import weakref
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from collections.abc import Sequence
@@ -150,27 +153,66 @@ def store_texts(store: Sequence[Entry]) -> tuple[bytes, bytes]:
 
 
 def store_lookup(store: Sequence[Entry], spans: Sequence[tuple[int, int]]) -> bytes:
-    """What `inputs.last(call)` and `inputs.at(id)` answer, worked out by the host, as text the realm searches.
+    """What `inputs.last(call)` and `inputs.at(id)` answer, worked out by the host, as text the realm reads.
 
     Two tables joined by U+0003: the first keyed by what `last` may be asked (each call, and the module and
     function of a call with a unit: `a.b` finds `a.b.c`), the second by each id as `at` compares it (its
-    JavaScript string). Each row is U+0001, the key (`lookup_key`), U+0002, then the JSON array `[position,
-    start, end, id]` of the newest entry it finds: its place in the store, where its input lies in the store's
-    text (UTF-16 units, JavaScript's string indices), its id. The realm finds a row with one `indexOf`, parses
-    that row (JSON.parse: reading its digits in JavaScript cost 15 µs a row, cold) and only the inputs a body
-    reads: parsing a JSON index of a real-shaped store's 5,000 entries, mapping its ids and scanning its calls
-    was 1 to 2 ms of a warm run that read one entry (prelude.js `storeOf`).
+    JavaScript string). Each key's row holds the JSON array `[position, start, end, id]` of the newest entry it
+    finds: its place in the store, where its input lies in the store's text (UTF-16 units, JavaScript's string
+    indices), its id. A table is a hash table (`hash_table`): the realm reads the one bucket of a key and parses
+    that row and only the inputs a body reads. Parsing a JSON index of a real-shaped store's 5,000 entries,
+    mapping its ids and scanning its calls was 1 to 2 ms of a warm run that read one entry, and one `indexOf` of
+    the key in the rows 30 to 60 µs a read (prelude.js `storeOf`).
     """
-    last: dict[str, str] = {}
-    by_id: dict[str, str] = {}
+    rows: list[str] = []
+    newest: dict[str, int] = {}  # each call's newest entry
+    by_id: dict[str, tuple[int, str]] = {}
     for position, (entry, (start, end)) in enumerate(zip(store, spans)):
-        row = f"[{position},{start},{end},{dumps(entry.id)}]"
-        last[lookup_key(entry.call)] = row
-        parts = entry.call.split(".")
-        if len(parts) > 2:  # `last("a.b")` is answered by "a.b.c" too (run_inputs.call_matches)
-            last[lookup_key(f"{parts[0]}.{parts[1]}")] = row
-        by_id[lookup_key(entry.id if isinstance(entry.id, str) else js_number(entry.id))] = row
-    return "\u0003".join("".join(f"\u0001{key}\u0002{row}" for key, row in table.items()) for table in (last, by_id)).encode()
+        key, crc, id_json = _id_parts(entry.id)
+        row = f"[{position},{start},{end},{id_json}]"
+        rows.append(row)
+        newest[entry.call] = position
+        by_id[key] = (crc, row)
+    last: dict[str, int] = {}
+    for call, position in newest.items():
+        parts = call.split(".")
+        # `last("a.b")` is answered by "a.b.c" too (run_inputs.call_matches): the newest of all it matches.
+        for key in (lookup_key(call), lookup_key(f"{parts[0]}.{parts[1]}")) if len(parts) > 2 else (lookup_key(call),):
+            last[key] = max(position, last.get(key, -1))
+    by_call = {key: (key_hash(key), rows[position]) for key, position in last.items()}
+    return (hash_table(by_call) + "\u0003" + hash_table(by_id)).encode()
+
+
+@functools.lru_cache(maxsize=1 << 16, typed=True)
+def _id_parts(entry_id: Id) -> tuple[str, int, str]:
+    """An id's key in `at`'s table, the key's hash, and the id as ASCII JSON (a row's length is then its UTF-16
+    units). Kept: replay and check hand each body the session's store again, most of it the same entries."""
+    key = lookup_key(entry_id if isinstance(entry_id, str) else js_number(entry_id))
+    id_json = dumps(entry_id)
+    return key, key_hash(key), id_json if id_json.isascii() else json.dumps(entry_id)
+
+
+def key_hash(key: str) -> int:
+    """CRC-32 of the key's UTF-16 units, little-endian (prelude.js `keyHash`)."""
+    return zlib.crc32(key.encode("utf-16-le"))
+
+
+def hash_table(rows: dict[str, tuple[int, str]]) -> str:
+    """`rows` (key: its `key_hash` and its row, neither holding U+0000 to U+0004) as one text a realm finds a key
+    in at once.
+
+    As many buckets as rows, a key's bucket its hash modulo their count. The text: the count, then where each
+    bucket's rows start and where the last ends (each ten decimal digits, counted from the end of this head),
+    then the rows by bucket, each U+0001, the key, U+0002, the row. Escaped keys and ASCII rows: a character
+    is one UTF-16 unit.
+    """
+    count = len(rows)
+    buckets: list[list[str]] = [[] for _ in range(count)]
+    for key, (crc, row) in rows.items():
+        buckets[crc % count].append(f"\u0001{key}\u0002{row}")
+    texts = ["".join(bucket) for bucket in buckets]
+    head = [count, *itertools.accumulate(map(len, texts), initial=0)]
+    return "".join(f"{n:010d}" for n in head) + "".join(texts)
 
 
 # What `lookup_key` escapes, as prelude.js `lookupKey` does: the tables' own marks (U+0000 to U+0004), and every

@@ -695,16 +695,29 @@
     const inputs = list();
     return {
       __proto__: null,
-      // The row of `key` in table 0 (`last`) or 1 (`at`): U+0001, the key, U+0002, `[position, start, end, id]`.
-      // The marks never occur in a key (escaped by `lookupKey`) nor in a row's JSON (which escapes them).
+      // The row of `key` in table 0 (`last`) or 1 (`at`), a hash table (envelope.hash_table): its bucket's rows,
+      // each U+0001, the key, U+0002, the JSON `[position, start, end, id]`. The marks never occur in a key
+      // (escaped by `lookupKey`) nor in a row's JSON (which escapes them).
       find(table, key) {
         const text = tables[table];
-        const needle = "\u0001" + lookupKey(key) + "\u0002";
-        const at = apply(strIndexOf, text, [needle]);
-        if (at < 0) return null;
-        const next = apply(strIndexOf, text, ["\u0001", at + needle.length]);
-        const row = parse(slice(text, at + needle.length, next < 0 ? text.length : next));
-        return { __proto__: null, position: row[0], start: row[1], end: row[2], id: row[3] };
+        const count = +slice(text, 0, 10);
+        if (!(count > 0)) return null;
+        const k = lookupKey(key);
+        const bucket = keyHash(k) % count;
+        const head = 10 * (count + 2);
+        let at = head + +slice(text, 10 * (bucket + 1), 10 * (bucket + 2));
+        const stop = head + +slice(text, 10 * (bucket + 2), 10 * (bucket + 3));
+        while (at < stop) {
+          const keyEnd = apply(strIndexOf, text, ["\u0002", at]);
+          const next = apply(strIndexOf, text, ["\u0001", keyEnd]);
+          const rowEnd = next < 0 || next > stop ? stop : next;
+          if (slice(text, at + 1, keyEnd) === k) {
+            const row = parse(slice(text, keyEnd + 1, rowEnd));
+            return { __proto__: null, position: row[0], start: row[1], end: row[2], id: row[3] };
+          }
+          at = rowEnd;
+        }
+        return null;
       },
       input(found) {
         const i = found.position;
@@ -717,6 +730,25 @@
   // A key as the lookup's rows hold it (envelope.lookup_key): its marks (U+0000 to U+0004) and every UTF-16
   // surrogate as U+0004 and four hex digits.
   const HEX = "0123456789abcdef";
+  // CRC-32 of a key's UTF-16 units, little-endian (envelope.hash_table: zlib.crc32 of the key's UTF-16-LE bytes).
+  const CRC_TABLE = (() => {
+    const table = list();
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      table[n] = c;
+    }
+    return table;
+  })();
+  function keyHash(key) {
+    let c = -1;
+    for (let i = 0; i < key.length; i++) {
+      const unit = codeAt(key, i);
+      c = CRC_TABLE[(c ^ unit) & 255] ^ (c >>> 8);
+      c = CRC_TABLE[(c ^ (unit >>> 8)) & 255] ^ (c >>> 8);
+    }
+    return (c ^ -1) >>> 0;
+  }
   function lookupKey(key) {
     let out = "";
     let from = 0;
@@ -1126,7 +1158,7 @@
     current.done = { __proto__: null, out, json, keepJson, keepFns: returned.fns };
   }
 
-  const EMPTY_STATE = { __proto__: null, storeText: "[]", indexText: "\u0003", sceneText: "{}", manifestText: "[]" };
+  const EMPTY_STATE = { __proto__: null, storeText: "[]", indexText: "0000000000\u00030000000000", sceneText: "{}", manifestText: "[]" };
   let preloaded = EMPTY_STATE;
   const hooks = {
     __proto__: null,
@@ -1290,8 +1322,11 @@
   const temporalNow = typeof Temporal === "object" ? Reflect.getOwnPropertyDescriptor(Temporal, "Now") : undefined;
   const warmStore = '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]';
   const warmInput = apply(strIndexOf, warmStore, ['{"x"']);
+  // Its lookup as envelope.store_lookup writes it: two tables of one bucket ("a.b.c" and "a.b"; "1").
   const warmRow = "\u0002[0," + warmInput + "," + (warmInput + '{"x":[1,"y"]}'.length) + ",1]";
-  apply(hooks.preload, warmStore + "\u0000\u0001a.b.c" + warmRow + "\u0001a.b" + warmRow + "\u0003\u00011" + warmRow + "\u0000" +
+  const bucketOf = (rows) => "0000000001" + "0000000000" + toStr(rows.length).padStart(10, "0") + rows;
+  apply(hooks.preload, warmStore + "\u0000" + bucketOf("\u0001a.b.c" + warmRow + "\u0001a.b" + warmRow) + "\u0003" +
+    bucketOf("\u00011" + warmRow) + "\u0000" +
     '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}\u0000' +
     '[{"id":1,"call":"a.b.c","applied":true,"keys":["x"],"bytes":15}]', []);
   hooks.start("const b = inputs.last('a.b'); const e = inputs.at(1); const l = inputs.list('a.b'); const s = scene.entities('wall');\n" +

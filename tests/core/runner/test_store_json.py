@@ -71,13 +71,21 @@ def test_every_form_splices_each_input_where_the_loader_found_it(tmp_path, monke
 
 
 def lookup_rows(lookup: bytes) -> list[dict]:
-    """The lookup's two tables (`last`'s, `at`'s) as {key: (position, start, end, id)}, read as the realm reads them."""
+    """The lookup's two tables (`last`'s, `at`'s) as {key: (position, start, end, id)}, each row in its key's bucket."""
+    import zlib
+
     tables = []
     for table in lookup.decode().split("\u0003"):
+        count = int(table[:10])
+        bounds = [int(table[10 * i:10 * i + 10]) for i in range(1, count + 2)]
+        body = table[10 * (count + 2):]
+        assert len(body.encode("utf-16-le")) // 2 == (bounds[-1] if count else 0)
         rows = {}
-        for row in table.split("\u0001")[1:]:
-            key, value = row.split("\u0002")
-            rows[key] = tuple(json.loads(value))
+        for bucket in range(count):
+            for row in body[bounds[bucket]:bounds[bucket + 1]].split("\u0001")[1:]:
+                key, value = row.split("\u0002")
+                assert zlib.crc32(key.encode("utf-16-le")) % count == bucket  # where prelude.js `keyHash` looks
+                rows[key] = tuple(json.loads(value))
         tables.append(rows)
     return tables
 
@@ -98,7 +106,7 @@ def test_the_index_finds_each_input_in_javascript_s_string_indices(tmp_path):
         units = data.decode().encode("utf-16-le")
         last, by_id = lookup_rows(lookup)
         assert last == {"a.b.c": (2, *by_id["7"][1:3], 7), "a.b": (2, *by_id["7"][1:3], 7), "a.b.d": (1, *by_id["Süd-2"][1:3], "Süd-2")}
-        assert [row[0] for row in by_id.values()] == [0, 1, 2]
+        assert sorted(row[0] for row in by_id.values()) == [0, 1, 2]
         for (position, start, end, entry_id) in by_id.values():
             entry = store[position]
             assert entry_id == entry.id
@@ -173,3 +181,28 @@ def test_at_and_last_answer_the_newest_entry_of_any_id_the_body_may_ask_for(tmp_
     reads = [(r["what"], r["entry"]) for r in result["reads"] if r["what"] == "inputs.at"]
     # An id past 2^53 is the number JavaScript reads (JSON.parse), as everywhere a body sees it.
     assert reads == [("inputs.at", i) for i in ids[:7]] + [("inputs.at", 1152921504606847000), ("inputs.at", "c9"), ("inputs.at", None), ("inputs.at", None)]
+
+
+ANY_ID = st.text(max_size=6) | st.integers(-2**63, 2**63)  # any text: lone surrogates, the lookup's marks
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ids=st.lists(ANY_ID, min_size=1, max_size=12, unique_by=lambda i: i if isinstance(i, str) else str(i)))
+def test_the_realm_finds_every_id_where_the_host_put_it(tmp_path, ids):
+    """JavaScript's key escaping and hash (prelude.js `lookupKey`, `keyHash`) agree with the host's for any id:
+    `inputs.at` of each id, asked as the body would (a string, or the number), finds its own entry."""
+    from wsi_inspector.core.jsrules.jsonsize import js_number
+    from wsi_inspector.core.runner.envelope import build_envelope
+    from wsi_inspector.core.runner.host import Runner
+
+    if len({i if isinstance(i, str) else js_number(i) for i in ids}) < len(ids):
+        return  # two ids JavaScript reads as one number: the loader refuses the second
+    records = ",".join(json.dumps({"id": i, "call": "a.b.c", "input": {"n": n}}) for n, i in enumerate(ids))
+    (tmp_path / "s.json").write_text('{"format":"worker-session/1","session":{"id":"s"},"store":[' + records + "]}")
+    session = load(tmp_path / "s.json")
+    assert [e.id for e in session.entries] == ids
+    code = f"return {json.dumps(ids)}.map((id) => {{ const e = inputs.at(id); return e === undefined ? null : e.n; }});"
+    with Runner(size=1) as runner:
+        result = runner.run(build_envelope(session, code))
+    assert result["ok"], result.get("error")
+    assert result["returned"] == list(range(len(ids)))
