@@ -354,10 +354,12 @@ class Runner:
         try:
             frame = envelope.frame()
             for key in STATE_TEXTS:  # most runs share their store and scene: a text crosses once per guest
-                if guest.held.get(key) == frame[key]:
+                text, held = frame[key], guest.held.get(key)
+                if held is text or held == text:
                     del frame[key]
-                else:
-                    guest.held[key] = frame[key]
+                # This very object next time: envelopes of one store share theirs (envelope.StoreTexts), and then
+                # `is` answers where `==` would compare megabytes.
+                guest.held[key] = text
             guest.send(frame)
             while True:
                 frame = read_frame(guest.out_fd, deadline)

@@ -29,8 +29,9 @@ def seen(session, at) -> list:
     """What SEES returns, computed from the session on the host (no runner)."""
     envelope = build_envelope(session, SEES, at=at)
     scene = json.loads(envelope.scene_json)
-    last = envelope.listed[-1].id if envelope.listed else None
-    return [len(envelope.listed), last, len(scene["entities"]), [kept["name"] for kept in scene["keptManifest"]]]
+    store = envelope.texts.store
+    last = store[-1].id if store else None
+    return [len(store), last, len(scene["entities"]), [kept["name"] for kept in scene["keptManifest"]]]
 
 
 def test_a_second_run_on_the_same_state_sends_no_state_text_and_sees_the_same(demo, monkeypatch):
@@ -42,6 +43,16 @@ def test_a_second_run_on_the_same_state_sends_no_state_text_and_sees_the_same(de
     assert first["returned"] == second["returned"] == seen(demo, None)
     assert all(key in frames[0] for key in STATE_TEXTS)
     assert not any(key in frames[1] for key in STATE_TEXTS)
+
+
+def test_envelopes_of_one_store_share_its_texts_and_another_store_gets_its_own(demo):
+    """The host then finds a held text unchanged by identity (envelope.StoreTexts), not by comparing megabytes."""
+    first, second = build_envelope(demo, SEES), build_envelope(demo, "return 1;")
+    assert first.store_json is second.store_json and first.store_index is second.store_index
+    assert first.manifest_json() is second.manifest_json()
+    earlier = build_envelope(demo, SEES, at=demo.bodies[1].key)
+    assert earlier.store_json != first.store_json and len(earlier.texts.store) < len(first.texts.store)
+    assert build_envelope(demo, SEES).store_json == first.store_json
 
 
 def test_runs_at_different_points_each_see_their_own_store(demo, monkeypatch):
