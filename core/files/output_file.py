@@ -6,8 +6,7 @@ something the person did not mean:
 - `check_output(out, inputs)` refuses, before any work starts, an OUT that is a folder, a device
   or anything else that is not a regular file (writing there would replace `/dev/stdout` with a
   file, or fail only at the end), one whose folder does not exist, and one that is the same file as
-  an input (same device and inode: through symlinks and hard links too). `--json` is the way to
-  print a report on stdout.
+  an input (same device and inode: through symlinks and hard links too).
 - `write_output(out, data, inputs)` checks again, then writes a temporary file beside OUT with a
   name nobody can guess (created exclusively, no link followed), flushes it to the disk and renames
   it over OUT in one step. A crash, a full disk or a kill leaves OUT as it was; two writers of one
@@ -57,8 +56,9 @@ def check_output(out: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
         if stat.S_ISDIR(target.st_mode):
             raise OutputRefused(f"{name}: is a folder; give a file name inside it")
         if not stat.S_ISREG(target.st_mode):
+            # No hint of stdout: what these write (a session, a picture, a JUnit report) has no form for it.
             raise OutputRefused(f"{name}: is not a regular file (a device, pipe or socket), which is never replaced; "
-                                "give a file name (use --json to print on stdout)")
+                                "give the path of a file")
         for given in inputs:
             try:
                 if _same_file(target, os.stat(given)):
