@@ -35,7 +35,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
-from wsi_inspector.core.runner.envelope import Envelope
+from wsi_inspector.core.runner.envelope import Envelope, EnvelopeError
 from wsi_inspector.core.runner.protocol import STATE_ROOM, STATE_TEXTS, ChannelClosed, ChannelTimeout, read_frame, write_frame
 from wsi_inspector.core.runner.result import CallTrace, HostTimeout, RunResult, assemble, failure, read_done
 
@@ -235,8 +235,13 @@ class Runner:
 
             prepare_in_background()
 
-    def submit(self, envelope: Envelope, callback: Callable[[RunResult], None] | None = None) -> Future:
-        """Start a run; the Future's result is the result document. `callback` runs on a worker thread."""
+    def submit(self, envelope: Envelope | Callable[[], Envelope], callback: Callable[[RunResult], None] | None = None) -> Future:
+        """Start a run; the Future's result is the result document. `callback` runs on a worker thread.
+
+        `envelope` may be a function that makes it (`build_envelope` with its arguments): it is then made on the
+        runner's thread, as the window needs (its store's texts grow with the session); an EnvelopeError is
+        the run's result, as in replay.
+        """
         future: Future = Future()
         if callback is not None:
             future.add_done_callback(lambda f: callback(f.result()))
@@ -299,7 +304,7 @@ class Runner:
             return _new_guest(limit)
         return guest
 
-    def _work(self, envelope: Envelope, future: Future) -> None:
+    def _work(self, envelope: Envelope | Callable[[], Envelope], future: Future) -> None:
         if not future.set_running_or_notify_cancel():
             return
         with self._slots:
@@ -309,7 +314,12 @@ class Runner:
                 result = failure("InternalError", f"the runner failed: {type(exc).__name__}: {exc} (please report it)")
         future.set_result(result)
 
-    def _run_envelope(self, envelope: Envelope, future: Future) -> RunResult:
+    def _run_envelope(self, envelope: Envelope | Callable[[], Envelope], future: Future) -> RunResult:
+        if callable(envelope):
+            try:
+                envelope = envelope()
+            except EnvelopeError as exc:
+                return failure("EnvelopeError", str(exc))
         envelope.prepare()  # TypeScript erased here, on the runner's thread, within the run's timeout
         if envelope.refusal is not None:
             return failure(**envelope.refusal)

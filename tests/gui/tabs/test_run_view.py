@@ -77,6 +77,34 @@ def test_a_run_never_blocks_the_window_and_stop_ends_it(qtbot, run_view):
     assert _run(qtbot, run_view, "return 'next';")["returned"] == "next"
 
 
+def test_the_envelope_is_made_off_the_gui_thread_and_a_refusal_is_the_runs_result(qtbot, run_view, monkeypatch):
+    """The store's texts grow with the session: made on the runner's thread, never the window's; what
+    build_envelope refuses shows as the run's failure, and the view is ready for the next run."""
+    import threading
+
+    from wsi_inspector.core.runner import envelope
+    from wsi_inspector.gui.tabs.run import view as run_module
+
+    threads = []
+
+    def made_elsewhere(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return envelope.build_envelope(*args, **kwargs)
+
+    monkeypatch.setattr(run_module, "build_envelope", made_elsewhere)
+    assert _run(qtbot, run_view, "return 7;")["returned"] == 7
+    assert threads and threading.main_thread() not in threads
+
+    def refused(*args, **kwargs):
+        raise envelope.EnvelopeError("no body 'b99' in demo.json to run at; its bodies are: b1")
+
+    monkeypatch.setattr(run_module, "build_envelope", refused)
+    result = _run(qtbot, run_view, "return 7;")
+    assert result["ok"] is False and result["error"]["name"] == "EnvelopeError"
+    assert "EnvelopeError: no body" in run_view.error_label.text() and "failed" in run_view.status_label.text()
+    assert run_view.run_button.isEnabled() and run_view.future is None
+
+
 def test_operations_are_plotted_one_bar_per_call(qtbot, run_view):
     _run(qtbot, run_view, "await Promise.all([1, 2, 3].map((level) => modules.mep.risers({ level })));")
     assert len(run_view.bars.opts["x0"]) == 3
