@@ -24,9 +24,11 @@ SEED = 26
 CASES = int(os.environ.get("WSI_FUZZ_CASES", "36"))
 
 # Captured by the override line before it replaces anything; `byBody()` is true when the nearest
-# located frame above the replaced built-in is the body's own.
+# located frame above the replaced built-in is the body's own. A twin calls its original through the
+# captured `Reflect.apply`: through the global, a pair replacing Reflect.apply and a built-in the body
+# uses made the twins call each other until the stack overflowed (the body's own failure, not the runner's).
 HARNESS = (
-    "const __fz = (() => { const apply = Reflect.apply, capture = Error.captureStackTrace, exec = RegExp.prototype.exec, "
+    "const __fzApply = Reflect.apply; const __fz = (() => { const apply = Reflect.apply, capture = Error.captureStackTrace, exec = RegExp.prototype.exec, "
     "located = /:\\d+:\\d+\\)?$/m, body = /body\\.js:\\d+:\\d+\\)?$/m; "
     "return (fn) => { const o = {}; capture(o, fn); const s = o.stack; "
     "const m = apply(exec, located, [s]); if (m === null) return true; "
@@ -35,7 +37,7 @@ HARNESS = (
 
 # label: JavaScript that replaces one intrinsic with a hostile twin (`orig` is the original).
 METHOD = ("{{ const target = {target}; const orig = target[{key}]; "
-          "const twin = function (...a) {{ return __fz(twin) ? Reflect.apply(orig, this, a) : ({forged}); }}; "
+          "const twin = function (...a) {{ return __fz(twin) ? __fzApply(orig, this, a) : ({forged}); }}; "
           "Object.defineProperty(target, {key}, {{ value: twin, writable: true, configurable: true }}); }}")
 
 
@@ -77,7 +79,7 @@ OVERRIDES = {
     "String.prototype.replace": method("String.prototype", "'replace'", "'forged'"),
     "RegExp.prototype.exec": method("RegExp.prototype", "'exec'", "['body.js:99:1', '99', '1']"),
     "Math.min": method("Math", "'min'", "-1"),
-    "Promise.prototype.then": method("Promise.prototype", "'then'", "Reflect.apply(orig, Promise.resolve({ forged: 1 }), a)"),
+    "Promise.prototype.then": method("Promise.prototype", "'then'", "__fzApply(orig, Promise.resolve({ forged: 1 }), a)"),
     "Function.prototype.call": method("Function.prototype", "'call'", "'forged'"),
     "Function.prototype.apply": method("Function.prototype", "'apply'", "'forged'"),
     "Error.captureStackTrace": method("Error", "'captureStackTrace'", "undefined"),
@@ -144,9 +146,9 @@ OVERRIDES = {
     "WeakMap.prototype.get": method("WeakMap.prototype", "'get'", "'forged'"),
     "WeakMap.prototype.set": method("WeakMap.prototype", "'set'", "this"),
     "WeakMap.prototype.has": method("WeakMap.prototype", "'has'", "true"),
-    "Promise.resolve": method("Promise", "'resolve'", "Reflect.apply(orig, Promise, [{ forged: 1 }])"),
-    "Promise.reject": method("Promise", "'reject'", "Reflect.apply(orig, Promise, [new Error('forged')])"),
-    "Promise.all": method("Promise", "'all'", "Reflect.apply(orig, Promise, [[]])"),
+    "Promise.resolve": method("Promise", "'resolve'", "__fzApply(orig, Promise, [{ forged: 1 }])"),
+    "Promise.reject": method("Promise", "'reject'", "__fzApply(orig, Promise, [new Error('forged')])"),
+    "Promise.all": method("Promise", "'all'", "__fzApply(orig, Promise, [[]])"),
     "Promise.prototype.catch": method("Promise.prototype", "'catch'", "this"),
     "Promise.prototype.finally": method("Promise.prototype", "'finally'", "this"),
     "Function.prototype.bind": method("Function.prototype", "'bind'", "() => 'forged'"),
