@@ -26,6 +26,7 @@ from wsi_inspector.gui.widgets.elide import IdRowsElided, every_row, no_row
 
 SHOWN_KEPT = 4096  # elided texts kept from paint to paint: the texts of a screenful many times over
 LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029")  # a text of several lines is laid out by Qt (its delegate's path)
+ELIDE_MIDDLE = int(Qt.TextElideMode.ElideMiddle.value)
 LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 HORIZONTAL = int(Qt.AlignmentFlag.AlignHorizontal_Mask)
 VERTICAL = int(Qt.AlignmentFlag.AlignVertical_Mask)
@@ -76,13 +77,15 @@ class CellPainter:
         palette = table.palette()
         group = QPalette.ColorGroup.Normal if table.isActiveWindow() else QPalette.ColorGroup.Inactive
         text_colour, alternate = palette.color(group, QPalette.ColorRole.Text), palette.color(group, QPalette.ColorRole.AlternateBase)
+        highlight, highlighted_text = palette.color(group, QPalette.ColorRole.Highlight), palette.color(group, QPalette.ColorRole.HighlightedText)
         alternating = table.alternatingRowColors()
         margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1
-        view_font, view_mode = table.font(), table.textElideMode()
+        view_font, view_mode, wrap = table.font(), int(table.textElideMode().value), table.wordWrap()
         fonts: dict[int, tuple[QFont, str, float, int]] = {}  # id of a look's font → it, its key, ascent, line height
-        selection, current = table.selectionModel(), table.currentIndex()
-        focused = (table.hasFocus() or viewport.hasFocus()) and current.isValid()
-        selected = _selected_rows(selection, first, last) if selection is not None else set()
+        current = table.currentIndex()
+        focus = (current.row(), current.column()) if (table.hasFocus() or viewport.hasFocus()) and current.isValid() else None
+        selected, partly = _selected_rows(table.selectionModel(), first, last, model.columnCount())
+        left_edge, right_edge = places[0][1] if places else 0, places[-1][1] + places[-1][2] + grid if places else 0
         painter = QPainter(viewport)
         try:
             pen: QColor | None = None
@@ -91,64 +94,60 @@ class CellPainter:
             for row, key in zip(range(first, last + 1), model.row_keys(first, last)):  # type: ignore[attr-defined]
                 top, height = table.rowViewportPosition(row), table.rowHeight(row) - grid
                 looks = model.looks_of(key)  # type: ignore[attr-defined]
-                odd = alternating and row % 2 == 1
-                whole_row = row in selected or (focused and current.row() == row)
+                chosen = row in selected
+                if chosen or (alternating and row % 2 == 1):  # the row's panel (its columns' grid lines drawn over it)
+                    painter.fillRect(QRect(left_edge, top, right_edge - left_edge, height), highlight if chosen else alternate)
                 for column, x, width in places:
-                    cell = QRect(x, top, width, height)
                     way, cut = ways[column]
                     font, align, foreground, text, background = looks[column]
-                    if whole_row or way is AS_QT or (text and any(breaks in text for breaks in LINE_BREAKS)):
-                        as_qt.append((row, column, cell, False))  # selected, focused, another delegate's, or lines
+                    if way is AS_QT or row in partly or (focus is not None and focus == (row, column)):
+                        as_qt.append((row, column, QRect(x, top, width, height), False))  # another delegate's, or its frame
                         continue
-                    if odd:
-                        painter.fillRect(cell, alternate)
-                    if background is not None:
-                        painter.fillRect(cell, background)
+                    if background is not None and not chosen:
+                        painter.fillRect(x, top, width, height, background)
                     if text:
+                        if cut is None:
+                            mode = view_mode
+                        elif isinstance(cut, IdRowsElided):  # ids in the middle where the delegate says so
+                            mode = ELIDE_MIDDLE if cut.is_id(model.index(row, column)) else view_mode
+                        else:
+                            mode = cut
                         font = font if font is not None else view_font
                         facts = fonts.get(id(font))
                         if facts is None:
                             facts = fonts[id(font)] = _font_facts(font)
+                        placed = self._placed(text, facts, mode, width - 2 * margin, height, align if align is not None else LEFT, wrap)
+                        if placed is None:  # shown over several lines: Qt lays it out
+                            as_qt.append((row, column, QRect(x, top, width, height), False))
+                            continue
                         if painter_font is not facts[0]:
                             painter.setFont(font)
                             painter_font = facts[0]
-                        colour = foreground if foreground is not None else text_colour
+                        colour = highlighted_text if chosen else foreground if foreground is not None else text_colour
                         if pen is not colour:
                             painter.setPen(colour)
                             pen = colour
-                        room = width - 2 * margin
-                        if cut is None:
-                            mode = view_mode
-                        elif isinstance(cut, IdRowsElided):  # ids in the middle where the delegate says so
-                            mode = Qt.TextElideMode.ElideMiddle if cut.is_id(model.index(row, column)) else view_mode
-                        else:
-                            mode = cut
-                        placed = self._placed(text, facts, mode, room, height, align if align is not None else LEFT)
-                        if placed is None:  # shown over several lines: Qt lays it out
-                            as_qt.append((row, column, cell, False))
-                            continue
                         shown, left_offset, baseline = placed
                         at = QPointF(x + margin + left_offset, top + baseline)
                         if baseline - facts[2] < 0 or baseline - facts[2] + facts[3] > height:
-                            painter.setClipRect(cell)  # a line taller than its cell: cut at the cell, as Qt's style cuts it
+                            painter.setClipRect(x, top, width, height)  # a line taller than its cell: cut there, as Qt's style cuts it
                             painter.drawText(at, shown)
                             painter.setClipping(False)
                         else:
                             painter.drawText(at, shown)
                     if way is WITH_MARK:
-                        as_qt.append((row, column, cell, True))  # its mark, drawn by its delegate over the text
+                        as_qt.append((row, column, QRect(x, top, width, height), True))  # its mark, drawn by its delegate over the text
             for row, column, cell, mark_only in as_qt:
-                self._paint_as_qt(painter, row, column, cell, mark_only, focused and current.row() == row and current.column() == column)
+                self._paint_as_qt(painter, row, column, cell, mark_only, focus == (row, column))
             if grid:
                 option = QStyleOptionViewItem()
                 table.initViewItemOption(option)  # Fusion's grid is the option's palette's Window, darker
                 hint = table.style().styleHint(QStyle.StyleHint.SH_Table_GridLineColor, option, table)
                 painter.setPen(QPen(QColor.fromRgba(hint & 0xFFFFFFFF), 1, table.gridStyle()))
-                for row in range(first, last + 1):  # through the middle of the pixels (at 1.5× they fall where Qt's do)
-                    y = table.rowViewportPosition(row) + table.rowHeight(row) - 0.5
-                    painter.drawLine(QLineF(area.left() + 0.5, y, area.right() + 0.5, y))
-                for _column, x, width in places:
-                    painter.drawLine(QLineF(x + width + 0.5, area.top() + 0.5, x + width + 0.5, area.bottom() + 0.5))
+                # Through the middle of the pixels (at 1.5× they fall where Qt's do); all in one call.
+                painter.drawLines([QLineF(area.left() + 0.5, y, area.right() + 0.5, y)
+                                   for y in (table.rowViewportPosition(row) + table.rowHeight(row) - 0.5 for row in range(first, last + 1))]
+                                  + [QLineF(x + width + 0.5, area.top() + 0.5, x + width + 0.5, area.bottom() + 0.5) for _column, x, width in places])
         finally:
             painter.end()
 
@@ -165,19 +164,18 @@ class CellPainter:
             if not isinstance(delegate, IdRowsElided) or (type(delegate) is not IdRowsElided and not hasattr(delegate, "paint_mark")):
                 ways[column] = (AS_QT, None)
                 continue
-            cut = Qt.TextElideMode.ElideMiddle if delegate.is_id is every_row else None if delegate.is_id is no_row else delegate
+            cut = ELIDE_MIDDLE if delegate.is_id is every_row else None if delegate.is_id is no_row else delegate
             ways[column] = (TEXT if type(delegate) is IdRowsElided else WITH_MARK, cut)
         return ways
 
-    def _placed(self, text: str, facts: tuple[QFont, str, float, int], mode: Qt.TextElideMode, room: int, height: int,
-                align: int) -> tuple[str, float, float] | None:
+    def _placed(self, text: str, facts: tuple[QFont, str, float, int], mode: int, room: int, height: int, align: int,
+                wrap: bool) -> tuple[str, float, float] | None:
         """`text` as Qt's style shows it in a cell `room` px wide between its margins and `height` high: the text shown
         (whole, or cut), its left offset in the room and its baseline below the cell's top; None: shown over lines.
 
         Kept from paint to paint. A line of ASCII that fits is placed from the font's line (`_font_facts`); any other
         text is laid out as QCommonStyle lays it out (`_laid_out`): word-wrapped where the view wraps, the last line
         shown ending in "…"."""
-        wrap = self.table.wordWrap()
         key = (text, facts[1], mode, room, height, align, wrap)
         if key in self._shown:
             return self._shown[key]
@@ -188,7 +186,8 @@ class CellPainter:
             if advance <= room * 64:
                 placed = self._shown[key] = (text, _aligned(align, room * 64, advance), _vertical(align, height, facts[3]) + facts[2])
                 return placed
-        laid_out = self._shown[key] = _laid_out(text, facts[0], mode, room, height, align, wrap)
+        several = any(breaks in text for breaks in LINE_BREAKS)  # lines: Qt's own path
+        laid_out = self._shown[key] = None if several else _laid_out(text, facts[0], Qt.TextElideMode(mode), room, height, align, wrap)
         return laid_out
 
     def _paint_as_qt(self, painter: QPainter, row: int, column: int, cell: QRect, mark_only: bool, focus: bool) -> None:
@@ -314,14 +313,17 @@ def _font_facts(font: QFont) -> tuple[QFont, str, float, int]:
     return font, font.key(), line.ascent(), round(layout.boundingRect().height())
 
 
-def _selected_rows(selection: Any, first: int, last: int) -> set[int]:
-    """The rows from `first` to `last` the selection holds (a few ranges)."""
+def _selected_rows(selection: Any, first: int, last: int, columns: int) -> tuple[set[int], set[int]]:
+    """The rows from `first` to `last` the selection holds whole, and those it holds in part (a few ranges)."""
+    whole: set[int] = set()
+    part: set[int] = set()
+    if selection is None:
+        return whole, part
     ranges = selection.selection()
-    rows: set[int] = set()
     for number in range(ranges.size()):
         selected = ranges.at(number)
         if selected.parent().isValid():
             continue
-        rows.update(range(max(selected.top(), first), min(selected.bottom(), last) + 1))
-    return rows
-
+        rows = range(max(selected.top(), first), min(selected.bottom(), last) + 1)
+        (whole if selected.left() == 0 and selected.right() == columns - 1 else part).update(rows)
+    return whole - part, part
