@@ -91,13 +91,23 @@ class CellPainter:
             pen: QColor | None = None
             painter_font: QFont | None = None
             as_qt: list[tuple[int, int, QRect, bool]] = []  # cells Qt's own path paints after the loop (True: a mark only)
+            # A repaint of the cells that changed (StillRowsTable._repaint_changed) asks for a region of a few
+            # rectangles: a cell none of them meets is left as it is (the painter would cut all of it away).
+            dirty = ([(rect.left(), rect.top(), rect.right(), rect.bottom()) for rect in region]  # type: ignore[attr-defined]  # iterable at run time
+                     if region.rectCount() > 1 else None)
             for row, key in zip(range(first, last + 1), model.row_keys(first, last)):  # type: ignore[attr-defined]
                 top, height = table.rowViewportPosition(row), table.rowHeight(row) - grid
+                band = None if dirty is None else [(left, right) for left, upper, right, lower in dirty
+                                                   if upper <= top + height and lower >= top]
+                if band is not None and not band:
+                    continue  # nothing of this row to paint
                 looks = model.looks_of(key)  # type: ignore[attr-defined]
                 chosen = row in selected
                 if chosen or (alternating and row % 2 == 1):  # the row's panel (its columns' grid lines drawn over it)
                     painter.fillRect(QRect(left_edge, top, right_edge - left_edge, height), highlight if chosen else alternate)
                 for column, x, width in places:
+                    if band is not None and not any(left <= x + width and right >= x for left, right in band):
+                        continue
                     way, cut = ways[column]
                     font, align, foreground, text, background = looks[column]
                     if way is AS_QT or row in partly or (focus is not None and focus == (row, column)):

@@ -120,3 +120,23 @@ def test_a_note_marks_its_row_as_qt_painted_it(window, open_file, demo_path, qtb
     column = round(view.table.columnWidth(0) * image.devicePixelRatio())  # the image's pixels are the device's
     assert any(image.pixelColor(x, y) == MARK_COLOUR for x in range(column) for y in range(image.height()))
     assert differences(view.table) == []
+
+
+def test_a_region_of_a_few_cells_is_painted_as_qt_paints_it(window, open_file, demo_path, qtbot):
+    # A move repaints the cells that changed (StillRowsTable._repaint_changed): a region of scattered rectangles.
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QRegion
+
+    from tests.helpers.on_screen import on_screen
+
+    view = inputs_table(window, open_file, demo_path, qtbot)
+    table = view.table
+    table.one_pass = False
+    table.viewport().repaint()  # every pixel Qt's
+    qts = on_screen(window, table)
+    table.one_pass = True
+    region = QRegion()
+    for row, column in ((0, 1), (1, 4), (3, 0), (3, 5), (5, 2)):
+        region += QRect(table.columnViewportPosition(column), table.rowViewportPosition(row), table.columnWidth(column), table.rowHeight(row))
+    table.viewport().repaint(region)
+    assert on_screen(window, table) == qts
