@@ -43,10 +43,16 @@ def test_the_one_pass_paints_the_table_as_qt_does_at_every_cursor(window, open_f
     table = view.table
     assert table.cells.can_paint()
     session = window.context.session
+    fell = 0
     for body in [*session.bodies, None]:
         window.context.set_cursor(body.id if body is not None else None)
         qtbot.wait(10)
         assert differences(table) == [], body
+        table.scrollToTop()  # the oldest entries: those that fall at the cap, greyed, "⤓ falls" beside them
+        qtbot.wait(10)
+        assert differences(table) == [], body
+        fell += view.model.fell > 0 and table.rowAt(0) < view.model.fell
+    assert fell, "some cursor shows entries that fall at the cap"
 
 
 def test_the_one_pass_paints_what_qt_paints_for_every_state_of_a_cell(window, open_file, demo_path, qtbot):
