@@ -16,7 +16,7 @@ painted by a delegate of another kind (a note mark's draws its mark after), a te
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import QLineF, QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPalette, QPen, QRegion, QTextLayout, QTextOption
@@ -81,7 +81,7 @@ class CellPainter:
         alternating = table.alternatingRowColors()
         margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1
         view_font, view_mode, wrap = table.font(), int(table.textElideMode().value), table.wordWrap()
-        fonts: dict[int, tuple[QFont, str, float, int]] = {}  # id of a look's font → it, its key, ascent, line height
+        fonts: dict[int, FontFacts] = {}  # id of a look's font → what placing its texts needs
         current = table.currentIndex()
         focus = (current.row(), current.column()) if (table.hasFocus() or viewport.hasFocus()) and current.isValid() else None
         selected, partly = _selected_rows(table.selectionModel(), first, last, model.columnCount())
@@ -130,16 +130,16 @@ class CellPainter:
                         if placed is None:  # shown over several lines: Qt lays it out
                             as_qt.append((row, column, QRect(x, top, width, height), False))
                             continue
-                        if painter_font is not facts[0]:
+                        if painter_font is not facts.font:
                             painter.setFont(font)
-                            painter_font = facts[0]
+                            painter_font = facts.font
                         colour = highlighted_text if chosen else foreground if foreground is not None else text_colour
                         if pen is not colour:
                             painter.setPen(colour)
                             pen = colour
                         shown, left_offset, baseline = placed
                         at = QPointF(x + margin + left_offset, top + baseline)
-                        if baseline - facts[2] < 0 or baseline - facts[2] + facts[3] > height:
+                        if baseline - facts.ascent < 0 or baseline - facts.ascent + facts.height > height:
                             painter.setClipRect(x, top, width, height)  # a line taller than its cell: cut there, as Qt's style cuts it
                             painter.drawText(at, shown)
                             painter.setClipping(False)
@@ -178,7 +178,7 @@ class CellPainter:
             ways[column] = (TEXT if type(delegate) is IdRowsElided else WITH_MARK, cut)
         return ways
 
-    def _placed(self, text: str, facts: tuple[QFont, str, float, int], mode: int, room: int, height: int, align: int,
+    def _placed(self, text: str, facts: FontFacts, mode: int, room: int, height: int, align: int,
                 wrap: bool) -> tuple[str, float, float] | None:
         """`text` as Qt's style shows it in a cell `room` px wide between its margins and `height` high: the text shown
         (whole, or cut), its left offset in the room and its baseline below the cell's top; None: shown over lines.
@@ -186,18 +186,18 @@ class CellPainter:
         Kept from paint to paint. A line of ASCII that fits is placed from the font's line (`_font_facts`); any other
         text is laid out as QCommonStyle lays it out (`_laid_out`): word-wrapped where the view wraps, the last line
         shown ending in "…"."""
-        key = (text, facts[1], mode, room, height, align, wrap)
+        key = (text, facts.key, mode, room, height, align, wrap)
         if key in self._shown:
             return self._shown[key]
         if len(self._shown) >= SHOWN_KEPT:
             self._shown.clear()
         if text.isascii() and text.isprintable() and not text.endswith(" "):
-            advance = round(QFontMetricsF(facts[0]).horizontalAdvance(text) * 64)  # Qt's text engine counts in 64ths
+            advance = round(facts.metrics.horizontalAdvance(text) * 64)  # Qt's text engine counts in 64ths
             if advance <= room * 64:
-                placed = self._shown[key] = (text, _aligned(align, room * 64, advance), _vertical(align, height, facts[3]) + facts[2])
+                placed = self._shown[key] = (text, _aligned(align, room * 64, advance), _vertical(align, height, facts.height) + facts.ascent)
                 return placed
         several = any(breaks in text for breaks in LINE_BREAKS)  # lines: Qt's own path
-        laid_out = self._shown[key] = None if several else _laid_out(text, facts[0], Qt.TextElideMode(mode), room, height, align, wrap)
+        laid_out = self._shown[key] = None if several else _laid_out(text, facts.font, Qt.TextElideMode(mode), room, height, align, wrap)
         return laid_out
 
     def _paint_as_qt(self, painter: QPainter, row: int, column: int, cell: QRect, mark_only: bool, focus: bool) -> None:
@@ -313,14 +313,25 @@ def _laid_out(text: str, font: QFont, mode: Qt.TextElideMode, room: int, height:
     return shown.rstrip("\u2028"), _aligned(align, room * 64, advance), top + line.ascent()
 
 
-def _font_facts(font: QFont) -> tuple[QFont, str, float, int]:
-    """A font, its key, and the ascent and height of a line of it as Qt's text layout places it (the height rounded up
-    from the ascent and descent: what Qt's style centres in a cell)."""
+class FontFacts(NamedTuple):
+    """A font and what placing a line of it takes: its key (texts are kept per font), the ascent and the height of a
+    line as Qt's text layout places it (the height rounded up from the ascent and descent: what Qt's style centres in
+    a cell), its metrics."""
+
+    font: QFont
+    key: str
+    ascent: float
+    height: int
+    metrics: QFontMetricsF
+
+
+def _font_facts(font: QFont) -> FontFacts:
+    """`font`'s FontFacts, from a line laid out in it."""
     layout = QTextLayout("x", font)
     layout.beginLayout()
     line = layout.createLine()
     layout.endLayout()
-    return font, font.key(), line.ascent(), round(layout.boundingRect().height())
+    return FontFacts(font, font.key(), line.ascent(), round(layout.boundingRect().height()), QFontMetricsF(font))
 
 
 def _selected_rows(selection: Any, first: int, last: int, columns: int) -> tuple[set[int], set[int]]:
