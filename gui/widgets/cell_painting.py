@@ -8,11 +8,13 @@ looks the model made for the move (`row_keys`, `looks_of`: font, alignment, fore
 elision kept from paint to paint, the backgrounds filled and the texts drawn with one QPainter.
 
 What it draws is what Fusion draws, pixel for pixel (tests/gui/widgets/test_cell_painting.py compares the two): the
-alternate rows' base, a cell's background, its text between the style's margins (`PM_FocusFrameHMargin` + 1 a side),
-centred vertically as Qt's text layout centres it and cut where the column's delegate cuts it (`elide.IdRowsElided`:
-ids in the middle; else the view's mode), the grid. A cell this loop does not draw as Qt would goes through Qt's own
-path (`_paint_as_qt`): a selected row, the current cell while the view has the focus (its focus frame), a column
-painted by a delegate of another kind (a note mark's draws its mark after), a text of several lines.
+alternate rows' base and a selected row's highlight, a cell's background, its text between the style's margins
+(`PM_FocusFrameHMargin` + 1 a side), placed as Qt's text layout places a line and cut where the column's delegate cuts
+it (`elide.IdRowsElided`: ids in the middle; else the view's mode; a wrapped text as QCommonStyle cuts it, `_laid_out`),
+the grid. A cell this loop does not draw as Qt would goes through Qt's own path (`_paint_as_qt`): the current cell
+while the view has the focus (its focus frame), a row the selection holds in part, a column painted by a delegate of
+another kind (a note mark's column has its texts drawn here and its marks by its delegate), a text of several lines.
+Spans are not drawn (`can_paint` checks the first cell's only: the Inputs table sets none).
 """
 from __future__ import annotations
 
@@ -28,8 +30,6 @@ SHOWN_KEPT = 4096  # elided texts kept from paint to paint: the texts of a scree
 LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029")  # a text of several lines is laid out by Qt (its delegate's path)
 ELIDE_MIDDLE = int(Qt.TextElideMode.ElideMiddle.value)
 LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-HORIZONTAL = int(Qt.AlignmentFlag.AlignHorizontal_Mask)
-VERTICAL = int(Qt.AlignmentFlag.AlignVertical_Mask)
 TEXT, WITH_MARK, AS_QT = "text", "mark", "qt"  # how a column is painted (`_column_ways`)
 
 
