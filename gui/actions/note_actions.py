@@ -112,8 +112,12 @@ class NoteMark(IdRowsElided):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         super().paint(painter, option, index)
+        self.paint_mark(painter, option.rect, index)
+
+    def paint_mark(self, painter: QPainter, rect: QRect, index: Index) -> None:
+        """The mark alone, at the right edge of the cell `rect`, when its row has notes (a table that paints its cells
+        in one pass, cell_painting, draws their texts and asks for the marks)."""
         if self.notes_at(index):
-            rect: QRect = option.rect
             painter.save()
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setPen(Qt.PenStyle.NoPen)

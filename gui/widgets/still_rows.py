@@ -28,8 +28,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, Qt
-from PySide6.QtGui import QRegion
+from PySide6.QtGui import QPaintEvent, QRegion
 from PySide6.QtWidgets import QTableView, QWidget
+
+from wsi_inspector.gui.widgets.cell_painting import CellPainter
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -45,6 +47,8 @@ class StillRowsTable(QTableView):
         self._below: bool | None = None  # since the last layout: None no change, True all below the rows shown
         self.held_layouts = 0
         self._resets = 0  # models reset: a row's key (`row_keys`) may name another entry after one
+        self.cells = CellPainter(self)  # the viewport's cells in one pass, from the model's row looks (cell_painting)
+        self.one_pass = True  # False: Qt paints the cells (tests compare the two)
 
     def _note(self, parent: Index, first: int) -> None:
         """A change of rows from `first` on: below the shown rows only when the viewport is full of rows above it."""
@@ -59,6 +63,13 @@ class StillRowsTable(QTableView):
                            model.columnsRemoved, model.columnsMoved):
                 signal.connect(self._repaint_all)
             model.modelReset.connect(self._reset)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 — Qt's hook
+        """The viewport's cells in one pass where the model has row looks (cell_painting), else as Qt paints them."""
+        if self.one_pass and self.cells.can_paint():
+            self.cells.paint(event.region())
+        else:
+            super().paintEvent(event)
 
     def _reset(self) -> None:
         self._resets += 1
