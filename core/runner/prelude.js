@@ -685,7 +685,7 @@
   }
 
   // The store in the runner's hands, as the host indexed it (envelope.store_lookup): what `inputs.last(x)` and
-  // `inputs.at(id)` answer, found with one search of the lookup's text, and each input parsed when a body first
+  // `inputs.at(id)` answer, found in one bucket of the lookup's hash tables, and each input parsed when a body first
   // reads it (the same value after that: identity holds) from where it lies in the store's text. JSON.parse of a
   // whole 4 MB store was 20 ms of a warm run that read one entry; parsing a JSON index of its 5,000 entries,
   // mapping their ids and scanning their calls 1 to 2 ms more. `find` hands out one entry or null.
