@@ -59,16 +59,16 @@ class RunOptions(BaseModel):
 class Envelope:
     """Everything one run needs, validated: the guest gets `code`, the state texts (protocol.STATE_TEXTS) and the limits.
 
-    The store and the scene are texts of their own, which the guest's realm parses only when the
-    body first reads them (see prelude.js); `env_json` holds the rest (kept, known, options). The store
-    stays UTF-8 from the file to V8 (`store_json` is bytes): as a str it was decoded here, encoded for
-    the pipe, decoded by the guest and encoded for V8 again (~20 ms a run for a 4 MB store).
+    The store (`texts`, shared by every envelope of that store) and the scene are texts of their own, which
+    the guest's realm parses only when the body first reads them (see prelude.js); `env_json` holds the rest
+    (kept, known, options). The texts stay UTF-8 from the file to V8 (bytes): as a str the store was decoded
+    here, encoded for the pipe, decoded by the guest and encoded for V8 again (~20 ms a run for a 4 MB store).
     """
 
     code: str
     lang: Literal["js", "ts"]
     env_json: str
-    store_json: bytes
+    texts: StoreTexts = field(repr=False)
     scene_json: bytes
     options: RunOptions
     mock: MockModules | None
@@ -76,12 +76,6 @@ class Envelope:
     max_keep_bytes: int = 65_536
     refusal: dict[str, Any] | None = None  # an error found before shipping (TypeScript that cannot be erased)
     types_pending: bool = False  # TypeScript whose types are erased by `prepare`, on the runner's thread
-    # What `inputs.last`/`at` answer and where each input lies in store_json (`store_lookup`): the realm parses
-    # only the inputs a body reads (prelude.js `storeOf`).
-    store_index: bytes = b"\x03"
-    # The handed store's texts, shared by every envelope of that store (`StoreTexts.of`), and the manifest made
-    # from it for `inputs.list`'s lines.
-    texts: StoreTexts | None = field(default=None, repr=False)
 
     def prepare(self) -> None:
         """Erase a TypeScript body's types, once, bounded by the run's timeout.
@@ -97,14 +91,19 @@ class Envelope:
         except TypeScriptError as exc:
             self.refusal = exc.as_error()
 
+    @property
+    def store_json(self) -> bytes:
+        """The handed store as the editor injects it (`StoreTexts`)."""
+        return self.texts.json
+
     def manifest_json(self) -> bytes:
         """The handed store's manifest (`StoreTexts.manifest`)."""
-        return b"[]" if self.texts is None else self.texts.manifest()
+        return self.texts.manifest()
 
     def frame(self) -> dict[str, Any]:
         """The `run` frame for the guest: the state texts (protocol.STATE_TEXTS) as UTF-8 bytes, which go into V8 as they are."""
         return {
-            "t": "run", "code": self.code, "env": self.env_json, "store": self.store_json, "index": self.store_index,
+            "t": "run", "code": self.code, "env": self.env_json, "store": self.texts.json, "index": self.texts.lookup,
             "scene": self.scene_json, "manifest": self.manifest_json(), "timeout": self.options.timeout_s,
             "memory": self.options.memory_bytes,
         }
@@ -360,10 +359,9 @@ def build_envelope(
         "known": mock.known,
         "options": {"deterministic": run_options.deterministic, "seed": run_options.seed, "nowMs": now_ms},
     })
-    texts = StoreTexts.of(store)
     envelope = Envelope(
         code=code, lang=lang, options=run_options, mock=mock,  # type: ignore[arg-type]
-        env_json=env_json, store_json=texts.json, store_index=texts.lookup, texts=texts,
+        env_json=env_json, texts=StoreTexts.of(store),
         scene_json=dumps(scene_payload(session.scene, state.kept)).encode(),
         body_key=None if body_id is None else str(body_id), max_keep_bytes=session.caps.max_keep_bytes,
     )

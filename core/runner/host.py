@@ -364,11 +364,11 @@ class Runner:
         try:
             frame = envelope.frame()
             for key in STATE_TEXTS:  # most runs share their store and scene: a text crosses once per guest
-                text, held = frame[key], guest.held.get(key)
-                if held is text or held == text:
+                text = frame[key]
+                if guest.held.get(key) == text:
                     del frame[key]
-                # This very object next time: envelopes of one store share theirs (envelope.StoreTexts), and then
-                # `is` answers where `==` would compare megabytes.
+                # This very object next time: envelopes of one store share theirs (envelope.StoreTexts), and bytes
+                # compare equal to themselves at once, where an equal copy is compared byte by byte.
                 guest.held[key] = text
             guest.send(frame)
             while True:

@@ -727,9 +727,6 @@
     };
   }
 
-  // A key as the lookup's rows hold it (envelope.lookup_key): its marks (U+0000 to U+0004) and every UTF-16
-  // surrogate as U+0004 and four hex digits.
-  const HEX = "0123456789abcdef";
   // CRC-32 of a key's UTF-16 units, little-endian (envelope.hash_table: zlib.crc32 of the key's UTF-16-LE bytes).
   const CRC_TABLE = (() => {
     const table = list();
@@ -749,6 +746,9 @@
     }
     return (c ^ -1) >>> 0;
   }
+  // A key as the lookup's rows hold it (envelope.lookup_key): its marks (U+0000 to U+0004) and every UTF-16
+  // surrogate as U+0004 and four hex digits.
+  const HEX = "0123456789abcdef";
   function lookupKey(key) {
     let out = "";
     let from = 0;
@@ -1158,15 +1158,15 @@
     current.done = { __proto__: null, out, json, keepJson, keepFns: returned.fns };
   }
 
-  const EMPTY_STATE = { __proto__: null, storeText: "[]", indexText: "0000000000\u00030000000000", sceneText: "{}", manifestText: "[]" };
+  const EMPTY_STATE = { __proto__: null, storeText: "[]", lookupText: "0000000000\u00030000000000", sceneText: "{}", manifestText: "[]" };
   let preloaded = EMPTY_STATE;
   const hooks = {
     __proto__: null,
     logBuffer,
-    // The state texts a run is handed (the store, its index, the scene, the manifest: protocol.STATE_TEXTS),
-    // called with the four joined by NUL (which JSON text never holds raw) as `this`: a string value the guest makes, never a string
-    // literal in a script, which V8 would scan and compile (3 MB of store took ~30 ms a run, and again
-    // for the next realm). The guest puts in the last run's while the next realm waits, so a run with
+    // The state texts a run is handed (the store, its lookup, the scene, the manifest: protocol.STATE_TEXTS),
+    // called with the four joined by NUL (which neither JSON text nor the lookup holds raw) as `this`: a string
+    // value the guest makes, never a string literal in a script, which V8 would scan and compile (3 MB of store
+    // took ~30 ms a run, and again for the next realm). The guest puts in the last run's while the next realm waits, so a run with
     // the same texts (most runs of a session share their store and scene) does not hand them again.
     preload() {
       const packed = apply(strValueOf, this, []);
@@ -1177,7 +1177,7 @@
         texts[i] = slice(packed, from, end);
         from = end + 1;
       }
-      preloaded = { __proto__: null, storeText: texts[0], indexText: texts[1], sceneText: texts[2],
+      preloaded = { __proto__: null, storeText: texts[0], lookupText: texts[1], sceneText: texts[2],
         manifestText: slice(packed, from, packed.length) };
     },
     start(code, envText, secret) {
@@ -1216,7 +1216,7 @@
       // Promise.prototype.then cannot see or change its own outcome on the way out.
       // Where the body is handed its state: inputs, kept and scene go through the read tracer (reads.js).
       const manifestOf = parsedOnUse(state.manifestText);
-      const promise = apply(fn, undefined, [makeInputs(storeOf(state.storeText, state.indexText), manifestOf), __wsiReads.kept(env.kept),
+      const promise = apply(fn, undefined, [makeInputs(storeOf(state.storeText, state.lookupText), manifestOf), __wsiReads.kept(env.kept),
         makeModules(), makeScene(parsedOnUse(state.sceneText)), bodyConsole, bodyConsole.log]);
       apply(promiseThen, promise, [(value) => {
         try {

@@ -18,9 +18,9 @@ _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder().decode
 
 HEADER = struct.Struct(">I")
-# The state texts of a `run` frame that a guest keeps (UTF-8 bytes; the index, what `inputs.last`/`at` answer and
-# where each of the store's inputs lies: envelope.store_lookup): its next realm holds the last run's (prelude.js `preload`), so the host
-# sends one only when it differs from what that guest was sent last.
+# The state texts of a `run` frame that a guest keeps, UTF-8 bytes (the index: what `inputs.last`/`at` answer and
+# where each of the store's inputs lies, envelope.store_lookup). Its next realm holds the last run's (prelude.js
+# `preload`), so the host sends one only when it differs from what that guest was sent last.
 STATE_TEXTS = ("store", "index", "scene", "manifest")
 # Bytes of memory a byte of the state texts may take in a guest, on top of the body's own cap: the frame, the
 # string V8 makes of them, their values once the body reads them.

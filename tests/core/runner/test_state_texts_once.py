@@ -48,7 +48,7 @@ def test_a_second_run_on_the_same_state_sends_no_state_text_and_sees_the_same(de
 def test_envelopes_of_one_store_share_its_texts_and_another_store_gets_its_own(demo):
     """The host then finds a held text unchanged by identity (envelope.StoreTexts), not by comparing megabytes."""
     first, second = build_envelope(demo, SEES), build_envelope(demo, "return 1;")
-    assert first.store_json is second.store_json and first.store_index is second.store_index
+    assert first.store_json is second.store_json and first.texts.lookup is second.texts.lookup
     assert first.manifest_json() is second.manifest_json()
     earlier = build_envelope(demo, SEES, at=demo.bodies[1].key)
     assert earlier.store_json != first.store_json and len(earlier.texts.store) < len(first.texts.store)
