@@ -174,6 +174,8 @@ class Realm:
         # reads.js: the tracer's factory, handed to the prelude alone (a parameter, never a global), which makes
         # the tracer with its own captured intrinsics.
         hooks = self.mr.eval(f"const {self.name} = ((makeReads) => {PRELUDE})({READS});\n{self.name}")
+        # The warm-up's done text (prelude.js): its promises have settled, so `poll` takes the path a run's end takes.
+        self.warmed = self.mr.eval(f"{self.name}.poll()").startswith('{"done"')
         self.no_args = self.mr.eval("[]")
         self._undefined = self._ctx._python_to_value_handle(JSUndefined)
         # The raw handles a poll or a timers' firing is posted with, taken once (each a ctypes conversion

@@ -1339,7 +1339,9 @@
   Object.defineProperty(Intl.DateTimeFormat.prototype, "format", formatGetter);
   Object.defineProperty(Intl.DateTimeFormat.prototype, "formatToParts", formatParts);
   if (temporalNow) Object.defineProperty(Temporal, "Now", temporalNow);
-  run = null;
+  // The warm-up's run stays `run` for the guest's first call, a `poll` once its promises have settled (guest.py
+  // `Realm`): the done text's code (the outcome's JSON, the reads' text) is compiled then, not during the run
+  // (~0.1 ms of a warm run, docs/runner.md). `start` makes the run's own record.
   preloaded = EMPTY_STATE;
   // Function.prototype.toString prints the runner's functions as built-ins (installed last: the
   // warm-up above is the runner's own code). It is itself one of them.

@@ -116,6 +116,25 @@ def test_the_realms_warm_up_leaves_no_fixed_time_or_seeded_random_to_a_free_run(
     assert seeded[0] != seeded[1]
 
 
+def test_a_realm_is_made_with_its_warm_ups_end_already_run(demo, runner):
+    # The warm-up's end (the done text a run's last poll writes) runs while the realm is made, not in the first
+    # run; that run's outcome is its own: none of the warm-up's reads, its returned value or its keep.
+    import asyncio
+
+    from wsi_inspector.core.runner.guest import Realm
+
+    async def warmed() -> bool:
+        realm = Realm()
+        try:
+            return realm.warmed
+        finally:
+            realm.close()
+
+    assert asyncio.run(warmed())
+    result = runner.run(build_envelope(demo, "return 7;"))
+    assert result["ok"] is True and result["returned"] == 7 and result["reads"] == [] and result.get("keep") is None
+
+
 def test_a_body_that_breaks_out_of_its_function_cannot_start_a_run_of_its_own(demo, runner):
     # The script that compiles a body also starts it, through a name the body never sees. A body that
     # closes its function runs its own top-level code before that call; whatever it does, the run is refused.
