@@ -77,6 +77,11 @@ DATA_SLACK = 128 * 1024 * 1024
 MEMORY_POLL_S = 0.005
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 ORPHAN_POLL_S = 0.1
+# V8's flags beside mini-racer's own (`--single-threaded`). No Sparkplug: V8 compiles baseline code in batches, and
+# the batch a realm's warm-up starts filled up during the run and was compiled there, synchronously (~0.07 ms of a
+# run that reads an input, on a CPU back from idle; docs/runner.md). A body's hot code still goes on to Maglev and
+# TurboFan: loops of 2e4 to 3e6 steps, fib(24) and 2e5 objects ran in the same time without it.
+V8_FLAGS = ("--no-sparkplug",)
 
 
 class RunAborted(Exception):
@@ -94,9 +99,10 @@ def _bare_racer() -> Any:
     out (tested with mini-racer 0.14). Should another version bring it back, the prelude replaces
     the timers and the global-scope test names what is left.
     """
-    from py_mini_racer import MiniRacer, _mini_racer
+    from py_mini_racer import MiniRacer, _dll, _mini_racer
 
     _mini_racer.INSTALL_SET_TIMEOUT = "undefined"
+    _dll.init_mini_racer(flags=(*_dll.DEFAULT_V8_FLAGS, *V8_FLAGS), ignore_duplicate_init=True)
     return MiniRacer()
 
 
