@@ -186,9 +186,10 @@ def store_lookup(store: Sequence[Entry], spans: Sequence[tuple[int, int]]) -> by
 
     Two tables joined by U+0003: the first keyed by what `last` may be asked (each call, and the module and
     function of a call with a unit: `a.b` finds `a.b.c`), the second by each id as `at` compares it (its
-    JavaScript string). Each key's row holds the JSON array `[position, start, end, id]` of the newest entry it
-    finds: its place in the store, where its input lies in the store's text (UTF-16 units, JavaScript's string
-    indices), its id. A table is a hash table (`hash_table`): the realm reads the one bucket of a key and parses
+    JavaScript string). Each key's row holds the JSON array `[position, start, end]` of the newest entry it
+    finds: its place in the store (by which the realm's reads name it, and the host gives its id back: an id past
+    2^53 is another number in JavaScript) and where its input lies in the store's text (UTF-16 units, JavaScript's
+    string indices). A table is a hash table (`hash_table`): the realm reads the one bucket of a key and parses
     that row and only the inputs a body reads. Parsing a JSON index of a real-shaped store's 5,000 entries,
     mapping its ids and scanning its calls was 1 to 2 ms of a warm run that read one entry, and one `indexOf` of
     the key in the rows 30 to 60 µs a read (prelude.js `storeOf`).
@@ -197,8 +198,8 @@ def store_lookup(store: Sequence[Entry], spans: Sequence[tuple[int, int]]) -> by
     newest: dict[str, int] = {}  # each call's newest entry
     by_id: dict[str, tuple[int, str]] = {}
     for position, (entry, (start, end)) in enumerate(zip(store, spans)):
-        key, crc, id_json = _id_parts(entry.id)
-        row = f"[{position},{start},{end},{id_json}]"
+        key, crc = _id_key(entry.id)
+        row = f"[{position},{start},{end}]"
         rows.append(row)
         newest[entry.call] = position
         by_id[key] = (crc, row)
@@ -213,12 +214,11 @@ def store_lookup(store: Sequence[Entry], spans: Sequence[tuple[int, int]]) -> by
 
 
 @functools.lru_cache(maxsize=1 << 16, typed=True)
-def _id_parts(entry_id: Id) -> tuple[str, int, str]:
-    """An id's key in `at`'s table, the key's hash, and the id as ASCII JSON (a row's length is then its UTF-16
-    units). Kept: replay and check hand each body the session's store again, most of it the same entries."""
+def _id_key(entry_id: Id) -> tuple[str, int]:
+    """An id's key in `at`'s table and the key's hash. Kept: replay and check hand each body the session's store
+    again, most of it the same entries."""
     key = lookup_key(entry_id if isinstance(entry_id, str) else js_number(entry_id))
-    id_json = dumps(entry_id)
-    return key, key_hash(key), id_json if id_json.isascii() else json.dumps(entry_id)
+    return key, key_hash(key)
 
 
 def key_hash(key: str) -> int:

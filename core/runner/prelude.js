@@ -696,7 +696,7 @@
     return {
       __proto__: null,
       // The row of `key` in table 0 (`last`) or 1 (`at`), a hash table (envelope.hash_table): its bucket's rows,
-      // each U+0001, the key, U+0002, the JSON `[position, start, end, id]`. The marks never occur in a key
+      // each U+0001, the key, U+0002, the JSON `[position, start, end]`. The marks never occur in a key
       // (escaped by `lookupKey`) nor in a row's JSON (which escapes them).
       find(table, key) {
         const text = tables[table];
@@ -713,7 +713,7 @@
           const rowEnd = next < 0 || next > stop ? stop : next;
           if (slice(text, at + 1, keyEnd) === k) {
             const row = parse(slice(text, keyEnd + 1, rowEnd));
-            return { __proto__: null, position: row[0], start: row[1], end: row[2], id: row[3] };
+            return { __proto__: null, position: row[0], start: row[1], end: row[2] };
           }
           at = rowEnd;
         }
@@ -768,13 +768,13 @@
       last: native(function last(wanted) {
         const w = toStr(wanted);
         const found = store.find(0, w);
-        if (found !== null) return __wsiReads.handed("inputs.last", w, found.id, store.input(found));  // reads.js
+        if (found !== null) return __wsiReads.handed("inputs.last", w, found.position, store.input(found));  // reads.js; the host names the entry
         return __wsiReads.handed("inputs.last", w, null, undefined);  // reads.js
       }, "last"),
       at: native(function at(id) {
         const k = toStr(id);
         const found = store.find(1, k);
-        if (found !== null) return __wsiReads.handed("inputs.at", k, found.id, store.input(found));  // reads.js
+        if (found !== null) return __wsiReads.handed("inputs.at", k, found.position, store.input(found));  // reads.js; the host names the entry
         return __wsiReads.handed("inputs.at", k, null, undefined);  // reads.js
       }, "at"),
       // `list(wanted?)` hands out manifest lines, not inputs: a new frozen array each call, filled by

@@ -20,6 +20,7 @@ from wsi_inspector.core.session.reading import MAX_DEPTH as READING_MAX_DEPTH
 from wsi_inspector.core.jsrules.run_inputs import InvalidKeepError, validate_keep
 from wsi_inspector.core.runner.envelope import Envelope, dumps
 from wsi_inspector.core.runner.mock_modules import place_functions
+from wsi_inspector.core.session.model import Entry
 
 MAX_RETURNED_CHARS = 24_000
 # How deep a returned value, a keep or a module call's input may nest: what a session may (one
@@ -205,6 +206,16 @@ def dumps_safe(value: object) -> str:
     return json.dumps(value, default=lambda _: None, ensure_ascii=False)
 
 
+def _named_entries(reads: list[dict[str, Any]], store: list[Entry]) -> list[dict[str, Any]]:
+    """`reads` with each entry named by its id: the realm names it by its place in the store it was handed, as an id
+    past 2^53 would be another number there (envelope.store_lookup)."""
+    for read in reads:
+        place = read.get("entry")
+        if place is not None:
+            read["entry"] = store[place].id if type(place) is int and 0 <= place < len(store) else None
+    return reads
+
+
 def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, envelope: Envelope, duration_ms: float) -> RunResult:
     """The result document from the guest's `done` and the host's trace."""
     result = RunResult(ok=bool(done.get("ok")))
@@ -243,7 +254,7 @@ def assemble(done: dict[str, Any], logs: list[str], trace: CallTrace | None, env
     result["calls"] = trace.calls if trace else []
     result["operations"] = trace.operations if trace else []
     if "reads" in done:  # SPEC 7: what the body read; absent when not known (the run was stopped)
-        result["reads"] = done["reads"]
+        result["reads"] = _named_entries(done["reads"], envelope.texts.store)
     if done.get("readsCut"):
         result["readsCut"] = done["readsCut"]
     result["durationMs"] = round(duration_ms, 3)

@@ -118,3 +118,15 @@ def test_a_body_that_cannot_be_replayed_is_blamed_by_value_only_and_says_so(tmp_
     assert document["basis"] == "value" and all("evidence" not in leaf for leaf in document["leaves"])
     assert {leaf["path"]: leaf["setBy"] for leaf in document["leaves"]}["/bandDepth"] == "person"
     assert "body b2 could not be replayed: carried values are by equal values only" in captured.err
+
+
+def test_an_entry_whose_id_is_past_2_53_is_read_as_itself(tmp_path):
+    """JavaScript reads the id 2^60 as 1152921504606847000, no id of the session: the read names the entry by its own."""
+    code = 'const base = inputs.last("pack.corridorRuns");\nawait modules.pack.corridorRuns({ ...base });\nreturn 2;\n'
+    path = session_file(tmp_path, code, E1)
+    document = json.loads(path.read_text())
+    document["store"][1]["id"] = 2**60
+    path.write_text(json.dumps(document))
+    leaves, reads = blamed(path)
+    assert [read["entry"] for read in reads] == [2**60]
+    assert leaves["/bandDepth"]["evidence"] == "read" and leaves["/bandDepth"]["entry"] == 2**60
