@@ -1065,10 +1065,26 @@
   }
 
   // ---- determinism: Math.random seeded, and every clock a body can read fixed (SPEC 5) ----
-  function seededRandom(seed) {
-    let a = seed >>> 0;
+  // The fixed clocks are put in once per realm, while it waits for its run (`fixClocks`, before the warm-up), and read
+  // the run's time and the random state from `fixed`, which `start` sets (or it puts the real clocks back for a free
+  // run: `freeClocks`). Making and putting them in during the run was ~0.04 ms of a warm run (docs/runner.md).
+  const fixed = { __proto__: null, ms: 0, state: 0 };
+  const realClocks = [getOwnDescriptor(Date.prototype, "constructor"), getOwnDescriptor(Intl.DateTimeFormat.prototype, "format"),
+    getOwnDescriptor(Intl.DateTimeFormat.prototype, "formatToParts"),
+    typeof Temporal === "object" ? getOwnDescriptor(Temporal, "Now") : undefined];
+
+  function freeClocks() {
+    Math.random = realRandom;
+    globalThis.Date = RealDate;
+    defineProp(RealDate.prototype, "constructor", realClocks[0]);
+    defineProp(Intl.DateTimeFormat.prototype, "format", realClocks[1]);
+    defineProp(Intl.DateTimeFormat.prototype, "formatToParts", realClocks[2]);
+    if (realClocks[3]) defineProp(Temporal, "Now", realClocks[3]);
+  }
+
+  function seededRandom() {
     return native(function random() {
-      a = (a + 0x6d2b79f5) >>> 0;
+      const a = fixed.state = (fixed.state + 0x6d2b79f5) >>> 0;
       let t = a;
       t = mathImul(t ^ (t >>> 15), t | 1);
       t ^= t + mathImul(t ^ (t >>> 7), t | 61);
@@ -1076,35 +1092,38 @@
     }, "random");
   }
 
-  function fixedDate(ms) {
+  function fixedDate() {
     const Date = native(function Date(...args) {
-      if (!new.target) return new RealDate(ms).toString();
-      return construct(RealDate, args.length ? args : [ms], new.target);
+      if (!new.target) return new RealDate(fixed.ms).toString();
+      return construct(RealDate, args.length ? args : [fixed.ms], new.target);
     }, "Date");
     Date.prototype = RealDate.prototype;
-    Date.now = native(() => ms, "now");
+    Date.now = native(() => fixed.ms, "now");
     Date.parse = RealDate.parse;
     Date.UTC = RealDate.UTC;
     return Date;
   }
 
-  // The other ways to the real clock: `Date.prototype.constructor`, Intl's format of no date, and
-  // Temporal.Now (each realm is the run's alone, so its built-ins are changed in place).
-  function fixClocks(ms, FixedDate) {
+  // Math.random, Date and the other ways to the real clock: `Date.prototype.constructor`, Intl's format of no
+  // date, and Temporal.Now (each realm is the run's alone, so its built-ins are changed in place).
+  function fixClocks() {
+    Math.random = seededRandom();
+    const FixedDate = fixedDate();
+    globalThis.Date = FixedDate;
     defineProp(RealDate.prototype, "constructor", dataProp(FixedDate));
     const proto = Intl.DateTimeFormat.prototype;
     const format = Reflect.getOwnPropertyDescriptor(proto, "format").get;
     const formatToParts = proto.formatToParts;
     defineProp(proto, "format", { __proto__: null, configurable: true, enumerable: false, get: native(function format_() {
       const bound = apply(format, this, []);
-      return native((date) => bound(date === undefined ? ms : date), "");
+      return native((date) => bound(date === undefined ? fixed.ms : date), "");
     }, "get format") });
     defineProp(proto, "formatToParts", dataProp(native(function formatToParts_(date) {
-      return apply(formatToParts, this, [date === undefined ? ms : date]);
+      return apply(formatToParts, this, [date === undefined ? fixed.ms : date]);
     }, "formatToParts")));
     if (typeof Temporal === "object" && Temporal !== null) {
       const T = Temporal;
-      const instant = () => T.Instant.fromEpochMilliseconds(ms);
+      const instant = () => T.Instant.fromEpochMilliseconds(fixed.ms);
       const zone = (tz) => (tz === undefined ? "UTC" : tz);
       defineProp(T, "Now", dataProp(freeze({
         instant: native(instant, "instant"),
@@ -1205,10 +1224,10 @@
       run.known = env.known;
       const options = env.options;
       if (options.deterministic) {
-        Math.random = seededRandom(options.seed);
-        const FixedDate = fixedDate(options.nowMs);
-        globalThis.Date = FixedDate;
-        fixClocks(options.nowMs, FixedDate);
+        fixed.ms = options.nowMs;
+        fixed.state = options.seed >>> 0;
+      } else {
+        freeClocks();
       }
       const current = run;
       const failed = (error) => { current.done = { __proto__: null, out: { __proto__: null, ok: false, error: describeError(error) } }; };
@@ -1314,16 +1333,14 @@
   // reads as bodies do (inputs.last/at/list, scene.entities/read, kept, a path, a spread), so the read
   // tracer's code (reads.js) and the stack walk that places a read are compiled too: compiling them
   // during a run was most of what one read cost (0.3 ms on a warm run, docs/runner.md).
-  // Only the runner's code runs here, on a run record that is dropped; what it changed of the
-  // realm's built-ins (Math.random, Date, Intl, Temporal.Now) is put back, so the body's realm is otherwise untouched.
-  const dateConstructor = Reflect.getOwnPropertyDescriptor(Date.prototype, "constructor");
-  const formatGetter = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "format");
-  const formatParts = Reflect.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "formatToParts");
-  const temporalNow = typeof Temporal === "object" ? Reflect.getOwnPropertyDescriptor(Temporal, "Now") : undefined;
+  // Only the runner's code runs here, on a run record that is dropped. The fixed clocks it puts in stay for a
+  // deterministic run; a free run's `start` puts the real ones back (`freeClocks`), so the body's realm is
+  // otherwise untouched.
+  fixClocks();
   const warmStore = '[{"id":1,"call":"a.b.c","input":{"x":[1,"y"]},"applied":true}]';
   const warmInput = apply(strIndexOf, warmStore, ['{"x"']);
   // Its lookup as envelope.store_lookup writes it: two tables of one bucket ("a.b.c" and "a.b"; "1").
-  const warmRow = "\u0002[0," + warmInput + "," + (warmInput + '{"x":[1,"y"]}'.length) + ",1]";
+  const warmRow = "\u0002[0," + warmInput + "," + (warmInput + '{"x":[1,"y"]}'.length) + "]";
   const bucketOf = (rows) => "0000000001" + "0000000000" + toStr(rows.length).padStart(10, "0") + rows;
   apply(hooks.preload, warmStore + "\u0000" + bucketOf("\u0001a.b.c" + warmRow + "\u0001a.b" + warmRow) + "\u0003" +
     bucketOf("\u00011" + warmRow) + "\u0000" +
@@ -1333,12 +1350,6 @@
     "const r = scene.read('e1'); const k = kept.k; return { a: b.x.length + e.x[1].length + l.length + s.length + k.v + r.id.length, " +
     "keep: { k: [1, 'x'], b: { ...b } } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}', "");
   hooks.poll();
-  Math.random = realRandom;
-  globalThis.Date = RealDate;
-  Object.defineProperty(Date.prototype, "constructor", dateConstructor);
-  Object.defineProperty(Intl.DateTimeFormat.prototype, "format", formatGetter);
-  Object.defineProperty(Intl.DateTimeFormat.prototype, "formatToParts", formatParts);
-  if (temporalNow) Object.defineProperty(Temporal, "Now", temporalNow);
   // The warm-up's run stays `run` for the guest's first call, a `poll` once its promises have settled (guest.py
   // `Realm`): the done text's code (the outcome's JSON, the reads' text) is compiled then, not during the run
   // (~0.1 ms of a warm run, docs/runner.md). `start` makes the run's own record.

@@ -75,3 +75,24 @@ def test_the_memory_cap_is_the_bodys_and_the_state_handed_over_comes_on_top(runn
     # The body's own memory is still held to its cap.
     grows = build_envelope(session, "const a = []; for (;;) a.push(new Array(100000).fill(1.5));", options=options)
     assert runner.run(grows)["error"]["name"] == "MemoryError"
+
+
+def _mulberry32(seed: int, count: int) -> list[float]:
+    """SPEC 5's seeded Math.random, in Python: JavaScript's int32 arithmetic as unsigned 32-bit words."""
+    word, out = seed & 0xFFFFFFFF, []
+    for _ in range(count):
+        word = (word + 0x6D2B79F5) & 0xFFFFFFFF
+        t = ((word ^ (word >> 15)) * (word | 1)) & 0xFFFFFFFF
+        t ^= (t + ((t ^ (t >> 7)) * (t | 61))) & 0xFFFFFFFF
+        out.append((t ^ (t >> 14)) / 4294967296)
+    return out
+
+
+def test_each_run_draws_from_its_own_seed_and_time(demo, runner):
+    # The fixed clocks are put in while a realm waits for its run (the realm's warm-up draws with seed 1, time 0);
+    # the run starts them from its own seed and time.
+    code = "return [Math.random(), Math.random(), Math.random(), Date.now(), new Date().getTime()];"
+    for seed, now in ((1, 0), (7, 1_700_000_000_000), (2**32 - 5, 5)):
+        result = runner.run(build_envelope(demo, code, options={"seed": seed, "now_ms": now}))
+        assert result["ok"], result.get("error")
+        assert result["returned"] == [*_mulberry32(seed, 3), now, now]
