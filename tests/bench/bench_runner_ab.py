@@ -83,7 +83,8 @@ def main() -> None:
             quartiles = statistics.quantiles(values, n=4)
             cells.append(f"{name} {statistics.median(values):5.2f} ms ({quartiles[0]:.2f}-{quartiles[2]:.2f})")
         difference = statistics.median(times[("this", body)]) - statistics.median(times[("other", body)])
-        print(f"{body:13s} " + "   ".join(cells) + f"   this - other {difference:+.2f} ms (target: this <= 2 ms)")
+        target = " (target: this <= 2 ms)" if body != "twenty reads" else ""
+        print(f"{body:13s} " + "   ".join(cells) + f"   this - other {difference:+.2f} ms{target}")
 
 
 if __name__ == "__main__":
