@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Required, TypedDict
 from wsi_inspector.core.runner.result import readable
 
 if TYPE_CHECKING:
+    from wsi_inspector.core.edits.evidence import Read
     from wsi_inspector.core.runner.replay import Verdict
 
 
@@ -88,8 +89,38 @@ def error_line(error: dict[str, Any], where: str = "body") -> str:
     return f"{place}: {printable(str(error['name']))}: {printable(str(error['message']))}"
 
 
+PATHS_SHOWN = 8  # paths of one read written out; the Reads page's tooltip and --json have them all
+LISTED_READS = 50  # reads written out one by one in a plain report; the rest are counted (--json has them all)
+
+
+def read_cells(read: Read) -> tuple[str, str, str, str]:
+    """One read (SPEC 7) in words: `4:21`, `inputs.last("pack.corridorRuns")`, `e1`, `/spine /bandDepth`."""
+    if read["what"] == "kept":
+        what = f"kept.{read.get('name')}"
+    else:
+        what = f"{read['what']}({'' if read['arg'] is None else json.dumps(read['arg'], ensure_ascii=False)})"
+    paths = [p or '"" (whole)' for p in read.get("paths", [])]
+    cut = read.get("pathsCut", 0) + max(0, len(paths) - PATHS_SHOWN)
+    shown = " ".join(paths[:PATHS_SHOWN]) + (f" \u2026 (+{cut})" if cut else "")
+    entry = "" if read.get("entry") is None else str(read["entry"])
+    return f"{read['line']}:{read['column']}", what, entry, shown or "(nothing inside)"
+
+
+def reads_lines(reads: list[Read], cut: int) -> list[str]:
+    """`reads (2):` and a line a read, `  1:18  inputs.last("pack.corridorRuns") \u2192 c9  /bandDepth /spine`,
+    `cut` more counted (past the runner's bound)."""
+    lines = [f"reads ({len(reads) + cut:,}{f'; the first {len(reads):,} recorded' if cut else ''}):"]
+    for read in reads[:LISTED_READS]:
+        at, what, entry, paths = (printable(cell) for cell in read_cells(read))
+        handed = f" \u2192 {entry}" if entry else ""
+        lines.append(f"  {at}  {what}{handed}  {paths}")
+    if len(reads) > LISTED_READS:
+        lines.append(f"  \u2026 and {len(reads) - LISTED_READS:,} more (--json lists them)")
+    return lines
+
+
 def result_text(result: dict[str, Any], where: str = "body", max_returned: int = 4000) -> str:
-    """The result as a short report: status, error, returned value, keep, logs, calls."""
+    """The result as a short report: status, error, returned value, keep, logs, calls, reads."""
     lines = [f"{'ok' if result['ok'] else 'failed'} in {result['durationMs']:,.1f} ms"]
     if "error" in result:
         lines.append("error: " + error_line(result["error"], where))
@@ -112,6 +143,8 @@ def result_text(result: dict[str, Any], where: str = "body", max_returned: int =
             outcome += f"; failed: {printable(str(call['error']))}"
         at = f" (line {call['line']})" if "line" in call else ""
         lines.append(f"  {printable(str(call['id']))}  {printable(str(call['call']))}{at}  \u2190 {outcome}")
+    if "reads" in result:  # unknown when the run was stopped, or refused before it ran
+        lines.extend(reads_lines(result["reads"], result.get("readsCut", 0)))
     return "\n".join(lines)
 
 

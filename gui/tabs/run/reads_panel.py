@@ -8,7 +8,6 @@ its line in the editor (`line_chosen`).
 from __future__ import annotations
 
 import html
-import json
 from typing import Any, Callable
 
 from PySide6.QtCore import QEvent, Signal
@@ -16,27 +15,15 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from wsi_inspector.core.edits.body_reads import body_reads
+from wsi_inspector.core.edits.evidence import Read
+from wsi_inspector.core.runner.report import read_cells
 from wsi_inspector.gui.background.jobs import Jobs
 from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.window.look import DISPLAY, TOOLTIP, Index, fit_column, monospace, row_table, share_width
 from wsi_inspector.gui.widgets.rows_model import RowsModel
 
-PATHS_SHOWN = 8  # paths written out in a cell; the tooltip has them all
 SAMPLES = ("9999:99", 'inputs.last("pack.rooms")', "c9999")  # the least widths of the line, read and entry columns
 PATHS_KEEP = 10  # monospace characters the paths (prose, cut at their end) keep beside a long read
-
-
-def read_cells(read: dict[str, Any]) -> tuple[str, str, str, str]:
-    """One read as the table shows it: `4:21`, `inputs.last("pack.corridorRuns")`, `e1`, `/spine /bandDepth`."""
-    if read["what"] == "kept":
-        what = f"kept.{read.get('name')}"
-    else:
-        what = f"{read['what']}({'' if read['arg'] is None else json.dumps(read['arg'], ensure_ascii=False)})"
-    paths = [p or '"" (whole)' for p in read.get("paths", [])]
-    cut = read.get("pathsCut", 0) + max(0, len(paths) - PATHS_SHOWN)
-    shown = " ".join(paths[:PATHS_SHOWN]) + (f" … (+{cut})" if cut else "")
-    entry = "" if read.get("entry") is None else str(read["entry"])
-    return f"{read['line']}:{read['column']}", what, entry, shown or "(nothing inside)"
 
 
 class ReadsModel(RowsModel):
@@ -44,10 +31,10 @@ class ReadsModel(RowsModel):
 
     HEADERS = ("line", "read", "entry", "paths")
 
-    def set_reads(self, reads: list[dict[str, Any]]) -> None:
+    def set_reads(self, reads: list[Read]) -> None:
         self.replace_rows([(read, read_cells(read)) for read in reads])
 
-    def read_at(self, row: int) -> dict[str, Any] | None:
+    def read_at(self, row: int) -> Read | None:
         return self.rows[row][0] if 0 <= row < len(self.rows) else None
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
@@ -68,7 +55,7 @@ class ReadsPanel(QWidget):
 
     line_chosen = Signal(int, int)  # the body's line and column of a read the person double-clicked
 
-    def __init__(self, known: Callable[[str], list[dict[str, Any]] | None], runner_of: Callable[[], Any],
+    def __init__(self, known: Callable[[str], list[Read] | None], runner_of: Callable[[], Any],
                  on_learned: Callable[[], None] = lambda: None, parent: QWidget | None = None):
         super().__init__(parent)
         self.on_learned = on_learned  # told when a replay here learned a body's reads (the other views mark them)
@@ -99,7 +86,7 @@ class ReadsPanel(QWidget):
         self.body_key: str | None = None
         self.show_reads(None, "No run yet: run a body, or move the cursor to a recorded body to see what it read.")
 
-    def show_reads(self, reads: list[dict[str, Any]] | None, title: str) -> None:
+    def show_reads(self, reads: list[Read] | None, title: str) -> None:
         """Show these reads (None: none known) under `title`."""
         self.model.set_reads(reads or [])
         self.title.setText(title)
@@ -162,14 +149,14 @@ class ReadsPanel(QWidget):
     def _learn(self, session: Any, body: Any) -> None:
         runner = self.runner_of()
 
-        def learned(found: list[dict[str, Any]] | None) -> None:
+        def learned(found: list[Read] | None) -> None:
             self._learned(body.key, found)
             self.on_learned()
         self.jobs.start("reads", lambda job: body_reads(session, body.id, runner),
                         on_done=learned,
                         on_failed=lambda exc: self._learned(body.key, None))
 
-    def _learned(self, key: str, reads: list[dict[str, Any]] | None) -> None:
+    def _learned(self, key: str, reads: list[Read] | None) -> None:
         if key != self.body_key:
             return
         if reads is None:

@@ -17,6 +17,21 @@ def test_wsi_run_json_is_the_spec_result_and_exit_0(tmp_path, capsys):
     assert document["returned"] == 4 and document["logs"] == ["n 4"]
 
 
+def test_wsi_run_lists_what_the_body_read_in_plain_words_too(tmp_path, capsys):
+    # `reads` was in --json alone: a person running a body saw its calls but not what it read.
+    body = tmp_path / "reads.js"
+    body.write_text('const b = inputs.last("pack.corridorRuns");\nconst first = kept.spine[0];\n'
+                    'for (let i = 0; i < 60; i++) inputs.at("c" + i);\nreturn { depth: b.bandDepth, s: b.spine.length };\n')
+    assert main(["run", str(DEMO), str(body), "--at", "b3"]) == 0
+    lines = capsys.readouterr().out.split("\n")
+    at = lines.index("reads (62):")
+    assert lines[at + 1] == '  1:18  inputs.last("pack.corridorRuns") \u2192 c9  /bandDepth /spine'
+    assert lines[at + 2] == "  2:20  kept.spine  /0"
+    assert lines[at + 3] == '  3:37  inputs.at("c0")  (nothing inside)'
+    assert lines[at + 4] == '  3:37  inputs.at("c1") \u2192 c1  (nothing inside)'
+    assert lines[at + 51] == "  \u2026 and 12 more (--json lists them)"
+
+
 def test_wsi_run_failure_exits_1_and_names_the_place_on_stderr(tmp_path, capsys):
     body = tmp_path / "broken.ts"
     body.write_text("const a: number = 1;\n\nmissing();\n")
