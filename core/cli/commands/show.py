@@ -49,18 +49,24 @@ class ShownBody(TypedDict):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_file_argument(parser, at=False)
-    parser.add_argument("--body", metavar="B", required=True, help="the body to show (its id)")
+    # `wsi show demo.json b5` is what a person types first: the id alone is taken too.
+    parser.add_argument("body_id", nargs="?", metavar="B", help="the body to show (its id; the same as --body B)")
+    parser.add_argument("--body", metavar="B", help="the body to show (its id)")
     parser.add_argument("--code", action="store_true", help="print the body's code alone, exactly as recorded")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.code and args.json:
         raise CliError("wsi show: --code and --json: give one (--code prints the code alone)")
+    if args.body is not None and args.body_id is not None and args.body != args.body_id:
+        raise CliError(f"wsi show: two bodies given ({args.body_id} and --body {args.body}): give one")
+    wanted = args.body if args.body is not None else args.body_id
     session = open_session(args)
-    body = session.body(args.body)
+    body = None if wanted is None else session.body(wanted)
     if body is None:
         known = ", ".join(b.key for b in session.bodies[:12]) or "none"
-        raise CliError(f"wsi show: --body {args.body}: no body {args.body!r} in {session.name}; its bodies are: {known}")
+        said = "no body given" if wanted is None else f"--body {wanted}: no body {wanted!r} in {session.name}"
+        raise CliError(f"wsi show: {said}; its bodies are: {known} (wsi show FILE --body B)")
     if args.code:
         sys.stdout.write(body.code if body.code.endswith("\n") or not body.code else body.code + "\n")
         return exit_status(session)

@@ -62,6 +62,16 @@ def test_show_refuses_an_unknown_body_and_two_outputs():
     assert both.returncode == 2 and "give one" in both.stderr
 
 
+def test_show_takes_the_body_as_typed_first_and_names_the_bodies_when_none_is_given():
+    # `wsi show demo.json b5` said only "the following arguments are required: --body".
+    assert wsi("show", DEMO, "b5").stdout == wsi("show", DEMO, "--body", "b5").stdout
+    none = wsi("show", DEMO)
+    assert none.returncode == 2 and none.stderr.strip() == (
+        "wsi show: no body given; its bodies are: b1, b2, b3, b4, b5, b6, b7, b8 (wsi show FILE --body B)")
+    two = wsi("show", DEMO, "b4", "--body", "b5")
+    assert two.returncode == 2 and "two bodies given (b4 and --body b5)" in two.stderr
+
+
 def test_the_demo_b5_reduces_and_reproduces(tmp_path):
     # A refused handle's message named the run's secret, so no other run failed "the same way".
     out = tmp_path / "b5.json"
