@@ -69,3 +69,4 @@ def test_a_missing_option_would_be_caught() -> None:
     rows = documented_rows(ROOT / "docs" / "cli.md")
     assert "--max-size" in rows["check"] and "--gzip-limit" in rows["check"] and "--gzip-limit" not in rows["demo"]
     assert options_in_help("  --jobs N  runs\n  -h, --help  show\n      --not-an-option in prose") == {"--jobs"}
+    assert options_in_help("  -o OUT, --out OUT  where") == {"--out"}

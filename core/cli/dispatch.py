@@ -44,10 +44,14 @@ COMMANDS = {
 class UsageParser(argparse.ArgumentParser):
     """argparse that raises CliError instead of printing usage and exiting."""
 
+    # The chosen command's help, which `wsi`'s own parser names when it finds arguments the command does not take
+    # (argparse reports those from the top: "wsi redact … -o x" said "see wsi --help").
+    command_help: str | None = None
+
     def error(self, message: str) -> Any:  # noqa: D102 — argparse's hook
         # A newcomer's first command often has no file: say where one is (issue 32).
         demo = "; to try it, `wsi demo` prints the bundled demo session's path" if "required: FILE" in message else ""
-        raise CliError(f"{self.prog}: {message}{demo} (see {self.prog} --help)")
+        raise CliError(f"{self.prog}: {message}{demo} (see {self.command_help or self.prog} --help)")
 
 
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
@@ -68,6 +72,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
         module = _command_module(name) if name == chosen else None
         if module is not None:
             module.add_arguments(command)
+            parser.command_help = command.prog
     return parser
 
 

@@ -40,7 +40,7 @@ def options_in_help(text: str) -> set[str]:
     """The options a --help lists (its option lines, not its prose), without --help itself."""
     found = set()
     for line in text.splitlines():
-        match = re.match(r"\s{1,4}(?:-\w, )?(--[a-z][a-z-]*)", line)
+        match = re.match(r"\s{1,4}(?:-\w(?: [A-Z_]+)?, )?(--[a-z][a-z-]*)", line)  # "-o OUT, --out OUT" too
         if match:
             found.add(match.group(1))
     return found - {"--help"}

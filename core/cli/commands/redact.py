@@ -26,7 +26,7 @@ from wsi_inspector.core.handoff.redact_file import default_redacted, redact_file
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_file_argument(parser, at=False)
-    parser.add_argument("--out", metavar="OUT", help="where to write the copy (default: FILE.redacted.json beside FILE)")
+    parser.add_argument("-o", "--out", metavar="OUT", help="where to write the copy (default: FILE.redacted.json beside FILE)")
     parser.add_argument("--body", metavar="B", help="check that body B still fails (or differs) the same way in the copy")
     parser.add_argument("--keep-text", metavar="KEYS", default="",
                         help="comma-separated keys whose string values stay as they are (e.g. name,label)")

@@ -43,7 +43,7 @@ PROGRESS_AFTER_S = 1.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_file_argument(parser, at=False)
     parser.add_argument("--body", metavar="B", required=True, help="the body whose failure to keep")
-    parser.add_argument("--out", metavar="OUT", help="where to write the reduced session (default: FILE.reduced.json beside FILE)")
+    parser.add_argument("-o", "--out", metavar="OUT", help="where to write the reduced session (default: FILE.reduced.json beside FILE)")
     parser.add_argument("--code", metavar="BODY_FILE", help="reduce this code for B instead of the recorded one (.ts: TypeScript)")
     parser.add_argument("--timeout", type=seconds_argument, default=10.0, metavar="S", help="stop each run after S seconds (default 10)")
     parser.add_argument("--jobs", type=int, metavar="N", help="runs at the same time (default: the cores, at most 4)")

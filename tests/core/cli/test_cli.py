@@ -79,3 +79,18 @@ def test_missing_file_bad_usage_and_unknown_body_exit_2(tmp_path):
         assert done.returncode == 2, args
         assert len(done.stderr.strip().splitlines()) == 1
         assert done.stdout == ""
+
+
+def test_an_option_a_command_does_not_take_points_at_that_commands_help(tmp_path):
+    # "wsi redact demo.json -o x" said "unrecognized arguments: -o x (see wsi --help)": the top's help, not redact's.
+    done = wsi("manifest", DEMO, "--frob")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "wsi: unrecognized arguments: --frob (see wsi manifest --help)"
+    assert wsi("frobnicate").stderr.strip().endswith("(see wsi --help)")
+
+
+def test_out_is_also_o_as_people_type_it(tmp_path):
+    out = tmp_path / "copy.json"
+    done = wsi("redact", DEMO, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert out.exists() and f"wrote {out}" in done.stdout
