@@ -122,6 +122,20 @@ def _row_of(view, entry_id):
     return next(r for r in range(view.model.rowCount()) if str(view.model.entry_at_row(r).id) == entry_id)
 
 
+def _titled(view, tab, title):
+    """The detail tab `tab` stands for `title`: whole in its tooltip; on the tab, whole where the bar holds every
+    whole title, else its first word (docs/window.md: "output (none recorded)" is "output" beside whole calls)."""
+    tabs, bar = view.detail_tabs, view.detail_tabs.tabBar()
+    assert tabs.tabToolTip(tab) == title
+    metrics = bar.fontMetrics()
+    wholes = [tabs.tabToolTip(t) for t in range(tabs.count())]
+    # Each tab as wide as its whole title would make it: its size now, its shown text swapped for the whole.
+    whole_width = sum(bar.tabSizeHint(t).width() - metrics.horizontalAdvance(tabs.tabText(t)) + metrics.horizontalAdvance(whole)
+                      for t, whole in enumerate(wholes))
+    shown = title if whole_width <= tabs.width() else title.split(" ")[0]
+    assert tabs.tabText(tab) == shown, f"{whole_width} px of whole titles in {tabs.width()} px"
+
+
 def test_at_b8_c1_is_greyed_and_marked_as_falling_and_the_resolver_says_undefined(window, open_file, demo_path, qtbot):
     open_file(window, demo_path)
     window.show_tab("inputs")
@@ -164,13 +178,14 @@ def test_the_detail_shows_the_recorded_output_and_the_other_fields(window, open_
     assert view.shown_entry is e1
     view.detail_tabs.setCurrentWidget(view.other_tree)
     assert view.other_tree.json_model._root.value["note"] == e1.extra["note"]
-    assert view.detail_tabs.tabText(2) == f"other fields ({len(e1.extra) + 1})"
-    assert view.detail_tabs.tabText(1) == "output (none recorded)"
+    _titled(view, 2, f"other fields ({len(e1.extra) + 1})")
+    _titled(view, 1, "output (none recorded)")
     row = _row_of(view, "c23")
     qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.visualRect(view.model.index(row, 0)).center())
     c23 = session.entry("c23")
     view.detail_tabs.setCurrentWidget(view.output_tree)
-    assert view.output_tree.json_model._root.value == c23.output and view.detail_tabs.tabText(1) == "output"
+    assert view.output_tree.json_model._root.value == c23.output
+    _titled(view, 1, "output")
 
 
 def test_showing_another_entry_fills_only_the_detail_tab_in_front(window, open_file, demo_path):
@@ -185,7 +200,8 @@ def test_showing_another_entry_fills_only_the_detail_tab_in_front(window, open_f
     view.detail_tabs.setCurrentWidget(view.output_tree)  # chosen: filled now
     assert view.output_tree.json_model._root.value == session.entry("c23").output
     view.show_entry(session.entry("e1"))  # the output tab is in front: it follows at once
-    assert view.detail_tabs.tabText(1) == "output (none recorded)" and view.output_tree.json_model._root is None
+    assert view.output_tree.json_model._root is None
+    _titled(view, 1, "output (none recorded)")
 
 
 def test_opening_and_moving_the_cursor_do_not_index_every_entry(window, open_file, demo_path):
