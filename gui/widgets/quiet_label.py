@@ -31,6 +31,8 @@ class QuietLabel(QWidget):
         self._keeps_widest = False
         self._yields = False  # keep_widest(yielding=True): the widest is wanted, not required; less room elides
         self._widest = 0
+        self._keeps_tallest = False
+        self._tallest = (0, 0)  # keep_tallest: (width, height) of the tallest text shown at that width
         self._full = ""  # the text; the label shows it elided at its end when it yields room
 
     def keep_widest(self, yielding: bool = False) -> None:
@@ -43,6 +45,13 @@ class QuietLabel(QWidget):
         summed made a 1024 px window 1,088 px wide, its right side off screen, when the Trim tab's cap showed.
         """
         self._keeps_widest, self._yields = True, yielding
+
+    def keep_tallest(self) -> None:
+        """From now on (a word-wrapped label) keep the height of the tallest text shown at this width, its text at
+        the top: the Inputs entry's title, one line for one entry and two for the next in a narrow pane or a wide
+        font, moved the tree under it up and down on cursor moves (and repainted it). Another width measures afresh."""
+        self._keeps_tallest = True
+        self.label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
 
     def text(self) -> str:
         """The text (whole, though the label may show it cut)."""
@@ -103,7 +112,7 @@ class QuietLabel(QWidget):
         """The text fits the room the layout gave, without much to spare."""
         room = self.contentsRect()
         if self.label.wordWrap():
-            return self.label.heightForWidth(room.width()) == room.height()
+            return self._text_height(room.width()) == room.height()
         wanted = self.label.sizeHint().width()
         return SLACK * room.width() <= wanted <= room.width()
 
@@ -112,7 +121,13 @@ class QuietLabel(QWidget):
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802 — Qt's hook
         margins = self.contentsMargins()
-        return self.label.heightForWidth(width - margins.left() - margins.right()) + margins.top() + margins.bottom()
+        return self._text_height(width - margins.left() - margins.right()) + margins.top() + margins.bottom()
+
+    def _text_height(self, width: int) -> int:
+        """The height the text wants at `width` inside the margins; no less than the tallest kept there (keep_tallest)."""
+        wanted = self.label.heightForWidth(width)
+        kept_width, kept = self._tallest
+        return max(wanted, kept) if self._keeps_tallest and width == kept_width else wanted
 
     def sizeHint(self) -> QSize:  # noqa: N802 — Qt's hook
         if self._yields:
@@ -131,7 +146,10 @@ class QuietLabel(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 — Qt's hook
         super().resizeEvent(event)
-        self.label.setGeometry(self.contentsRect())
+        room = self.contentsRect()
+        self.label.setGeometry(room)
+        if self._keeps_tallest:
+            self._tallest = (room.width(), room.height())  # what the layout gave for the tallest asked (_text_height)
         if self._yields:
             self._show()
 

@@ -108,6 +108,7 @@ class InputsView(QWidget):
         self.table.installEventFilter(self)
         self.table.viewport().installEventFilter(self)  # its width: a vertical scroll bar takes some (share_width)
         self.entry_label = QuietLabel(self, wrap=True)  # another entry on most cursor moves: laid out only when it needs another height
+        self.entry_label.keep_tallest()  # and the tree under it stays where it is when the next title takes a line less
         self.entry_label.setObjectName("inputsEntryTitle")
         self.entry_label.setText("Choose an entry to see its input.")
         self.tree = JsonTreeView(self)
