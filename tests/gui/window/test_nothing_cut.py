@@ -17,7 +17,8 @@ def test_inputs_at_1024_calls_are_whole_the_shape_header_whole_and_the_applied_c
     view = window.views["inputs"]
     table, header, model = view.table, view.table.horizontalHeader(), view.model
     calls = {e.call for e in session.entries}
-    keep = QFontMetrics(monospace()).horizontalAdvance("0" * DETAIL_KEEPS)
+    # What the entry's pane keeps: 24 monospace characters, and never less than its three tabs whole (its minimum).
+    keep = max(QFontMetrics(monospace()).horizontalAdvance("0" * DETAIL_KEEPS), view.detail_pane.minimumWidth())
     # Calls are ids: whole (the lead saw `pack.cor…idorRuns`), the room taken from the entry's pane beside the
     # table; only when that pane is down to what it keeps may a call be cut (a far bigger font than this test's).
     qtbot.waitUntil(lambda: shown_whole(table, 1, calls) or view.splitter.sizes()[1] <= keep + 1, timeout=3000)
