@@ -33,7 +33,7 @@ from wsi_inspector.gui.widgets.body_choices import BodyChoices
 from wsi_inspector.gui.widgets.body_choices import attach as attach_choices
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.keyboard import reading_order
-from wsi_inspector.gui.widgets.elide import ids_in_the_middle
+from wsi_inspector.gui.widgets.elide import LinesLabel, ids_in_the_middle
 from wsi_inspector.gui.window.look import CELL_PADDING, MUTED, PERSON, RIGHT, Index, fit_column, monospace, row_table, share_width
 from wsi_inspector.gui.widgets.rows_model import RowsModel
 
@@ -144,7 +144,10 @@ class ChangesView(QWidget):
         self.kept_table = _table(self.kept_model, "changesKept")
         ids_in_the_middle(self.store_table, 1, 2)  # shapes end in "…"; ids and calls are whole (_share_width)
         ids_in_the_middle(self.kept_table, 1)
-        self.detail_title = QLabel("Choose a kept name to see what changed in it.", self)
+        # One line, prose, ending in "…" (the whole in its tooltip): a whole line held the kept values' pane as wide as
+        # its text, "kept.departmentId: kept: string, 10 B" wider than the 24 characters the pane keeps beside whole calls.
+        self.detail_title = LinesLabel(1, parent=self)
+        self.detail_title.set_full_text("Choose a kept name to see what changed in it.")
         self.detail = JsonTreeView(self)
         self.detail.setObjectName("changesDetail")
         self._build_layout()
@@ -291,14 +294,14 @@ class ChangesView(QWidget):
             return
         sign, line = self.kept_model.rows[current.row()]
         if sign == "~":
-            self.detail_title.setText(f"kept.{line['name']}: the changes that turn the old value into the new")
+            self.detail_title.set_full_text(f"kept.{line['name']}: the changes that turn the old value into the new")
             self.detail.json_model.set_value(line["changes"], label="changes")
             self.detail.expandToDepth(0)
         else:
             # An added name's value is the one at "To"; a removed one's, the one it had at "From".
             box = self.to_box if sign == "+" else self.from_box
             session, point = self.context.session, box.currentData()
-            self.detail_title.setText(f"kept.{line['name']}: {_kept_words(sign, line)}")
+            self.detail_title.set_full_text(f"kept.{line['name']}: {_kept_words(sign, line)}")
             if session is not None:
                 kept = session.state_at(None if point == END else point).kept
                 self.detail.json_model.set_value(kept.get(line["name"]), label=line["name"])

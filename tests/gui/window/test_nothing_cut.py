@@ -56,13 +56,15 @@ def test_a_call_is_cut_in_the_middle_only_when_no_room_can_be_had(window, open_f
 
 def test_changes_at_1024_calls_and_kept_names_are_whole_and_the_shape_header_too(window, open_file, qtbot):
     # The lead saw `pack.corr…ridorRuns` and a shape header "hap" beside a kept-values pane of room.
+    from wsi_inspector.gui.tabs.changes.view import KEPT_KEEPS
+
     demo_at(window, open_file, qtbot, "b5", "changes")
     view = window.views["changes"]
     view.choose_points("b1", None)  # four kept names added: the kept values' pane shows
     qtbot.waitUntil(lambda: view.document is not None, timeout=10_000)
     store, header = view.store_table, view.store_table.horizontalHeader()
     lines = [line for _sign, line in view.store_model.rows]
-    keep = QFontMetrics(monospace()).horizontalAdvance("0" * 24)
+    keep = QFontMetrics(monospace()).horizontalAdvance("0" * KEPT_KEEPS)  # what the kept values keep (their title ends in "…")
     qtbot.waitUntil(lambda: shown_whole(store, 2, {line["call"] for line in lines})
                     or view.splitter.sizes()[1] <= keep + 1, timeout=3000)
     assert shown_whole(store, 1, [str(line["id"]) for line in lines])
