@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QPushButton, QStatusBar, QWidget
+from PySide6.QtCore import QEvent, QRect, Qt, QTimer, Signal
+from PySide6.QtGui import QHelpEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QPushButton, QStatusBar, QToolTip, QWidget
 
 from wsi_inspector.core.jsrules.sizes import format_size
 from wsi_inspector.core.text.words import plural
@@ -18,7 +19,10 @@ FALLS_STYLE = "color: {colour}; font-weight: 600;"  # the store figure where ent
 
 
 class InspectorStatusBar(QStatusBar):
-    """Figures of the state at the cursor; sizes in KiB/MiB, exact bytes in tooltips."""
+    """Figures of the state at the cursor; sizes in KiB/MiB, exact bytes in tooltips. At the left, a message (what an
+    action did), whole where the figures leave it room, else ending in "…" with the whole in its tooltip: prose
+    (docs/window.md, "Nothing cut off"). QStatusBar draws its own message cut through a letter ("opened demo.json
+    in 0.0(" beside the figures with a wide font), so this bar draws it."""
 
     problems_clicked = Signal()
 
@@ -35,8 +39,13 @@ class InspectorStatusBar(QStatusBar):
         self.problems_button.setFlat(True)
         self.problems_button.setToolTip("show the Problems tab")  # once: each setToolTip is an event
         self.problems_button.clicked.connect(self.problems_clicked)
-        for widget in (self.cursor_label, self.entries_label, self.store_label, self.trim_label, self.kept_label, self.problems_button):
+        self._figures = (self.cursor_label, self.entries_label, self.store_label, self.trim_label, self.kept_label, self.problems_button)
+        for widget in self._figures:
             self.addPermanentWidget(widget)
+        self._message = ""
+        self._message_timer = QTimer(self)
+        self._message_timer.setSingleShot(True)
+        self._message_timer.timeout.connect(self.clearMessage)
         context.session_changed.connect(self._keep_room_for_the_store)
         context.session_changed.connect(self.refresh)
         context.cursor_changed.connect(self.refresh)
@@ -44,6 +53,49 @@ class InspectorStatusBar(QStatusBar):
         context.session_grew.connect(lambda _appended: self._keep_room_for_the_store())  # a larger store may be reached
         context.session_grew.connect(lambda _appended: self.refresh())  # problems counted, the end state grown
         self.refresh()
+
+    def showMessage(self, text: str, timeout: int | None = 0) -> None:  # noqa: N802 — QStatusBar's name: callers need not know
+        """Show `text` at the left for `timeout` ms (0: until another), cut at its end where it lacks room."""
+        self._message_timer.stop()
+        if timeout:
+            self._message_timer.start(timeout)
+        if text != self._message:
+            self._message = text
+            self.update(self._message_rect())
+            self.messageChanged.emit(text)
+
+    def clearMessage(self) -> None:  # noqa: N802 — QStatusBar's name
+        """Take the message away."""
+        self.showMessage("")
+
+    def currentMessage(self) -> str:  # noqa: N802 — QStatusBar's name
+        """The message, whole, though it may be shown cut (`shown_message`)."""
+        return self._message
+
+    def shown_message(self) -> str:
+        """The message as shown: whole, or cut at its end to the room the figures leave."""
+        return self.fontMetrics().elidedText(self._message, Qt.TextElideMode.ElideRight, self._message_rect().width())
+
+    def _message_rect(self) -> QRect:
+        """Where the message goes: from the left edge to just before the first figure shown (as QStatusBar's own)."""
+        right = min((figure.x() for figure in self._figures if figure.isVisible()), default=self.width() - 10) - 2
+        return QRect(6, 0, max(right - 6, 0), self.height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 — Qt's hook
+        super().paintEvent(event)
+        if self._message:
+            painter = QPainter(self)
+            painter.setPen(self.palette().windowText().color())
+            painter.drawText(self._message_rect(), Qt.AlignmentFlag.AlignLeading | Qt.AlignmentFlag.AlignVCenter
+                             | Qt.TextFlag.TextSingleLine, self.shown_message())
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            room = self._message_rect()
+            if room.contains(event.pos()) and self.shown_message() != self._message:
+                QToolTip.showText(event.globalPos(), self._message, self, room)
+                return True
+        return super().event(event)  # a layout request repaints the bar: the figures moved, the message is cut again
 
     def _keep_room_for_the_store(self) -> None:
         """Show the store figure's widest forms once, so that its label keeps their room (`keep_widest`).
