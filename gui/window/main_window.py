@@ -367,7 +367,9 @@ class MainWindow(QMainWindow):
             if self.follower.path is None or self.follower.path.resolve() != result.path.resolve():
                 self.follower.follow(result.path)
             self.follower.mark_read(result.baseline)  # what this load read, not the file as it is by now
-        self.status.showMessage(f"opened {result.path.name} in {result.seconds:.2f} s", 5000)
+        # "in 0.00 s" read as if nothing had been timed: under a second, in milliseconds.
+        took = f"{result.seconds * 1000:.0f} ms" if result.seconds < 1 else f"{result.seconds:.2f} s"
+        self.status.showMessage(f"opened {result.path.name} in {took}", 5000)
         self._end_load()
 
     def _failed(self, message: str) -> None:

@@ -2,6 +2,8 @@
 figures' widths together made the window 1,088 px wide, its right side off screen. They end in "…" instead."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtCore import Qt
 
@@ -71,6 +73,8 @@ def test_the_status_message_beside_the_figures_is_whole_at_1024_or_ends_in_an_el
     qtbot.wait(50)
     message, shown = status.currentMessage(), status.shown_message()
     assert message.startswith("opened demo.json")
+    # Under a second in milliseconds ("in 0.00 s" read as if nothing had been timed).
+    assert re.fullmatch(r"opened demo\.json in (\d+ ms|[1-9]\d*\.\d\d s)", message), message
     first = min(label.x() for label in (status.cursor_label, status.entries_label) if label.isVisible())
     assert status.fontMetrics().horizontalAdvance(shown) + 8 <= first  # what is shown is whole, never cut through
     if shown != message:
