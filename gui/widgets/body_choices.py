@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtCore import QAbstractListModel, QEvent, QModelIndex, Qt
+from PySide6.QtGui import QHelpEvent, QPaintEvent
+from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox, QStylePainter, QToolTip
 
 from wsi_inspector.core.session.model import Body
 from wsi_inspector.core.session.load import Session
@@ -99,6 +100,44 @@ class BodyChoices(QAbstractListModel):
             tip = self.tip(body) if self.tip is not None else None
             return tip if tip is not None else self.label(body)
         return None
+
+
+class BodyBox(QComboBox):
+    """A combo box whose current text ends in "…" where the box is narrower than it, the whole in its tooltip.
+
+    Qt's own draws it cut through a letter ("the end of the sess" with a wide font at 150 %): a box held to a few
+    characters (`attach`) beside a long choice read as if the text were that.
+    """
+
+    def shown_text(self) -> str:
+        """The current text as the box draws it: whole, or cut at its end with "…"."""
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        return self._fitted(option)
+
+    def _fitted(self, option: QStyleOptionComboBox) -> str:
+        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        room = field.width() - 2  # the style draws the label one pixel in from each side of its field
+        if not option.currentIcon.isNull():
+            room -= option.iconSize.width() + 4
+        return self.fontMetrics().elidedText(option.currentText, Qt.TextElideMode.ElideRight, max(0, room))
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 — Qt's hook; QComboBox's own, with the text fitted
+        painter = QStylePainter(self)
+        painter.setPen(self.palette().color(self.palette().ColorRole.Text))
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        option.currentText = self._fitted(option)
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and not self.toolTip() and isinstance(event, QHelpEvent):
+            if self.shown_text() != self.currentText():
+                QToolTip.showText(event.globalPos(), self.currentText(), self)
+                return True
+        return super().event(event)
 
 
 def attach(box: QComboBox, model: BodyChoices, least_characters: int) -> None:

@@ -29,7 +29,7 @@ from wsi_inspector.core.jsrules.sizes import format_size
 from wsi_inspector.core.text.words import plural
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Jobs
-from wsi_inspector.gui.widgets.body_choices import BodyChoices
+from wsi_inspector.gui.widgets.body_choices import BodyBox, BodyChoices
 from wsi_inspector.gui.widgets.body_choices import attach as attach_choices
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
 from wsi_inspector.gui.window.keyboard import reading_order
@@ -119,9 +119,9 @@ class ChangesView(QWidget):
         self._from_chosen = False  # the person picked "From": it no longer follows the cursor
         self._stale = False  # points changed while the tab was hidden: compare when it is shown
         self._cursor_moved = False  # the cursor moved while the tab was hidden: "to" follows it when shown
-        self.from_box = QComboBox(self)
+        self.from_box = BodyBox(self)
         self.from_box.setObjectName("changesFrom")
-        self.to_box = QComboBox(self)
+        self.to_box = BodyBox(self)
         self.to_box.setObjectName("changesTo")
         # One list of the points for both boxes, its rows made as they are shown (a session of 25,000
         # bodies made 50,000 items as it opened): wsi_inspector.gui.widgets.body_choices.

@@ -44,7 +44,7 @@ from wsi_inspector.core.session.timeline import first_code_line
 from wsi_inspector.core.text.words import plural
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.tabs.run.reads_panel import ReadsPanel
-from wsi_inspector.gui.widgets.body_choices import BodyChoices
+from wsi_inspector.gui.widgets.body_choices import BodyBox, BodyChoices
 from wsi_inspector.gui.widgets.body_choices import attach as attach_choices
 from wsi_inspector.gui.widgets.code_editor import CodeEditor
 from wsi_inspector.gui.widgets.elide import ids_in_the_middle
@@ -109,7 +109,7 @@ class RunView(QWidget):
 
     # --- building -----------------------------------------------------------------------------------
     def _build(self) -> None:
-        self.body_combo = QComboBox(self)
+        self.body_combo = BodyBox(self)
         self.body_combo.setObjectName("bodyChooser")
         # Rows made as they are shown, not an item per body (wsi_inspector.gui.widgets.body_choices); long
         # first lines are elided, the full list drops down wide.
