@@ -220,7 +220,7 @@ def _on_this_cpu() -> Iterator[None]:
         try:
             allowed = os.sched_getaffinity(0)
             os.sched_setaffinity(0, {_current_cpu()})
-        except (OSError, AttributeError):  # not allowed here: the thread stays free
+        except (OSError, ValueError):  # not allowed here, or no CPU to name (sched_getcpu's -1): the thread stays free
             allowed = None
     try:
         yield

@@ -60,3 +60,17 @@ def test_a_run_holds_the_calling_thread_on_one_cpu_and_gives_it_back_whatever_it
             runner.run(build_envelope(demo, code, options=options))
             assert os.sched_getaffinity(0) == before
     assert during and all(len(cpus) == 1 and cpus <= before for cpus in during)
+
+
+def test_a_thread_whose_cpu_cannot_be_named_runs_free(demo, monkeypatch):
+    # sched_getcpu answers -1 where the kernel cannot say: os.sched_setaffinity raised ValueError, and the run failed.
+    import os
+
+    from wsi_inspector.core.runner import host
+    from wsi_inspector.core.runner.envelope import build_envelope
+
+    monkeypatch.setattr(host, "_current_cpu", lambda: -1)
+    before = os.sched_getaffinity(0)
+    with host.Runner(size=1) as runner:
+        assert runner.run(build_envelope(demo, "return 1;"))["returned"] == 1
+    assert os.sched_getaffinity(0) == before
