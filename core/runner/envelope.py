@@ -10,6 +10,7 @@ else the last entry's, else the session's `createdAt`, else the moment of the ru
 """
 from __future__ import annotations
 
+import codecs
 import functools
 import itertools
 import json
@@ -33,6 +34,11 @@ from wsi_inspector.core.jsrules.run_inputs import manifest_entry, trim_store
 from wsi_inspector.core.runner.mock_modules import MockModules
 from wsi_inspector.core.runner.scene import scene_payload
 from wsi_inspector.core.runner.typescript import TypeScriptError, erase_types
+
+try:
+    from wsi_inspector.core.session._store_scan import compact_json as _c_compact_json
+except ImportError:  # built without a C compiler
+    _c_compact_json = None
 
 DEFAULT_TIMEOUT_S = 10.0
 DEFAULT_MEMORY_BYTES = 256 * 1024 * 1024
@@ -127,15 +133,23 @@ class StoreTexts:
     The runner sends a guest a state text only when it differs from what that guest holds; texts shared by
     envelopes compare as the same object, not as megabytes (a run of a body on a real-shaped 4 MB store spent
     0.4 ms comparing them when each envelope had its own), and a run of the same store again, as the Run tab
-    makes, does not write them again (20 ms for 5,000 entries).
+    makes, does not write them again (20 ms for 5,000 entries). The next store is made from the last one's
+    pieces: a body's store is the last body's with some entries appended and the oldest trimmed, so replay,
+    check and retyped write only the new entries (`_StorePieces`).
     """
 
-    __slots__ = ("store", "json", "lookup", "_manifest")
+    __slots__ = ("store", "json", "lookup", "_manifest", "_pieces")
     _last: StoreTexts | None = None  # the one kept: the store the last envelope was made of
+    store: list[Entry]
+    json: bytes
+    lookup: bytes
+    _pieces: _StorePieces
 
-    def __init__(self, store: Sequence[Entry]):
+    def __init__(self, store: Sequence[Entry], reuse: StoreTexts | None = None):
         self.store = list(store)  # held: while the texts are kept, no entry they were made of goes away
-        self.json, self.lookup = store_texts(self.store)
+        self._pieces = _StorePieces(self.store, reuse._pieces if reuse is not None else None)
+        self.json = self._pieces.json
+        self.lookup = store_lookup(self.store, self._pieces.spans())
         self._manifest: bytes | None = None
 
     @classmethod
@@ -144,7 +158,7 @@ class StoreTexts:
         last = cls._last
         if last is not None and len(last.store) == len(store) and all(a is b for a, b in zip(last.store, store)):
             return last
-        made = cls._last = cls(store)
+        made = cls._last = cls(store, reuse=last)
         return made
 
     def manifest(self) -> bytes:
@@ -156,6 +170,55 @@ class StoreTexts:
         return self._manifest
 
 
+class _StorePieces:
+    """The store's JSON (`Entry.editor_shape` of each entry, compact and in ASCII: `_compact_json`) and where each entry's piece lies.
+
+    A piece is `(its first byte, its end, where its input starts and ends in it)`: what a later store holding the same
+    entry object needs to copy the bytes and place the input without looking at them again. Writing every piece took
+    19 ms a replayed body of a real-shaped 5,000-entry store. In ASCII a byte is a character and a UTF-16 unit, so the
+    places are JavaScript's string indices too.
+    """
+
+    __slots__ = ("store", "json", "pieces")
+    store: list[Entry]
+    json: bytes
+    pieces: list[tuple[int, int, int, int]]
+
+    def __init__(self, store: list[Entry], reuse: _StorePieces | None):
+        self.store = store
+        old = {id(entry): i for i, entry in enumerate(reuse.store)} if reuse is not None else {}
+        source = memoryview(reuse.json) if reuse is not None else memoryview(b"")
+        parts: list[bytes | memoryview] = []
+        self.pieces = []
+        at = 1  # after "["
+        for entry in store:
+            part: bytes | memoryview
+            i = old.get(id(entry))
+            if i is None:
+                part, input_at, input_end = _piece(entry)
+            else:
+                first, end, input_at, input_end = reuse.pieces[i]  # type: ignore[union-attr]
+                part = source[first:end]
+            parts.append(part)
+            self.pieces.append((at, at + len(part), input_at, input_end))
+            at += len(part) + 1  # and the comma
+        self.json = b"[" + b",".join(parts) + b"]"
+
+    def spans(self) -> list[tuple[int, int]]:
+        """Where each entry's input lies in the JSON."""
+        return [(first + input_at, first + input_end) for first, _, input_at, input_end in self.pieces]
+
+
+def _piece(entry: Entry) -> tuple[bytes, int, int]:
+    """An entry's JSON, compact and in ASCII (`_compact_json`), and where its input starts and ends in it."""
+    # A call is identifiers and dots and a unit one of five words: neither needs escapes.
+    head = _compact_json(b'{"id":' + dumps(entry.id).encode("utf-8", "surrogatepass") + b',"call":"' + entry.call.encode() + b'","input":')
+    value = _compact_json(_input_text(entry))
+    tail = b',"unit":"' + entry.unit.encode() + b'"' if entry.unit is not None else b""
+    tail += b',"applied":true}' if entry.applied else b"}"
+    return head + value + tail, len(head), len(head) + len(value)
+
+
 def store_texts(store: Sequence[Entry]) -> tuple[bytes, bytes]:
     """The store as the editor injects it (`Entry.editor_shape`), as JSON text, and its lookup (`store_lookup`).
 
@@ -164,21 +227,8 @@ def store_texts(store: Sequence[Entry]) -> tuple[bytes, bytes]:
     place in the record (`Entry.input_text_span`) it is cut there; else msgspec finds it (a record with an
     output holds as much again: 22 ms a replayed body of 1,800 real-shaped entries, 5 ms cut).
     """
-    parts = []
-    spans: list[tuple[int, int]] = []
-    at = 1  # after "["
-    for entry in store:
-        # A call is identifiers and dots and a unit one of five words: neither needs escapes.
-        head = b'{"id":' + dumps(entry.id).encode() + b',"call":"' + entry.call.encode() + b'","input":'
-        value = _input_text(entry)
-        start = at + _utf16_units(head)
-        at = start + _utf16_units(value)
-        spans.append((start, at))
-        tail = b',"unit":"' + entry.unit.encode() + b'"' if entry.unit is not None else b""
-        tail += b',"applied":true}' if entry.applied else b"}"
-        at += _utf16_units(tail) + 1  # and the comma
-        parts.append(head + value + tail)
-    return b"[" + b",".join(parts) + b"]", store_lookup(store, spans)
+    pieces = _StorePieces(list(store), None)
+    return pieces.json, store_lookup(pieces.store, pieces.spans())
 
 
 def store_lookup(store: Sequence[Entry], spans: Sequence[tuple[int, int]]) -> bytes:
@@ -258,17 +308,40 @@ def lookup_key(key: str) -> str:
                    for (unit,) in struct.iter_unpack("<H", units))
 
 
-# Every byte but UTF-8's continuation bytes (0x80-0xBF), and every byte but the lead bytes of four-byte sequences
-# (0xF0-0xF4): deleting them leaves the bytes to count.
-_NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b <= 0xBF)
-_NOT_FOUR_BYTE_LEAD = bytes(b for b in range(256) if not 0xF0 <= b <= 0xF4)
+def _compact_json(text: bytes) -> bytes:
+    """UTF-8 JSON text without whitespace between its tokens, each character past ASCII written as its escape (two for
+    one past U+FFFF): the same values, in ASCII.
+
+    The store goes into V8 as a string of its own (guest.py `post_preload`). One character past ASCII made all of it a
+    two-byte string, twice the memory and twice the time to make (a real-shaped 7 MB store with a few accented labels:
+    14 ms, 7 in ASCII), and its inputs slower to parse; JSON holds such characters only inside its strings. An
+    indented file's inputs crossed with their indentation (twice the text). Text in ASCII with no newline is taken as
+    it is (a newline is never raw inside a JSON string). In C where the build had a compiler
+    (core/session/_store_scan.c: 8 MB of real-shaped inputs in ~8 ms, 25 ms in Python).
+    """
+    if text.isascii() and b"\n" not in text:
+        return text
+    compact = _c_compact_json(text) if _c_compact_json is not None else None
+    return compact if compact is not None else _compact_in_python(text)
 
 
-def _utf16_units(text: bytes) -> int:
-    """How many UTF-16 code units the UTF-8 `text` is: one a character, two past U+FFFF."""
-    if text.isascii():
-        return len(text)
-    return len(text) - len(text.translate(None, _NOT_CONTINUATION)) + len(text.translate(None, _NOT_FOUR_BYTE_LEAD))
+def _compact_in_python(text: bytes) -> bytes:
+    """`_compact_json` where the build had no compiler."""
+    tokens = _OUTSIDE_STRINGS.sub(lambda match: match.group(1) or "", text.decode("utf-8", "surrogatepass"))
+    return tokens.encode("ascii", "wsi-json-escape")
+
+
+_OUTSIDE_STRINGS = re.compile(r'("(?:[^"\\]|\\.)*")|[ \t\n\r]+', re.S)  # a string whole, or whitespace between tokens
+
+
+def _json_escapes(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler behind `_compact_json`: a run of characters past ASCII as JSON escapes."""
+    assert isinstance(error, UnicodeEncodeError)
+    units = error.object[error.start:error.end].encode("utf-16-le", "surrogatepass")
+    return "".join("\\u%04x" % unit for (unit,) in struct.iter_unpack("<H", units)), error.end
+
+
+codecs.register_error("wsi-json-escape", _json_escapes)
 
 
 def _input_text(entry: Entry) -> bytes:

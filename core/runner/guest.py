@@ -75,6 +75,7 @@ PARSE_PLACE = re.compile(r"^[^\n]*?:(\d+): (\w*Error): ([^\n]*)\n([^\n]*)\n( *)\
 # backstop that refuses absurd allocations at once: twice the cap and this much over the start.
 DATA_SLACK = 128 * 1024 * 1024
 MEMORY_POLL_S = 0.005
+PRELOAD_TASKS = 2  # the tasks `Realm.post_preload` posts: the state texts but the store, then the store
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 ORPHAN_POLL_S = 0.1
 # V8's flags beside mini-racer's own (`--single-threaded`). No Sparkplug: V8 compiles baseline code in batches, and
@@ -186,10 +187,11 @@ class Realm:
         self._undefined = self._ctx._python_to_value_handle(JSUndefined)
         # The raw handles a poll or a timers' firing is posted with, taken once (each a ctypes conversion
         # otherwise), by name: a JSFunction's hash is a synchronous call into V8, which waits behind a running body.
-        self._hooks = [hooks[name] for name in ("poll", "fire", "preload")]  # they live as long as the realm
+        names = ("poll", "fire", "preload", "preloadStore")
+        self._hooks = [hooks[name] for name in names]  # they live as long as the realm
         self._call_args = {name: (self._ctx._python_to_value_handle(hook).raw, self._undefined.raw,
                                   self._ctx._python_to_value_handle(self.no_args).raw)
-                           for name, hook in zip(("poll", "fire", "preload"), self._hooks)}
+                           for name, hook in zip(names, self._hooks)}
         self.posted: list[int] = []  # tasks posted and not yet answered: what `cancel` stops
         self._held: list[ValueHandle] = []  # what those tasks use: alive until they are answered
         view = hooks["logBuffer"]
@@ -197,9 +199,9 @@ class Realm:
         self.ring = view[32:].cast("H")
         if state:
             self.post_preload(state)
-            while not self.answers.wait(1, 1.0):
+            while not self.answers.wait(PRELOAD_TASKS, 1.0):
                 pass
-            self.take(1)
+            self.take(PRELOAD_TASKS)
 
     def post_eval(self, source: str) -> None:
         """Post a script to V8's thread; its answer comes into `answers` in turn."""
@@ -211,19 +213,22 @@ class Realm:
         self.posted.append(ctx._dll.mr_eval(ctx._ctx, handle.raw, _UNCANCELABLE_TASK_CALLBACK_ID))
 
     def post_preload(self, state: dict[str, bytes]) -> None:
-        """Post the state texts (all of STATE_TEXTS, UTF-8) to the realm: a call of its `preload` hook with the texts,
-        joined by NUL (never raw in JSON text), as `this`. A string value: V8 neither scans nor compiles it, as it
-        would a string literal in a script (~30 ms for a 3 MB store, twice a run: for the run, and for the next
-        realm). Made from the bytes as they came, never a Python str (see envelope.Envelope)."""
+        """Post the state texts (all of STATE_TEXTS, UTF-8) to the realm: its `preload` hook called with the others joined by
+        NUL (never raw in JSON text) as `this`, then its `preloadStore` hook with the store (PRELOAD_TASKS tasks). String
+        values: V8 neither scans nor compiles them, as it would a string literal in a script (~30 ms for a 3 MB store,
+        twice a run: for the run, and for the next realm). Made from the bytes as they came, never a Python str (see
+        envelope.Envelope); the store apart, so it is never copied into a joined text, and stays a one-byte string in V8
+        (envelope.py writes it in ASCII) whatever the others hold: a 7 MB store took 14 ms to go in, 7 ms so."""
         from py_mini_racer._context import _UNCANCELABLE_TASK_CALLBACK_ID
         from py_mini_racer._objects import _MiniRacerTypes
 
         ctx = self._ctx
-        data = b"\x00".join(state[key] for key in STATE_TEXTS)
-        packed = ctx._wrap_raw_handle(ctx._dll.mr_alloc_string_val(ctx._ctx, data, len(data), _MiniRacerTypes.str_utf8))
-        self._held.append(packed)
-        function, _, no_args = self._call_args["preload"]
-        self.posted.append(ctx._dll.mr_call_function(ctx._ctx, function, packed.raw, no_args, _UNCANCELABLE_TASK_CALLBACK_ID))
+        for hook, data in (("preload", b"\x00".join(state[key] for key in STATE_TEXTS if key != "store")),
+                           ("preloadStore", state["store"])):
+            packed = ctx._wrap_raw_handle(ctx._dll.mr_alloc_string_val(ctx._ctx, data, len(data), _MiniRacerTypes.str_utf8))
+            self._held.append(packed)
+            function, _, no_args = self._call_args[hook]
+            self.posted.append(ctx._dll.mr_call_function(ctx._ctx, function, packed.raw, no_args, _UNCANCELABLE_TASK_CALLBACK_ID))
 
     def post_call(self, hook: str) -> None:
         """Post a call of the hook `"poll"` or `"fire"` (no arguments); its answer comes into `answers` in turn."""
@@ -493,7 +498,7 @@ class Guest:
         realm.post_eval(source)
         realm.post_call("poll")
         try:
-            text: str = self.wait_for(realm, 3 if handed else 2, deadline)[-1]
+            text: str = self.wait_for(realm, PRELOAD_TASKS + 2 if handed else 2, deadline)[-1]
             while True:
                 if text.startswith('{"done"'):
                     head, returned, keep, keep_fns, *compile_failed = text.split("\x00")

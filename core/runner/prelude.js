@@ -1182,22 +1182,28 @@
   const hooks = {
     __proto__: null,
     logBuffer,
-    // The state texts a run is handed (the store, its lookup, the scene, the manifest: protocol.STATE_TEXTS),
-    // called with the four joined by NUL (which neither JSON text nor the lookup holds raw) as `this`: a string
-    // value the guest makes, never a string literal in a script, which V8 would scan and compile (3 MB of store
-    // took ~30 ms a run, and again for the next realm). The guest puts in the last run's while the next realm waits, so a run with
-    // the same texts (most runs of a session share their store and scene) does not hand them again.
+    // The state texts a run is handed (the store's lookup, the scene, the manifest, the store: protocol.STATE_TEXTS),
+    // in two calls: `preload` with the first three joined by NUL (which neither JSON text nor the lookup holds raw) as
+    // `this`, then `preloadStore` with the store. String values the guest makes, never string literals in a script,
+    // which V8 would scan and compile (3 MB of store took ~30 ms a run, and again for the next realm). The guest puts
+    // in the last run's while the next realm waits, so a run with the same texts (most runs of a session share their
+    // store and scene) does not hand them again.
     preload() {
       const packed = apply(strValueOf, this, []);
       const texts = list();
       let from = 0;
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 2; i++) {
         const end = apply(strIndexOf, packed, ["\u0000", from]);
         texts[i] = slice(packed, from, end);
         from = end + 1;
       }
-      preloaded = { __proto__: null, storeText: texts[0], lookupText: texts[1], sceneText: texts[2],
-        manifestText: slice(packed, from, packed.length) };
+      preloaded = { __proto__: null, lookupText: texts[0], sceneText: texts[1], manifestText: slice(packed, from, packed.length),
+        storeText: preloaded.storeText };
+    },
+    preloadStore() {
+      const state = preloaded;
+      preloaded = { __proto__: null, lookupText: state.lookupText, sceneText: state.sceneText, manifestText: state.manifestText,
+        storeText: apply(strValueOf, this, []) };
     },
     start(code, envText, secret) {
       const state = preloaded;
@@ -1342,10 +1348,10 @@
   // Its lookup as envelope.store_lookup writes it: two tables of one bucket ("a.b.c" and "a.b"; "1").
   const warmRow = "\u0002[0," + warmInput + "," + (warmInput + '{"x":[1,"y"]}'.length) + "]";
   const bucketOf = (rows) => "0000000001" + "0000000000" + toStr(rows.length).padStart(10, "0") + rows;
-  apply(hooks.preload, warmStore + "\u0000" + bucketOf("\u0001a.b.c" + warmRow + "\u0001a.b" + warmRow) + "\u0003" +
-    bucketOf("\u00011" + warmRow) + "\u0000" +
-    '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}\u0000' +
+  apply(hooks.preload, bucketOf("\u0001a.b.c" + warmRow + "\u0001a.b" + warmRow) + "\u0003" + bucketOf("\u00011" + warmRow) +
+    "\u0000" + '{"unit":"mm","entities":[{"id":"e1","type":"wall","name":"w"}],"keptManifest":{}}\u0000' +
     '[{"id":1,"call":"a.b.c","applied":true,"keys":["x"],"bytes":15}]', []);
+  apply(hooks.preloadStore, warmStore, []);
   hooks.start("const b = inputs.last('a.b'); const e = inputs.at(1); const l = inputs.list('a.b'); const s = scene.entities('wall');\n" +
     "const r = scene.read('e1'); const k = kept.k; return { a: b.x.length + e.x[1].length + l.length + s.length + k.v + r.id.length, " +
     "keep: { k: [1, 'x'], b: { ...b } } };", '{"kept":{"k":{"v":1}},"known":{"a":{"b":["c"]}},"options":{"deterministic":true,"seed":1,"nowMs":0}}', "");

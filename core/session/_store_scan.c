@@ -1562,6 +1562,94 @@ failed:
     return NULL;
 }
 
+/* The code point of the UTF-8 sequence at s[i..n) and its length, or length 0 when it is not one (a bad lead
+   byte, a missing or bad continuation byte). Surrogates are taken as they come (Python's "surrogatepass" writes
+   them so), as are overlong forms: the text was read as UTF-8 already, and each becomes the same escape. */
+static int utf8_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, uint32_t *code) {
+    unsigned char lead = s[i];
+    int length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? (lead <= 0xEF ? 3 : 0) : lead >= 0xC0 ? 2 : 0;
+    if (length == 0 || i + length > n) return 0;
+    uint32_t value = lead & (0x7F >> length);
+    for (int k = 1; k < length; k++) {
+        if ((s[i + k] & 0xC0) != 0x80) return 0;
+        value = (value << 6) | (s[i + k] & 0x3F);
+    }
+    if (value > 0x10FFFF) return 0;
+    *code = value;
+    return length;
+}
+
+/* What compact_json does with each byte: copy it (0), or look at it (1): outside strings a space, tab, newline,
+   return or quote; inside them a quote, a backslash or a byte past ASCII (and, so both tables can be one, the
+   whitespace, copied there all the same). */
+static unsigned char COMPACT_STOPS[256];
+
+static void compact_stops_init(void) {
+    for (int c = 0x80; c < 256; c++) COMPACT_STOPS[c] = 1;
+    COMPACT_STOPS[' '] = COMPACT_STOPS['\t'] = COMPACT_STOPS['\n'] = COMPACT_STOPS['\r'] = 1;
+    COMPACT_STOPS['"'] = COMPACT_STOPS['\\'] = 1;
+}
+
+/* compact_json(text) -> bytes, or None: JSON text (UTF-8) without the whitespace between its tokens and with each
+   character past ASCII written as its \uXXXX escape (two past U+FFFF), escapes as written; JSON reads the same
+   values from it. None where the text is not UTF-8 (the caller's own way then says so). One pass, copying runs
+   of plain bytes whole, into a buffer grown as escapes need. See core/runner/envelope.py `_compact_json`. */
+static PyObject *compact_json(PyObject *Py_UNUSED(module), PyObject *arg) {
+    static const char HEX[] = "0123456789abcdef";
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, size = 0, room = n + 64;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, room);
+    int in_string = 0;
+    for (Py_ssize_t i = 0; out && i < n;) {
+        Py_ssize_t run = i;
+        while (run < n && !COMPACT_STOPS[s[run]]) run++;
+        if (size + (run - i) + 12 > room) {  /* an escape writes at most 12 bytes */
+            room = 2 * room + (run - i) + 12;
+            if (_PyBytes_Resize(&out, room) < 0) break;
+        }
+        char *o = PyBytes_AS_STRING(out);
+        memcpy(o + size, s + i, run - i);
+        size += run - i;
+        if (run == n) break;
+        unsigned char c = s[run];
+        i = run + 1;
+        if (c < 0x80) {
+            if (!in_string && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {  /* an indentation, whole */
+                while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+                continue;
+            }
+            o[size++] = c;
+            if (c == '"') in_string = !in_string;
+            else if (c == '\\' && in_string && i < n) o[size++] = s[i++];  /* \" does not end the string */
+            continue;
+        }
+        uint32_t code = 0;
+        int length = utf8_at(s, run, n, &code);
+        if (length == 0) {
+            Py_CLEAR(out);
+            out = Py_NewRef(Py_None);
+            break;
+        }
+        i = run + length;
+        uint32_t units[2] = {code, 0};
+        int count = 1;
+        if (code > 0xFFFF) {
+            units[0] = 0xD800 + ((code - 0x10000) >> 10);
+            units[1] = 0xDC00 + ((code - 0x10000) & 0x3FF);
+            count = 2;
+        }
+        for (int k = 0; k < count; k++) {
+            o[size++] = '\\'; o[size++] = 'u';
+            for (int shift = 12; shift >= 0; shift -= 4) o[size++] = HEX[(units[k] >> shift) & 0xF];
+        }
+    }
+    PyBuffer_Release(&view);
+    if (out && out != Py_None && _PyBytes_Resize(&out, size) < 0) return NULL;
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"scan", (PyCFunction)scan, METH_O, "scan(text): the session document scanned, or None (see core/session/store_scan.py)."},
     {"scan_record", (PyCFunction)scan_one_record, METH_O,
@@ -1577,6 +1665,7 @@ static PyMethodDef module_methods[] = {
      "same_rest(a, a_start, b, b_start, absent): the rests have the same tokens, no `absent` before them (see core/session/store_scan.py)."},
     {"member", (PyCFunction)member, METH_VARARGS,
      "member(buffer, name, from=0): the span of an object's top-level member (see core/session/store_scan.py)."},
+    {"compact_json", (PyCFunction)compact_json, METH_O, "compact_json(text): the JSON text compact and in ASCII, or None (see core/runner/envelope.py)."},
     {"buffer_spans", (PyCFunction)buffer_spans, METH_O, "buffer_spans(buffers): ([address], [size]) (see core/session/fast_find.py)."},
     {NULL}
 };
@@ -1587,6 +1676,7 @@ PyMODINIT_FUNC PyInit__store_scan(void) {
     for (int c = 0x20; c < 0x7F; c++) PLAIN[c] = c != '"' && c != '\\';
     C_LOCALE = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     for (int i = 0; i < 7; i++) if (!(KINDS[i] = PyUnicode_InternFromString(KIND_NAMES[i]))) return NULL;
+    compact_stops_init();
     if (!C_LOCALE) return PyErr_NoMemory();
     if (PyType_Ready(&ScannedType) < 0 || PyType_Ready(&KeeperType) < 0 || PyType_Ready(&RecordTextType) < 0
         || PyType_Ready(&FinderType) < 0) return NULL;

@@ -206,3 +206,72 @@ def test_the_realm_finds_every_id_where_the_host_put_it(tmp_path, ids):
         result = runner.run(build_envelope(session, code))
     assert result["ok"], result.get("error")
     assert result["returned"] == list(range(len(ids)))
+
+
+def test_the_store_goes_in_as_ascii_text_of_the_same_values(tmp_path):
+    """Labels past ASCII (accented, CJK, past U+FFFF), in ids too, are written as JSON escapes: V8 keeps the store as a
+    one-byte string (half the memory, twice as quick to make), and reads the same values."""
+    records = [{"id": "Süd-1", "call": "a.b.c", "input": {"label": "Station 3 — Südflügel", "ward": "病棟 4F 🏥"}},
+               {"id": "c2", "call": "a.b.c", "input": ["Réa\tlits", "ward\\annex", 1.5]}]
+    document = {"format": "worker-session/1", "session": {"id": "s"}, "store": records}
+    (tmp_path / "s.json").write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    store = load(tmp_path / "s.json").entries
+    data, _ = store_texts(store)
+    assert data.isascii() and "\\u00fc" in data.decode() and "\\ud83c\\udfe5" in data.decode()
+    assert json.loads(data) == [e.editor_shape() for e in store]
+
+
+JSON_TEXTS = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) |
+                          st.text(st.characters(), max_size=12),
+                          lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(st.characters(), max_size=6), inner, max_size=4),
+                          max_leaves=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=JSON_TEXTS, indent=st.sampled_from([None, 2, "\t", " \r\n "]))
+def test_compact_json_in_c_and_in_python_write_the_same_text(value, indent):
+    """Any value and any character, lone surrogates too (as Python's surrogatepass writes them), indented or not: no
+    whitespace left between tokens, the whitespace inside strings kept, and the escapes Python's own ensure_ascii writes
+    (but for DEL, which is ASCII and stays as it is). C where built, Python otherwise."""
+    from wsi_inspector.core.runner import envelope
+
+    data = json.dumps(value, ensure_ascii=False, indent=indent).encode("utf-8", "surrogatepass")
+    in_python = envelope._compact_in_python(data)
+    assert in_python == json.dumps(value, separators=(",", ":")).encode().replace(b"\\u007f", b"\x7f")
+    if envelope._c_compact_json is not None:
+        assert envelope._c_compact_json(data) == in_python
+
+
+def test_compact_json_in_c_gives_text_that_is_not_utf8_back_to_python():
+    from wsi_inspector.core.runner import envelope
+
+    if envelope._c_compact_json is None:
+        return
+    for bad in (b'"\xff"', b'"\xc3"', b'"\xe6\x97"', b'"\xf0\x9f\x8f"', b'"\xc3\x28"', b'"\xf5\x80\x80\x80"'):
+        assert envelope._c_compact_json(bad) is None, bad
+
+
+def test_an_indented_file_s_inputs_cross_without_their_indentation(tmp_path):
+    records = [{"id": "c1", "call": "a.b.c", "input": {"rooms": [[1.5, 2], [3, 4]], "label": "a  b\n"}}]
+    document = {"format": "worker-session/1", "session": {"id": "s"}, "store": records}
+    (tmp_path / "s.json").write_text(json.dumps(document, indent=2), encoding="utf-8")
+    store = load(tmp_path / "s.json").entries
+    assert store_texts(store)[0] == b'[{"id":"c1","call":"a.b.c","input":{"rooms":[[1.5,2],[3,4]],"label":"a  b\\n"}}]'
+
+
+def test_a_store_made_from_the_last_store_s_pieces_is_the_store_made_from_nothing(tmp_path):
+    """As replay hands them: each body's store the last one's with entries appended and the oldest trimmed, a person's
+    edit and an entry made in memory among them; the texts made from the last store's pieces are byte for byte those made
+    from nothing."""
+    from wsi_inspector.core.runner.envelope import StoreTexts
+
+    records = [{"id": f"c{i}", "call": "a.b.c" if i % 3 else "a.b.d", "input": {"label": "Süd 🏥" * (i % 4), "i": i},
+                **({"applied": True, "unit": "mm"} if i % 5 == 0 else {})} for i in range(30)]
+    document = {"format": "worker-session/1", "session": {"id": "s"}, "store": records}
+    (tmp_path / "s.json").write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    entries = load(tmp_path / "s.json").entries + [Entry("made", "a.b.c", {"x": "é"})]
+    StoreTexts._last = None
+    for first, last in ((0, 5), (0, 9), (2, 14), (2, 14), (7, 20), (0, 3), (10, 31), (30, 31), (25, 31)):
+        store = entries[first:last]
+        made = StoreTexts.of(store)
+        assert (made.json, made.lookup) == store_texts(store), (first, last)
