@@ -96,6 +96,11 @@ def body_evidence(session: Session, body_id: Id, result: Mapping[str, object]) -
     return {"reads": reads, "retyped": retyped_in_body(session, body, reads)}
 
 
+def forget() -> None:
+    """Let every remembered read go (tests start each from nothing)."""
+    _cache.clear()
+
+
 def cached_reads(session: Session, body_id: Id) -> list[Read] | None:
     """The reads of body `body_id` if a replay already learned them (never replays: safe on any thread)."""
     identity = session_identity(session)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, QSettings
-from PySide6.QtGui import QRegion
+from PySide6.QtGui import QFont, QPalette, QRegion
 
 # The offscreen platform (CI has no display) warns on every QMainWindow it shows: it cannot pass
 # size hints to a window system it does not have. Only that exact message is ignored.
@@ -17,6 +17,45 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if here in Path(item.fspath).parents:
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+
+
+@pytest.fixture(scope="session")
+def product_look(qapp):
+    """The application dressed as `wsi gui` dresses it (theme.apply_look), light, once for the whole run."""
+    import os
+
+    from wsi_inspector.gui.window.theme import apply_look
+
+    theme_before = os.environ.pop("WSI_THEME", None)
+    os.environ["WSI_THEME"] = "light"
+    apply_look(qapp)
+    os.environ.pop("WSI_THEME")
+    if theme_before is not None:
+        os.environ["WSI_THEME"] = theme_before
+    return QPalette(qapp.palette()), QFont(qapp.font()), qapp.styleSheet()
+
+
+@pytest.fixture(autouse=True)
+def same_application_each_test(qapp, product_look):
+    """Each test starts from the same application, whatever ran before it: the product's look, light (a test that
+    turned the theme dark, or gave the application another style or font, has it put back), and no body's reads
+    remembered from another test's replay (core.edits.body_reads keeps them per file for the whole process)."""
+    from wsi_inspector.core.edits import body_reads
+    from wsi_inspector.gui.window import theme
+
+    body_reads.forget()
+    yield
+    palette, font, sheet = product_look
+    if not isinstance(qapp.style(), theme.LookStyle):  # the application owns its style: a new one, as apply_look makes
+        qapp.setStyle(theme.LookStyle("Fusion"))
+    if qapp.palette() != palette:
+        qapp.setPalette(palette)
+    if qapp.font() != font:
+        qapp.setFont(font)
+    if qapp.styleSheet() != sheet:
+        qapp.setStyleSheet(sheet)
+    theme.use_palette(palette)
+    body_reads.forget()
 
 
 @pytest.fixture(autouse=True)

@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontMetrics, QPalette, QStandardItemModel
-from PySide6.QtWidgets import QApplication, QStyleFactory, QStyleOptionViewItem, QTableView
+from PySide6.QtGui import QFont, QFontMetrics, QStandardItemModel
+from PySide6.QtWidgets import QApplication, QStyleOptionViewItem, QTableView
 
 from tests.conftest import DEMO
 from tests.helpers.window_sizes import SMALL, settle, shown_whole
@@ -17,21 +17,6 @@ from wsi_inspector.gui.tabs.run.reads_panel import PATHS_KEEP
 from wsi_inspector.gui.window.look import fit_column, monospace
 
 MIDDLE, END = Qt.TextElideMode.ElideMiddle, Qt.TextElideMode.ElideRight
-
-
-@pytest.fixture
-def look(monkeypatch):
-    """The application's own look (Fusion, dressed: its tabs are wider than the bare platform style's), restored after."""
-    from wsi_inspector.gui.window.theme import apply_look, use_palette
-
-    app = QApplication.instance()
-    style, palette = app.style().name(), QPalette(app.palette())
-    monkeypatch.setenv("WSI_THEME", "light")
-    apply_look(app)
-    yield
-    app.setStyle(QStyleFactory.create(style))
-    app.setPalette(palette)
-    use_palette(app.palette())
 
 
 @pytest.fixture(params=[None, 12.0], ids=["system-font", "12pt-font"])
@@ -83,7 +68,7 @@ def _calls_whole_or_pane_kept(view, calls) -> bool:
     return shown_whole(view.table, 1, calls) or view.splitter.sizes()[1] <= view.detail_keeps() + 1
 
 
-def test_a_read_entrys_call_is_whole_its_read_mark_in_a_narrow_column_of_its_own_beside_the_edit_mark(look, app_font, window, open_file, qtbot, tmp_path):
+def test_a_read_entrys_call_is_whole_its_read_mark_in_a_narrow_column_of_its_own_beside_the_edit_mark(app_font, window, open_file, qtbot, tmp_path):
     # At 1024 px after a replay "e2 pack.corridorR…s.corridorRuns ●": the mark took the call's room in its cell.
     from wsi_inspector.gui.tabs.inputs.models import APPLIED
     from wsi_inspector.gui.window.look import READ_MARK
@@ -122,7 +107,7 @@ def test_a_read_entrys_call_is_whole_its_read_mark_in_a_narrow_column_of_its_own
     window.grab().save("/tmp/narrow-inputs-read-mark.png")
 
 
-def test_the_entry_panes_tabs_are_whole_at_1024_beside_whole_calls(look, app_font, window, open_file, qtbot):
+def test_the_entry_panes_tabs_are_whole_at_1024_beside_whole_calls(app_font, window, open_file, qtbot):
     # "in… | out… | ot…" once the read mark's room was taken for whole calls.
     view = _replayed_inputs(window, open_file, qtbot)
     tabs, bar = view.detail_tabs, view.detail_tabs.tabBar()
