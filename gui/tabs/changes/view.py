@@ -36,6 +36,7 @@ from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.widgets.elide import LinesLabel, ids_in_the_middle
 from wsi_inspector.gui.window.look import CELL_PADDING, MUTED, PERSON, RIGHT, Index, fit_column, monospace, row_table, share_width
 from wsi_inspector.gui.widgets.rows_model import RowsModel
+from wsi_inspector.gui.widgets.when_shown import WhenShown
 
 DISPLAY, TOOLTIP, FONT, ALIGN, FOREGROUND = (
     Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
@@ -44,6 +45,7 @@ DISPLAY, TOOLTIP, FONT, ALIGN, FOREGROUND = (
 CALL_LEAST = 150  # px a call keeps when even the kept values' room is not enough for it whole (cut in the middle)
 KEPT_KEEPS = 24  # monospace characters of width the kept values keep when the store table takes room for whole calls
 END = "__end__"  # the combo's data for the end of the session
+COMPARE, FOLLOW = 1, 2  # what a hidden tab owes (WhenShown's ranks): following the cursor compares its points too
 END_WORDS = "the end of the session"
 
 
@@ -117,8 +119,8 @@ class ChangesView(QWidget):
         self.jobs = Jobs(self)  # one comparison at a time: a newer pair of points drops the older's answer
         self.document: dict[str, Any] | None = None
         self._from_chosen = False  # the person picked "From": it no longer follows the cursor
-        self._stale = False  # points changed while the tab was hidden: compare when it is shown
-        self._cursor_moved = False  # the cursor moved while the tab was hidden: "to" follows it when shown
+        # Hidden, it compares nothing: "to" follows the cursor (FOLLOW), or the points chosen are compared (COMPARE), when shown.
+        self.when_shown = WhenShown(self.isVisible)
         self.from_box = BodyBox(self)
         self.from_box.setObjectName("changesFrom")
         self.to_box = BodyBox(self)
@@ -199,13 +201,12 @@ class ChangesView(QWidget):
             self.points.grow()
 
     def _cursor_changed(self) -> None:
-        if not self.isVisible():
-            # Followed when shown: finding the cursor's body among a big session's in the boxes took
-            # half a millisecond of every cursor move (20,000 bodies) for a tab no one looks at.
-            self._cursor_moved = True
+        # Followed when shown: finding the cursor's body among a big session's in the boxes took
+        # half a millisecond of every cursor move (20,000 bodies) for a tab no one looks at.
+        if not self.when_shown.owe(self._follow_cursor, FOLLOW):
             self._recompute()  # drops what it showed, and compares nothing while hidden
-            return
-        self._cursor_moved = False
+
+    def _follow_cursor(self) -> None:
         session = self.context.session
         if session is None:
             self._recompute()
@@ -226,28 +227,26 @@ class ChangesView(QWidget):
         """Compare the state handed to body `start` with that handed to `stop` (None: the end)."""
         for box, point in ((self.from_box, start), (self.to_box, stop)):
             box.setCurrentIndex(max(self.points.row_of(END if point is None else str(point)), 0))
-        self._from_chosen, self._cursor_moved = True, False
+        self._from_chosen = True
+        self.when_shown.forget()  # the points chosen, not the cursor's
         self._recompute()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)
-        if self._cursor_moved:
-            self._cursor_changed()
-        elif self._stale:
-            self._recompute()
+        self.when_shown.catch_up()
 
     def _recompute(self) -> None:
         self.jobs.cancel_all()
-        session = self.context.session
         self.document = None
         self.store_model.set_document(None)
         self.kept_model.set_document(None)
         self.detail.json_model.set_value(None, present=False)
         # A hidden tab compares nothing: every cursor move would list (and lay out) what changed.
-        self._stale = not self.isVisible()
-        if self._stale:
+        if not self.when_shown.owe(self._compare, COMPARE):
             self.summary.setText("")
-            return
+
+    def _compare(self) -> None:
+        session = self.context.session
         if session is None or self.from_box.count() == 0:
             self.summary.setText("No session open.")
             return

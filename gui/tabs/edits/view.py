@@ -45,6 +45,7 @@ from wsi_inspector.gui.tabs.edits.models import ChangesModel, EditsModel
 from wsi_inspector.gui.widgets.geometry_plot import GeometryPlot
 from wsi_inspector.gui.background.jobs import Job, Jobs
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
+from wsi_inspector.gui.widgets.when_shown import WhenShown
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.window.look import PERSON_BACKGROUND, fit_column, monospace, row_table, share_width
@@ -181,6 +182,7 @@ class EditsView(QWidget):
         self.changes_table.selectionModel().currentRowChanged.connect(lambda current, _: self._reveal_change(current.row()))
         self.changes_table.clicked.connect(lambda index: self._zoom_to_change(index.row()))  # the row already chosen too
         self.copy_button.clicked.connect(self.copy_body)
+        self.when_shown = WhenShown(self.isVisible)  # the session's edits, paired once the tab is shown
         context.session_changed.connect(self.refresh)
         context.entry_chosen.connect(self._entry_chosen)
         self.refresh()
@@ -267,13 +269,11 @@ class EditsView(QWidget):
         right.valueChanged.connect(lambda value: left.setValue(value) if left.value() != value else None)
 
     # --- session and edits ------------------------------------------------------------------------
-    _stale = True  # the session changed while the tab was hidden
     _pending_edit: Any = None  # an edit chosen elsewhere while hidden, selected when shown
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)
-        if self._stale:
-            self.refresh()
+        self.when_shown.catch_up()
 
     def refresh(self) -> None:
         """Start pairing and diffing the session's edits off the GUI thread (once the tab is shown).
@@ -281,10 +281,9 @@ class EditsView(QWidget):
         Hidden, it only remembers to: diffing every edit of a big session holds the interpreter
         for seconds, and every other view would wait for it.
         """
-        if not self.isVisible():
-            self._stale = True
-            return
-        self._stale = False
+        self.when_shown.owe(self._pair_edits)
+
+    def _pair_edits(self) -> None:
         self.jobs.cancel_all()
         self._paired_yet = False
         self._detail_row = -1
@@ -405,7 +404,7 @@ class EditsView(QWidget):
     def _entry_chosen(self, entry: Entry) -> None:
         if not entry.applied:
             return
-        if self._stale or not self.select_edit(entry.id):
+        if self.when_shown.owes or not self.select_edit(entry.id):
             self._pending_edit = entry.id  # selected once the tab is shown and the edits are paired
 
     def current_detail(self) -> EditDetail | None:

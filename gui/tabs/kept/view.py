@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QVBoxLayout, QWidg
 
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
+from wsi_inspector.gui.widgets.when_shown import WhenShown, in_front
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.window.look import fit_column, row_table
@@ -50,7 +51,8 @@ class KeptView(QWidget):
         reading_order(self.table, self.tree, self.refused_table)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.refused_table.activated.connect(self._refused_activated)
-        self._stale = False  # the cursor moved while the tab was behind another: shown afresh when it comes to the front
+        # Behind another tab it follows the cursor when shown (tests and headless use, the window unshown: at once).
+        self.when_shown = WhenShown(in_front(self))
         context.session_changed.connect(self.refresh)
         context.cursor_changed.connect(self._cursor_changed)
         context.state_grew.connect(self._cursor_changed)
@@ -88,19 +90,15 @@ class KeptView(QWidget):
 
         Every move re-made a tab no one looked at: its table, its widths and the chosen value's JSON tree, a
         quarter of a millisecond of each paused move on a million-entry session (issue 28.3)."""
-        if self.isVisible() or not self.window().isVisible():
-            self.refresh()
-        else:
-            self._stale = True
+        self.when_shown.owe(self.refresh)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)
-        if self._stale:
-            self.refresh()
+        self.when_shown.catch_up()
 
     def refresh(self) -> None:
         """Show the kept set and the refusals of the state at the cursor."""
-        self._stale = False
+        self.when_shown.forget()
         state = self.context.state
         chosen = self.current_name()
         self.model.set_state(state)

@@ -33,6 +33,7 @@ from wsi_inspector.core.session.record_view import RecordFinder, RecordView, rec
 from wsi_inspector.gui.background.jobs import Jobs
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
+from wsi_inspector.gui.widgets.when_shown import WhenShown
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.window.look import monospace
 from wsi_inspector.gui.tabs.problems.models import ProblemsModel
@@ -95,8 +96,8 @@ class ProblemsView(QWidget):
         layout.addWidget(self.splitter, 1)
         reading_order(self.table, self.tree, self.text)
         self.table.activated.connect(self.activate)
-        self.table.selectionModel().currentRowChanged.connect(lambda current, _: self._current_changed(current))
-        self._unshown = False  # the current row changed while the tab was hidden: show its record when shown
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._current_changed())
+        self.when_shown = WhenShown(self.isVisible)  # the current problem's record, read back once someone looks
         context.session_changed.connect(self.refresh)
         context.session_grew.connect(lambda appended: self.refresh() if appended.problems_changed else None)
         self.refresh()
@@ -122,21 +123,17 @@ class ProblemsView(QWidget):
         if self.model.rows:
             self.table.selectRow(0)
 
-    def _current_changed(self, current: QModelIndex) -> None:
+    def _current_changed(self) -> None:
         """Show the current problem's record, or, while the tab is hidden, when it is next shown.
 
         A refused record is read back from the file (the whole file, cut in parts): opening a 165 MB
         session spent a second and the file's size in memory on it for a tab no one had looked at.
         """
-        self._unshown = not self.isVisible()
-        if not self._unshown:
-            self.show_record(current)
+        self.when_shown.owe(lambda: self.show_record(self.table.currentIndex()))
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)
-        if self._unshown:
-            self._unshown = False
-            self.show_record(self.table.currentIndex())
+        self.when_shown.catch_up()
 
     def show_record(self, index: QModelIndex, choose: bool = False) -> RecordView | None:
         """Show the record of the problem in `index`'s row (`choose`: then choose it in the other views, when it loaded).

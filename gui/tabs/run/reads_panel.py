@@ -21,6 +21,7 @@ from wsi_inspector.gui.background.jobs import Jobs
 from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.window.look import DISPLAY, TOOLTIP, Index, fit_column, monospace, row_table, share_width
 from wsi_inspector.gui.widgets.rows_model import RowsModel
+from wsi_inspector.gui.widgets.when_shown import WhenShown
 
 SAMPLES = ("9999:99", 'inputs.last("pack.rooms")', "c9999")  # the least widths of the line, read and entry columns
 PATHS_KEEP = 10  # monospace characters the paths (prose, cut at their end) keep beside a long read
@@ -61,7 +62,7 @@ class ReadsPanel(QWidget):
         self.on_learned = on_learned  # told when a replay here learned a body's reads (the other views mark them)
         self.known = known  # the reads the window already has for a body key (the Run tab's replay)
         self.runner_of = runner_of  # the view's warm runner (made on the GUI thread)
-        self._pending: tuple[Any, Any] | None = None  # a body to learn once the page is shown
+        self.when_shown = WhenShown(self.isVisible)  # the cursor body's reads, learned once the page is shown
         self.jobs = Jobs(self)
         self.model = ReadsModel(self)
         self.table: QTableView = row_table(self.model, "readsTable", alternating=False)
@@ -114,7 +115,7 @@ class ReadsPanel(QWidget):
         """The reads of a run just made in the editor."""
         self.jobs.cancel("reads")
         self.body_key = None
-        self._pending = None
+        self.when_shown.forget()
         reads = result.get("reads")
         cut = f"; {result['readsCut']:,} more not recorded" if result.get("readsCut") else ""
         self.show_reads(reads, f"What this run read: {len(reads or []):,} read{'s' if len(reads or []) != 1 else ''}{cut}."
@@ -123,7 +124,7 @@ class ReadsPanel(QWidget):
     def show_body(self, session: Any, body: Any) -> None:
         """The reads of recorded body `body` (None: the end of the session), learned off the GUI thread if need be."""
         self.jobs.cancel("reads")
-        self._pending = None
+        self.when_shown.forget()
         self.body_key = None if body is None else body.key
         if body is None or session is None:
             self.show_reads(None, "The cursor is at the end of the session: run a body to see what it reads.")
@@ -133,18 +134,11 @@ class ReadsPanel(QWidget):
             self._learned(body.key, reads)
             return
         self.show_reads(None, f"Replaying body {html.escape(body.key)} to learn what it read …")
-        if not self.isVisible():  # no replay until someone looks
-            self._pending = (session, body)
-            return
-        self._learn(session, body)
+        self.when_shown.owe(lambda: self._learn(session, body))  # no replay until someone looks
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)
-        if self._pending is not None:
-            session, body = self._pending
-            self._pending = None
-            if body.key == self.body_key:
-                self._learn(session, body)
+        self.when_shown.catch_up()
 
     def _learn(self, session: Any, body: Any) -> None:
         runner = self.runner_of()

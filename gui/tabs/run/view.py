@@ -51,6 +51,7 @@ from wsi_inspector.gui.widgets.elide import ids_in_the_middle
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.background.jobs import Job, Jobs
 from wsi_inspector.gui.widgets.json_tree import JsonTreeView
+from wsi_inspector.gui.widgets.when_shown import WhenShown, in_front
 from wsi_inspector.gui.window.look import fit_column, monospace
 from wsi_inspector.gui.tabs.run.replay_page import ReplayPage, result_table
 from wsi_inspector.gui.actions.reduce_panel import start_reduce
@@ -61,6 +62,7 @@ from wsi_inspector.gui.window.theme import hex_of
 
 OK_BRUSH = pg.mkBrush("#60a5fa")
 FAILED_BRUSH = pg.mkBrush("#f87171")
+CURSOR, CHOICE = 1, 2  # what a hidden tab owes (WhenShown's ranks): loading the chosen body shows the cursor's scope too
 WATERFALL_ROWS = 16  # rows of the operations waterfall in view at once (more scroll)
 WATERFALL_NAMED = 200  # calls named on the waterfall's axis (more: the hover names them)
 WATERFALL_LABELLED = 200  # bars labelled with their time
@@ -91,9 +93,11 @@ class RunView(QWidget):
         self.replaying = False
         self.services: WindowServices | None = None  # the window's, given by the window that holds the tab
         self._loading = False  # the editor is being filled, not edited
-        # The cursor moved (or its body was chosen) while this tab was behind another in a shown window:
-        # the editor, record and scope follow when the tab comes to the front (_catch_up), not on the move.
-        self._behind: set[str] = set()
+        # The cursor moved (or its body was chosen) while this tab was behind another in a shown window: the editor,
+        # record and scope follow when the tab comes to the front (_catch_up), not on the move. A cursor move with
+        # another tab in front put the body's code through the highlighter and its record into labels, trees and the
+        # plot no one saw: a third of the move's work. (Its window unshown, in tests and headless use: at once.)
+        self.when_shown = WhenShown(in_front(self))
         self._stop_replay = threading.Event()
         self.jobs = Jobs(self)  # the run and the replay (wsi_inspector.gui.background.jobs): a new session drops their answers
         self._build()
@@ -286,28 +290,14 @@ class RunView(QWidget):
         self.replay_button.setEnabled(session is not None and bool(session.bodies))
         self._show_choice()
 
-    def _in_front(self, what: str) -> bool:
-        """True when the tab is shown (or its window is not: tests and headless use read it at once); else
-        `what` is noted for `_catch_up`. A cursor move with another tab in front put the body's code through
-        the highlighter and its record into labels, trees and the plot no one saw: a third of the move's work."""
-        if self.isVisible() or not self.window().isVisible():
-            return True
-        self._behind.add(what)
-        return False
-
     def _catch_up(self) -> None:
         """Show what the cursor's moves while the tab was behind changed: the chosen body, or only the scope.
         Done whether or not the tab is in front now: a result arriving behind it shows after the move it
         follows, and is not put back under it when the tab is shown."""
-        behind, self._behind = self._behind, set()
-        if "choice" in behind:
-            self._load_choice()  # the scope line too
-        elif "cursor" in behind:
-            self._follow_cursor()
+        self.when_shown.catch_up()
 
     def _cursor_changed(self) -> None:
-        if self._in_front("cursor"):
-            self._follow_cursor()
+        self.when_shown.owe(self._follow_cursor, CURSOR)
 
     def _follow_cursor(self) -> None:
         """The scope line and the cursor body's reads."""
@@ -369,8 +359,7 @@ class RunView(QWidget):
 
     def _show_choice(self) -> None:
         """The choice changed (another body, a revert, a new session): the chooser and editor show it."""
-        if self._in_front("choice"):
-            self._load_choice()
+        self.when_shown.owe(self._load_choice, CHOICE)  # the scope line too
 
     def _load_choice(self) -> None:
         index = self.body_choices.row_of(self.choice.key)

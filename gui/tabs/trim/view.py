@@ -39,6 +39,7 @@ from wsi_inspector.core.jsrules.sizes import ENTRY_BYTES_TIP, FIELD_UNITS, SizeE
 from wsi_inspector.core.trim.preview import StoreIndex, TrimPreview, cap_text
 from wsi_inspector.core.text.words import plural
 from wsi_inspector.gui.widgets.elide import LinesLabel, ids_in_the_middle
+from wsi_inspector.gui.widgets.when_shown import WhenShown
 from wsi_inspector.gui.window.context import InspectorContext
 from wsi_inspector.gui.window.keyboard import reading_order
 from wsi_inspector.gui.window.look import (
@@ -49,6 +50,7 @@ from wsi_inspector.gui.tabs.inputs.models import ManifestModel, store_index_of
 from wsi_inspector.gui.window.theme import colour, hex_of
 
 SLIDER_STEPS = 1000
+CURSOR, SESSION = 1, 2  # what a hidden tab owes (WhenShown's ranks): a new session's index shows the cursor's store too
 MARKER_BUCKETS = 800  # about one per 1.5 px of a wide plot; each costs pyqtgraph a record when the store changes
 CURVE_POINTS = 4096  # the curve's points at most: a few per pixel of the widest plot
 NO_WARNINGS = "No warnings: no canvas edit falls, and every module's inputs.last() entry is kept."
@@ -231,7 +233,8 @@ class TrimView(QWidget):
         self._build_plot()
         self._build_table()
         self._build_layout()
-        self._stale = "session"
+        self.when_shown = WhenShown(self.isVisible)
+        self.when_shown.owe(self._index_session, SESSION)
         context.session_changed.connect(self._session_changed)
         context.cursor_changed.connect(self._cursor_changed)
         context.state_grew.connect(self._cursor_changed)
@@ -379,14 +382,10 @@ class TrimView(QWidget):
     # A hidden tab only notes what changed: indexing a million entries costs a second, paid when
     # the tab is first shown rather than on every load.
     def _session_changed(self) -> None:
-        self._stale = "session"
-        if self.isVisible():
-            self.refresh()
+        self.when_shown.owe(self._index_session, SESSION)
 
     def _cursor_changed(self) -> None:
-        self._stale = self._stale or "cursor"
-        if self.isVisible():
-            self.refresh()
+        self.when_shown.owe(self._show_cursor, CURSOR)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 — Qt's hook
         super().showEvent(event)
@@ -394,17 +393,19 @@ class TrimView(QWidget):
 
     def refresh(self) -> None:
         """Catch up with the context: index a new session, or show the store at a new cursor."""
-        stale, self._stale = self._stale, ""
-        if stale == "session":
-            # The index the Inputs tab and the status bar share, built when the session opened: a
-            # second one of its own took this tab 0.3–0.5 s on a million entries, on the GUI thread.
-            self.index = store_index_of(self.context.index)
-            self.preview = self.index.preview_of(self.context.state.store)
-            self.cap = self.session_cap()
-            self._show_store()
-        elif stale == "cursor":
-            self.preview = self.index.preview_of(self.context.state.store)
-            self._show_store()
+        self.when_shown.catch_up()
+
+    def _index_session(self) -> None:
+        # The index the Inputs tab and the status bar share, built when the session opened: a
+        # second one of its own took this tab 0.3–0.5 s on a million entries, on the GUI thread.
+        self.index = store_index_of(self.context.index)
+        self.preview = self.index.preview_of(self.context.state.store)
+        self.cap = self.session_cap()
+        self._show_store()
+
+    def _show_cursor(self) -> None:
+        self.preview = self.index.preview_of(self.context.state.store)
+        self._show_store()
 
     def session_cap(self) -> int:
         """The session's caps.storeBytes, or (without one) the whole store: nothing falls."""
