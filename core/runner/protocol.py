@@ -20,9 +20,8 @@ _decode = msgspec.msgpack.Decoder().decode
 HEADER = struct.Struct(">I")
 # The state texts of a `run` frame that a guest keeps, UTF-8 bytes (the index: what `inputs.last`/`at` answer and
 # where each of the store's inputs lies, envelope.store_lookup). Its next realm holds the last run's (prelude.js
-# `preload`), so the host sends one only when it differs from what that guest was sent last. In the order the realm
-# takes them, joined by NUL: the store last, so finding where the others end never scans it (a real-shaped 7 MB store
-# with non-ASCII labels took the realm 15 ms to scan, for each run handed a new store and again for the next realm).
+# `preload`), so the host sends one only when it differs from what that guest was sent last. The realm takes the first
+# three joined by NUL, in this order, and the store as a string of its own (guest.py `Realm.post_preload`).
 STATE_TEXTS = ("index", "scene", "manifest", "store")
 # Bytes of memory a byte of the state texts may take in a guest, on top of the body's own cap: the frame, the
 # string V8 makes of them, their values once the body reads them.
