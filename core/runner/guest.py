@@ -197,6 +197,7 @@ class Realm:
         view = hooks["logBuffer"]
         self.header = view[:32].cast("B")
         self.ring = view[32:].cast("H")
+        self.holds_state = bool(state)
         if state:
             self.post_preload(state)
             while not self.answers.wait(PRELOAD_TASKS, 1.0):
@@ -392,8 +393,12 @@ class Guest:
         self.in_fd, self.out_fd = in_fd, out_fd
         self.realm: Realm | None = None  # made inside the event loop: mini-racer binds to the running loop
         self.memory_ceiling = 0
-        # The last run's state texts, which the next realm is made holding.
+        # The last run's state texts, which the next realm is made holding when that run was handed none (`hold`): a
+        # run of the same store again (the Run tab, a QA loop) then starts with them in. A run handed new ones is most
+        # likely followed by a run handed others (replay, check, retyped: each body its own store), so its next realm
+        # is made bare, and takes the texts in its run if they are the same after all.
         self.state: dict[str, bytes] = {}
+        self.hold = False
 
     def send(self, message: dict[str, Any]) -> None:
         write_frame(self.out_fd, message)
@@ -416,8 +421,12 @@ class Guest:
             if not keep_serving:  # the process exits: its realm goes with it (V8 may still be stopping a body)
                 return
             realm.close()
-            self.realm = Realm(self.state)  # the next run's, made now so that run does not wait for it
+            self.realm = self.next_realm()  # made now so that the next run does not wait for it
             self.send({"t": "ready", "pid": os.getpid()})
+
+    def next_realm(self) -> Realm:
+        """The next run's realm: holding the last run's state texts if that run was handed none (`hold`)."""
+        return Realm(self.state if self.hold else None)
 
     def run(self, realm: Realm, message: dict[str, Any]) -> bool:
         """Run one body in `realm`; whether the guest can serve another run."""
@@ -474,15 +483,17 @@ class Guest:
         from py_mini_racer import JSEvalException
 
         code: str = message["code"]
-        # The host leaves out a text it sent the run before: this realm was made holding it (`Realm(state)`). One
-        # it never sent is the host's bug (KeyError: an InternalError). A text that came is put in first, with
-        # the others held (the realm takes all three at once).
+        # The host leaves out a text it sent the run before: the guest holds it (`self.state`), and this realm was
+        # made holding it too unless the run before was handed new texts (`hold`). One it never sent is the host's bug
+        # (KeyError: an InternalError). Texts that came, or the realm does not hold, are put in first, all at once.
         missing = [key for key in STATE_TEXTS if key not in message and key not in self.state]
         if missing:
             raise KeyError(missing[0])
         handed = [key for key in STATE_TEXTS if key in message]
         self.state.update({key: message[key] for key in handed})
-        if handed:
+        self.hold = not handed
+        preloading = bool(handed) or not realm.holds_state
+        if preloading:
             realm.post_preload(self.state)
         # One script starts the run: it calls the start hook (by the realm's secret name) with the
         # body's text, which V8 compiles there as a function body of its own (see prelude.js), and a
@@ -498,7 +509,7 @@ class Guest:
         realm.post_eval(source)
         realm.post_call("poll")
         try:
-            text: str = self.wait_for(realm, PRELOAD_TASKS + 2 if handed else 2, deadline)[-1]
+            text: str = self.wait_for(realm, PRELOAD_TASKS + 2 if preloading else 2, deadline)[-1]
             while True:
                 if text.startswith('{"done"'):
                     head, returned, keep, keep_fns, *compile_failed = text.split("\x00")

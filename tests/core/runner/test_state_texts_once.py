@@ -117,3 +117,37 @@ def test_state_texts_go_in_as_string_values_never_as_script_source(demo, monkeyp
     assert sources and all(len(source) < 2000 for source in sources)
     state = build_envelope(demo, SEES, at=demo.bodies[5].id).store_json.decode()
     assert len(state) > 2000 and not any(state[:200] in source for source in sources)
+
+
+def test_a_realm_is_made_holding_the_texts_only_after_a_run_handed_none(demo):
+    """A run handed new texts (replay: each body its own store) is followed by a bare realm, not one that took the
+    texts in for nothing; a run of the same texts again takes them in during its run, and the realm after it holds
+    them (the Run tab's re-runs). Every run sees its own state either way."""
+    import asyncio
+
+    from wsi_inspector.core.runner.guest import Guest, Realm
+
+    class Kept(Guest):
+        def send(self, message) -> None:
+            self.sent.append(message)
+
+    def frame(at, held: bool) -> dict:
+        whole = build_envelope(demo, SEES, at=at).frame()
+        return {key: value for key, value in whole.items() if not (held and key in STATE_TEXTS)}
+
+    async def runs() -> list:
+        guest = Kept(0, 1)
+        guest.sent = []
+        made = []
+        realm = Realm()
+        for at, held in ((demo.bodies[1].key, False), (None, False), (None, True), (None, True)):
+            guest.run(realm, frame(at, held))
+            realm.close()
+            realm = guest.next_realm()
+            made.append(realm.holds_state)
+        realm.close()
+        return made, [json.loads(m["returned"]) for m in guest.sent]
+
+    made, returned = asyncio.run(runs())
+    assert made == [False, False, True, True]
+    assert returned == [seen(demo, demo.bodies[1].key), seen(demo, None), seen(demo, None), seen(demo, None)]
