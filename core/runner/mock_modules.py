@@ -202,11 +202,17 @@ class MockModules:
                     f"{NEAREST_MAX_CHARS:,} characters of JSON, too big to compare with the {len(candidates)} recorded "
                     f"calls of {call} (the last is {candidates[-1].id}); {fix}")
         scored = []
-        for i, entry in enumerate(candidates):
+        fewest: int | None = None  # the fewest changes yet: a call sure to differ in more is not diffed (~1 ms each)
+        for i in range(len(candidates) - 1, -1, -1):  # newest first: most often the nearest, and first past a deadline
             if deadline is not None and time.monotonic() > deadline:
                 break
-            changes = diff(entry.input, value)
+            entry = candidates[i]
+            recorded = entry.input
+            if fewest is not None and _differs_at_least(recorded, value) > fewest:
+                continue
+            changes = diff(recorded, value)
             scored.append((len(changes), _distance(changes), -i, entry, changes))
+            fewest = len(changes) if fewest is None else min(fewest, len(changes))
         if not scored:
             return f"modules.{call}: no recorded output for this input and no scene mock; {fix}"
         count, _, _, nearest, changes = min(scored, key=lambda s: s[:3])
@@ -231,6 +237,15 @@ class MockModules:
             return Answer(False, error={"name": "InvalidKeepError", "message": str(exc)}, source=source)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             return Answer(False, error={"name": "TypeError", "message": f"run.inputs.{fn}: {exc}"}, source=source)
+
+
+def _differs_at_least(before: Any, after: Any) -> int:
+    """A floor under `len(diff(before, after))`, cheap: of two objects, each top-level member added, removed or not
+    equal is at least one change; of other values, one if they are not equal. (Two JSON values Python finds unequal
+    always differ somewhere for the diff: both compare numbers by value and objects whatever their keys' order.)"""
+    if isinstance(before, dict) and isinstance(after, dict):
+        return sum(1 for key in before.keys() | after.keys() if key not in before or key not in after or before[key] != after[key])
+    return 0 if before == after else 1
 
 
 def _distance(changes: list[dict[str, Any]]) -> float:
