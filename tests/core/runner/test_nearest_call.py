@@ -66,3 +66,10 @@ def test_a_call_sure_to_differ_in_more_places_than_the_nearest_is_not_diffed(mon
 def test_among_calls_differing_in_as_many_places_the_closest_numbers_win_even_when_older():
     mock = MockModules(_session([{"level": 2, "bandDepth": 32.5}, {"level": 2, "bandDepth": 30}]))
     assert "nearest recorded call is c0" in mock.no_output_message("a.b.c", {"level": 2, "bandDepth": 33})
+
+
+def test_the_floor_holds_for_numbers_python_and_javascript_read_alike_or_not():
+    """1 and 1.0, -0.0 and 0, integers past 2^53 (one double in JavaScript, two numbers here and for the diff)."""
+    for before, after in (({"n": 1}, {"n": 1.0}), ({"n": -0.0}, {"n": 0}), ([{"n": 2**53 + 1}], [{"n": 2**53}]),
+                          ({"p": [[2**53 + 1, 0]]}, {"p": [[2**53, 0]]}), ({"b": True}, {"b": 1})):
+        assert _differs_at_least(before, after) <= len(diff(before, after)), (before, after)
