@@ -36,9 +36,9 @@ from wsi_inspector.core.runner.scene import scene_payload
 from wsi_inspector.core.runner.typescript import TypeScriptError, erase_types
 
 try:
-    from wsi_inspector.core.session._store_scan import compact_json as _c_compact_json
+    from wsi_inspector.core.session._store_scan import ascii_compact as _c_ascii_compact
 except ImportError:  # built without a C compiler
-    _c_compact_json = None
+    _c_ascii_compact = None
 
 DEFAULT_TIMEOUT_S = 10.0
 DEFAULT_MEMORY_BYTES = 256 * 1024 * 1024
@@ -171,7 +171,7 @@ class StoreTexts:
 
 
 class _StorePieces:
-    """The store's JSON (`Entry.editor_shape` of each entry, compact and in ASCII: `_compact_json`) and where each entry's piece lies.
+    """The store's JSON (`Entry.editor_shape` of each entry, compact and in ASCII: `_ascii_compact`) and where each entry's piece lies.
 
     A piece is `(its first byte, its end, where its input starts and ends in it)`: what a later store holding the same
     entry object needs to copy the bytes and place the input without looking at them again. Writing every piece took
@@ -210,10 +210,10 @@ class _StorePieces:
 
 
 def _piece(entry: Entry) -> tuple[bytes, int, int]:
-    """An entry's JSON, compact and in ASCII (`_compact_json`), and where its input starts and ends in it."""
+    """An entry's JSON, compact and in ASCII (`_ascii_compact`), and where its input starts and ends in it."""
     # A call is identifiers and dots and a unit one of five words: neither needs escapes.
-    head = _compact_json(b'{"id":' + dumps(entry.id).encode("utf-8", "surrogatepass") + b',"call":"' + entry.call.encode() + b'","input":')
-    value = _compact_json(_input_text(entry))
+    head = _ascii_compact(b'{"id":' + dumps(entry.id).encode("utf-8", "surrogatepass") + b',"call":"' + entry.call.encode() + b'","input":')
+    value = _ascii_compact(_input_text(entry))
     tail = b',"unit":"' + entry.unit.encode() + b'"' if entry.unit is not None else b""
     tail += b',"applied":true}' if entry.applied else b"}"
     return head + value + tail, len(head), len(head) + len(value)
@@ -227,8 +227,8 @@ def store_texts(store: Sequence[Entry]) -> tuple[bytes, bytes]:
     place in the record (`Entry.input_text_span`) it is cut there; else msgspec finds it (a record with an
     output holds as much again: 22 ms a replayed body of 1,800 real-shaped entries, 5 ms cut).
     """
-    pieces = _StorePieces(list(store), None)
-    return pieces.json, store_lookup(pieces.store, pieces.spans())
+    texts = StoreTexts(store)
+    return texts.json, texts.lookup
 
 
 def store_lookup(store: Sequence[Entry], spans: Sequence[tuple[int, int]]) -> bytes:
@@ -308,7 +308,7 @@ def lookup_key(key: str) -> str:
                    for (unit,) in struct.iter_unpack("<H", units))
 
 
-def _compact_json(text: bytes) -> bytes:
+def _ascii_compact(text: bytes) -> bytes:
     """UTF-8 JSON text without whitespace between its tokens, each character past ASCII written as its escape (two for
     one past U+FFFF): the same values, in ASCII.
 
@@ -321,12 +321,12 @@ def _compact_json(text: bytes) -> bytes:
     """
     if text.isascii() and b"\n" not in text:
         return text
-    compact = _c_compact_json(text) if _c_compact_json is not None else None
-    return compact if compact is not None else _compact_in_python(text)
+    compact = _c_ascii_compact(text) if _c_ascii_compact is not None else None
+    return compact if compact is not None else _ascii_compact_in_python(text)
 
 
-def _compact_in_python(text: bytes) -> bytes:
-    """`_compact_json` where the build had no compiler."""
+def _ascii_compact_in_python(text: bytes) -> bytes:
+    """`_ascii_compact` where the build had no compiler."""
     tokens = _OUTSIDE_STRINGS.sub(lambda match: match.group(1) or "", text.decode("utf-8", "surrogatepass"))
     return tokens.encode("ascii", "wsi-json-escape")
 
@@ -335,7 +335,7 @@ _OUTSIDE_STRINGS = re.compile(r'("(?:[^"\\]|\\.)*")|[ \t\n\r]+', re.S)  # a stri
 
 
 def _json_escapes(error: UnicodeError) -> tuple[str, int]:
-    """The codec error handler behind `_compact_json`: a run of characters past ASCII as JSON escapes."""
+    """The codec error handler behind `_ascii_compact`: a run of characters past ASCII as JSON escapes."""
     assert isinstance(error, UnicodeEncodeError)
     units = error.object[error.start:error.end].encode("utf-16-le", "surrogatepass")
     return "".join("\\u%04x" % unit for (unit,) in struct.iter_unpack("<H", units)), error.end

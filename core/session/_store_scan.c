@@ -1579,7 +1579,7 @@ static int utf8_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, uint32_t 
     return length;
 }
 
-/* What compact_json does with each byte: copy it (0), or look at it (1): outside strings a space, tab, newline,
+/* What ascii_compact does with each byte: copy it (0), or look at it (1): outside strings a space, tab, newline,
    return or quote; inside them a quote, a backslash or a byte past ASCII (and, so both tables can be one, the
    whitespace, copied there all the same). */
 static unsigned char COMPACT_STOPS[256];
@@ -1590,11 +1590,11 @@ static void compact_stops_init(void) {
     COMPACT_STOPS['"'] = COMPACT_STOPS['\\'] = 1;
 }
 
-/* compact_json(text) -> bytes, or None: JSON text (UTF-8) without the whitespace between its tokens and with each
+/* ascii_compact(text) -> bytes, or None: JSON text (UTF-8) without the whitespace between its tokens and with each
    character past ASCII written as its \uXXXX escape (two past U+FFFF), escapes as written; JSON reads the same
    values from it. None where the text is not UTF-8 (the caller's own way then says so). One pass, copying runs
-   of plain bytes whole, into a buffer grown as escapes need. See core/runner/envelope.py `_compact_json`. */
-static PyObject *compact_json(PyObject *Py_UNUSED(module), PyObject *arg) {
+   of plain bytes whole, into a buffer grown as escapes need. See core/runner/envelope.py `_ascii_compact`. */
+static PyObject *ascii_compact(PyObject *Py_UNUSED(module), PyObject *arg) {
     static const char HEX[] = "0123456789abcdef";
     Py_buffer view;
     if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
@@ -1665,7 +1665,7 @@ static PyMethodDef module_methods[] = {
      "same_rest(a, a_start, b, b_start, absent): the rests have the same tokens, no `absent` before them (see core/session/store_scan.py)."},
     {"member", (PyCFunction)member, METH_VARARGS,
      "member(buffer, name, from=0): the span of an object's top-level member (see core/session/store_scan.py)."},
-    {"compact_json", (PyCFunction)compact_json, METH_O, "compact_json(text): the JSON text compact and in ASCII, or None (see core/runner/envelope.py)."},
+    {"ascii_compact", (PyCFunction)ascii_compact, METH_O, "ascii_compact(text): the JSON text compact and in ASCII, or None (see core/runner/envelope.py)."},
     {"buffer_spans", (PyCFunction)buffer_spans, METH_O, "buffer_spans(buffers): ([address], [size]) (see core/session/fast_find.py)."},
     {NULL}
 };

@@ -229,26 +229,26 @@ JSON_TEXTS = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(
 
 @settings(max_examples=300, deadline=None)
 @given(value=JSON_TEXTS, indent=st.sampled_from([None, 2, "\t", " \r\n "]))
-def test_compact_json_in_c_and_in_python_write_the_same_text(value, indent):
+def test_ascii_compact_in_c_and_in_python_write_the_same_text(value, indent):
     """Any value and any character, lone surrogates too (as Python's surrogatepass writes them), indented or not: no
     whitespace left between tokens, the whitespace inside strings kept, and the escapes Python's own ensure_ascii writes
     (but for DEL, which is ASCII and stays as it is). C where built, Python otherwise."""
     from wsi_inspector.core.runner import envelope
 
     data = json.dumps(value, ensure_ascii=False, indent=indent).encode("utf-8", "surrogatepass")
-    in_python = envelope._compact_in_python(data)
+    in_python = envelope._ascii_compact_in_python(data)
     assert in_python == json.dumps(value, separators=(",", ":")).encode().replace(b"\\u007f", b"\x7f")
-    if envelope._c_compact_json is not None:
-        assert envelope._c_compact_json(data) == in_python
+    if envelope._c_ascii_compact is not None:
+        assert envelope._c_ascii_compact(data) == in_python
 
 
-def test_compact_json_in_c_gives_text_that_is_not_utf8_back_to_python():
+def test_ascii_compact_in_c_gives_text_that_is_not_utf8_back_to_python():
     from wsi_inspector.core.runner import envelope
 
-    if envelope._c_compact_json is None:
+    if envelope._c_ascii_compact is None:
         return
     for bad in (b'"\xff"', b'"\xc3"', b'"\xe6\x97"', b'"\xf0\x9f\x8f"', b'"\xc3\x28"', b'"\xf5\x80\x80\x80"'):
-        assert envelope._c_compact_json(bad) is None, bad
+        assert envelope._c_ascii_compact(bad) is None, bad
 
 
 def test_an_indented_file_s_inputs_cross_without_their_indentation(tmp_path):
